@@ -1,0 +1,52 @@
+# Helpers to register tests.
+#
+# scr_add_unit_test(NAME src... LIBS libs...)
+#   A GoogleTest binary run directly, one ctest entry per binary.
+# scr_add_mpi_test(NAME src... NP n LIBS libs... [ENV VAR=VALUE...] [TIMEOUT s] [ARGS ...])
+#   A GoogleTest (or plain) binary run under mpirun with n ranks. Open MPI is
+#   told it may run as root and oversubscribe this 2-core machine.
+# scr_add_script_test(NAME script NP n [ENV ...] [TIMEOUT s])
+#   An end-to-end shell scenario (tests/e2e) that runs mpirun itself.
+
+set(SCR_MPI_ENV
+  "OMPI_ALLOW_RUN_AS_ROOT=1" "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"
+  "OMPI_MCA_rmaps_base_oversubscribe=1" "OMPI_MCA_btl_vader_single_copy_mechanism=none"
+  "OMPI_MCA_btl=self,vader" "OMPI_MCA_mpi_yield_when_idle=1")
+set(SCR_MPIEXEC ${MPIEXEC_EXECUTABLE})
+
+function(scr_add_unit_test name)
+  cmake_parse_arguments(T "" "TIMEOUT" "LIBS;ENV" ${ARGN})
+  add_executable(${name} ${T_UNPARSED_ARGUMENTS})
+  target_link_libraries(${name} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main)
+  add_test(NAME ${name} COMMAND ${name})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 120)
+  endif()
+  set_tests_properties(${name} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS unit
+                       ENVIRONMENT "${SCR_MPI_ENV};${T_ENV}")
+endfunction()
+
+function(scr_add_mpi_test name)
+  cmake_parse_arguments(T "" "NP;TIMEOUT" "LIBS;ENV;ARGS" ${ARGN})
+  if(NOT TARGET ${name})
+    add_executable(${name} ${T_UNPARSED_ARGUMENTS})
+    target_link_libraries(${name} PRIVATE ${T_LIBS} GTest::gtest)
+  endif()
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 300)
+  endif()
+  add_test(NAME ${name}_np${T_NP}
+           COMMAND ${SCR_MPIEXEC} --oversubscribe -n ${T_NP} $<TARGET_FILE:${name}> ${T_ARGS})
+  set_tests_properties(${name}_np${T_NP} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS mpi
+                       PROCESSORS 2 ENVIRONMENT "${SCR_MPI_ENV};${T_ENV}")
+endfunction()
+
+function(scr_add_script_test name script)
+  cmake_parse_arguments(T "" "TIMEOUT" "ENV" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 600)
+  endif()
+  add_test(NAME ${name} COMMAND bash ${script})
+  set_tests_properties(${name} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS e2e PROCESSORS 2
+    ENVIRONMENT "${SCR_MPI_ENV};SCR_BUILD_DIR=${PROJECT_BINARY_DIR};SCR_SOURCE_DIR=${PROJECT_SOURCE_DIR};MPIEXEC=${SCR_MPIEXEC};${T_ENV}")
+endfunction()

@@ -1,0 +1,121 @@
+// Every file operation in SCR++ goes through an Env, so tests can swap in a
+// FaultEnv that fails the N-th write, reports ENOSPC, or "crashes" between two
+// steps (see fault_env.hpp). PosixEnv is the real thing.
+//
+// Security rules enforced here, once: files are opened with O_NOFOLLOW and
+// O_CLOEXEC, so a symlink planted in shared tmpfs is never followed at the last
+// component; new files default to mode 0600 and new directories to 0700.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <ctime>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+
+namespace scr::io {
+
+struct FileInfo {
+  uint64_t size = 0;
+  uint32_t mode = 0;  // st_mode, type bits included
+  uint32_t uid = 0;
+  uint32_t gid = 0;
+  timespec atime{};
+  timespec mtime{};
+  timespec ctime{};
+  bool is_regular() const;
+  bool is_dir() const;
+  bool is_symlink() const;
+};
+
+// An open file. Not thread-safe; one owner at a time.
+class File {
+ public:
+  virtual ~File() = default;
+  // Reads up to n bytes at offset; returns the count (0 at end of file).
+  virtual Result<size_t> pread(void* buf, size_t n, uint64_t offset) = 0;
+  // Writes all n bytes at offset or fails (a short write is retried, then EIO).
+  virtual Status pwrite(const void* buf, size_t n, uint64_t offset) = 0;
+  virtual Status sync() = 0;
+  virtual Status close() = 0;
+  virtual Result<uint64_t> size() = 0;
+  virtual const std::string& path() const = 0;
+
+  // Reads exactly n bytes or fails naming the file as truncated.
+  Status pread_exact(void* buf, size_t n, uint64_t offset);
+};
+
+enum class OpenMode {
+  read,            // existing file, read only
+  create,          // create or truncate, write only
+  create_excl,     // create, fail if it exists
+  read_write,      // existing file, read and write
+};
+
+class Env {
+ public:
+  virtual ~Env() = default;
+  // The process-wide real file system.
+  static Env& posix();
+
+  virtual Result<std::unique_ptr<File>> open(const std::string& path, OpenMode mode,
+                                             uint32_t perms = 0600) = 0;
+  // lstat: never follows a symlink.
+  virtual Result<FileInfo> stat(const std::string& path) = 0;
+  virtual Status rename(const std::string& from, const std::string& to) = 0;
+  virtual Status unlink(const std::string& path) = 0;
+  virtual Status mkdir(const std::string& path, uint32_t perms = 0700) = 0;
+  virtual Status rmdir(const std::string& path) = 0;
+  // Entry names (not paths), excluding "." and "..", sorted.
+  virtual Result<std::vector<std::string>> list_dir(const std::string& path) = 0;
+  // fsync a directory so a rename or create inside it is durable.
+  virtual Status sync_dir(const std::string& path) = 0;
+  virtual Status truncate(const std::string& path, uint64_t size) = 0;
+  // Restore mode, owner (when permitted) and access/modify times.
+  virtual Status set_meta(const std::string& path, const FileInfo& meta) = 0;
+
+  bool exists(const std::string& path);
+};
+
+// Forwards every call to a target; fault and test Envs override what they break.
+class EnvWrapper : public Env {
+ public:
+  explicit EnvWrapper(Env& target) : target_(target) {}
+  Env& target() { return target_; }
+
+  Result<std::unique_ptr<File>> open(const std::string& path, OpenMode mode,
+                                     uint32_t perms) override {
+    return target_.open(path, mode, perms);
+  }
+  Result<FileInfo> stat(const std::string& path) override { return target_.stat(path); }
+  Status rename(const std::string& from, const std::string& to) override {
+    return target_.rename(from, to);
+  }
+  Status unlink(const std::string& path) override { return target_.unlink(path); }
+  Status mkdir(const std::string& path, uint32_t perms) override {
+    return target_.mkdir(path, perms);
+  }
+  Status rmdir(const std::string& path) override { return target_.rmdir(path); }
+  Result<std::vector<std::string>> list_dir(const std::string& path) override {
+    return target_.list_dir(path);
+  }
+  Status sync_dir(const std::string& path) override { return target_.sync_dir(path); }
+  Status truncate(const std::string& path, uint64_t size) override {
+    return target_.truncate(path, size);
+  }
+  Status set_meta(const std::string& path, const FileInfo& meta) override {
+    return target_.set_meta(path, meta);
+  }
+
+ private:
+  Env& target_;
+};
+
+// errno -> Status with the operation and path named.
+Status errno_status(int err, const std::string& op, const std::string& path);
+
+}  // namespace scr::io

@@ -1,0 +1,65 @@
+// An Env that breaks on purpose, for tests. Counts mutating steps (each write,
+// sync, rename, unlink, mkdir, truncate, set_meta) and can:
+//  - fail the N-th write with a chosen errno (ENOSPC, EIO),
+//  - make the N-th write short (half the bytes reach the file, then EIO),
+//  - "crash" at step N: that step and every later mutating step are dropped
+//    and fail, as if the process had died there. Reads keep working so a test
+//    can inspect what a crash left behind.
+// The runtime wraps its Env in one when SCR_FAULT_INJECT is set (tests only),
+// with the syntax "write:N:ENOSPC", "write:N:EIO", "short:N", "crash:N".
+#pragma once
+
+#include <atomic>
+#include <string>
+
+#include "io/env.hpp"
+
+namespace scr::io {
+
+class FaultEnv : public EnvWrapper {
+ public:
+  enum class Kind { none, fail_write, short_write, crash };
+
+  explicit FaultEnv(Env& target) : EnvWrapper(target) {}
+
+  void fail_write(int n, int err) { arm(Kind::fail_write, n, err); }
+  void short_write(int n) { arm(Kind::short_write, n, EIO); }
+  void crash_at_step(int n) { arm(Kind::crash, n, EIO); }
+  void disarm() { kind_ = Kind::none; }
+  // Parse the SCR_FAULT_INJECT syntax above.
+  Status configure(const std::string& spec);
+
+  int steps() const { return steps_; }
+  int writes() const { return writes_; }
+  bool crashed() const { return crashed_; }
+
+  // Called by FaultFile for each write; returns the bytes to let through
+  // (n, fewer, or 0) and the error to report afterwards, if any.
+  Status on_write(const std::string& path, size_t n, size_t* allowed);
+  Status on_step(const std::string& op, const std::string& path);
+
+  Result<std::unique_ptr<File>> open(const std::string& path, OpenMode mode,
+                                     uint32_t perms) override;
+  Status rename(const std::string& from, const std::string& to) override;
+  Status unlink(const std::string& path) override;
+  Status mkdir(const std::string& path, uint32_t perms) override;
+  Status rmdir(const std::string& path) override;
+  Status sync_dir(const std::string& path) override;
+  Status truncate(const std::string& path, uint64_t size) override;
+  Status set_meta(const std::string& path, const FileInfo& meta) override;
+
+ private:
+  void arm(Kind kind, int n, int err) {
+    kind_ = kind;
+    trigger_ = n;
+    err_ = err;
+  }
+  Kind kind_ = Kind::none;
+  int trigger_ = 0;
+  int err_ = EIO;
+  std::atomic<int> steps_{0};
+  std::atomic<int> writes_{0};
+  std::atomic<bool> crashed_{false};
+};
+
+}  // namespace scr::io

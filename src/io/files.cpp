@@ -1,0 +1,176 @@
+#include "io/files.hpp"
+
+#include <unistd.h>
+
+#include <vector>
+
+#include "common/crc32c.hpp"
+#include "common/strings.hpp"
+#include "io/path.hpp"
+#include "kvtree/codec.hpp"
+
+namespace scr::io {
+namespace {
+
+std::string temp_name(const std::string& path) {
+  return path + ".tmp." + std::to_string(::getpid());
+}
+
+}  // namespace
+
+Status write_file_atomic(Env& env, const std::string& path, const std::string& bytes,
+                         uint32_t perms) {
+  std::string tmp = temp_name(path);
+  auto file = env.open(tmp, OpenMode::create, perms);
+  if (!file) return file.status();
+  Status st = (*file)->pwrite(bytes.data(), bytes.size(), 0);
+  if (st.ok()) st = (*file)->sync();
+  Status closed = (*file)->close();
+  if (st.ok()) st = closed;
+  if (st.ok()) st = env.rename(tmp, path);
+  if (!st.ok()) {
+    (void)env.unlink(tmp);
+    return st;
+  }
+  return env.sync_dir(path::dirname(path));
+}
+
+Result<std::string> read_file(Env& env, const std::string& path, uint64_t max_bytes) {
+  SCR_ASSIGN_OR_RETURN(auto file, env.open(path, OpenMode::read));
+  SCR_ASSIGN_OR_RETURN(uint64_t size, file->size());
+  if (size > max_bytes)
+    return Error(Errc::invalid_argument, path + " is " + std::to_string(size) +
+                                             " bytes, more than the " + std::to_string(max_bytes) +
+                                             " allowed");
+  std::string out(size, '\0');
+  SCR_TRY(file->pread_exact(out.data(), size, 0));
+  return out;
+}
+
+Status write_tree(Env& env, const std::string& path, const kv::Tree& tree) {
+  return write_file_atomic(env, path, kv::encode(tree));
+}
+
+Result<kv::Tree> read_tree(Env& env, const std::string& path) {
+  SCR_ASSIGN_OR_RETURN(std::string bytes, read_file(env, path));
+  auto tree = kv::decode(bytes);
+  if (!tree) return tree.status().with_context(path);
+  return tree;
+}
+
+Result<kv::Tree> read_tree_at(File& file, uint64_t offset, uint64_t* end) {
+  std::byte env_bytes[kv::kEnvelopeSize];
+  Status st = file.pread_exact(env_bytes, sizeof env_bytes, offset);
+  if (!st.ok()) return Error(Errc::corrupt, file.path() + ": header is truncated");
+  auto len = kv::decode_envelope(env_bytes);
+  if (!len) return len.status().with_context(file.path());
+  SCR_ASSIGN_OR_RETURN(uint64_t fsize, file.size());
+  if (offset + kv::kEnvelopeSize + *len > fsize)
+    return Error(Errc::corrupt, file.path() + ": header is truncated");
+  std::vector<std::byte> payload(*len);
+  SCR_TRY(file.pread_exact(payload.data(), payload.size(), offset + kv::kEnvelopeSize));
+  auto tree = kv::decode_payload(payload, kv::envelope_payload_crc(env_bytes));
+  if (!tree) return tree.status().with_context(file.path());
+  if (end) *end = offset + kv::kEnvelopeSize + *len;
+  return tree;
+}
+
+Status make_dirs(Env& env, const std::string& dir, uint32_t perms, bool private_dir) {
+  std::string norm = path::normalize(dir);
+  std::string cur = path::is_absolute(norm) ? "/" : "";
+  for (const auto& part : str::split(norm, '/')) {
+    cur = cur.empty() ? part : path::join(cur, part);
+    auto info = env.stat(cur);
+    if (info) {
+      if (!info->is_dir())
+        return Error(Errc::permission, cur + " exists and is not a directory" +
+                                           std::string(info->is_symlink() ? " (symbolic link)" : ""));
+      continue;
+    }
+    Status st = env.mkdir(cur, perms);
+    if (!st.ok() && !env.exists(cur)) return st;
+  }
+  if (private_dir) {
+    SCR_ASSIGN_OR_RETURN(FileInfo info, env.stat(norm));
+    if (info.uid != ::geteuid())
+      return Error(Errc::permission, norm + " is owned by uid " + std::to_string(info.uid) +
+                                         ", not by this user; refusing to use it");
+    if ((info.mode & 0777) != 0700) {
+      FileInfo fixed = info;
+      fixed.mode = (info.mode & ~0777u) | 0700;
+      SCR_TRY(env.set_meta(norm, fixed));
+    }
+  }
+  return Status::Ok();
+}
+
+Status remove_tree(Env& env, const std::string& p) {
+  auto info = env.stat(p);
+  if (!info) return info.status().code() == Errc::not_found ? Status::Ok() : info.status();
+  if (info->is_dir()) {
+    SCR_ASSIGN_OR_RETURN(auto names, env.list_dir(p));
+    for (const auto& name : names) SCR_TRY(remove_tree(env, path::join(p, name)));
+    return env.rmdir(p);
+  }
+  return env.unlink(p);
+}
+
+Status remove_file(Env& env, const std::string& p) {
+  Status st = env.unlink(p);
+  if (!st.ok() && st.code() == Errc::not_found) return Status::Ok();
+  return st;
+}
+
+Result<uint64_t> copy_file(Env& env, const std::string& src, const std::string& dst,
+                           const CopyOptions& options) {
+  SCR_ASSIGN_OR_RETURN(auto in, env.open(src, OpenMode::read));
+  SCR_ASSIGN_OR_RETURN(FileInfo meta, env.stat(src));
+  std::string tmp = temp_name(dst);
+  SCR_ASSIGN_OR_RETURN(auto out, env.open(tmp, OpenMode::create, 0600));
+  std::vector<char> buf(options.piece_size);
+  uint64_t offset = 0;
+  uint32_t crc = 0;
+  Status st;
+  for (;;) {
+    auto got = in->pread(buf.data(), buf.size(), offset);
+    if (!got) {
+      st = got.status();
+      break;
+    }
+    if (*got == 0) break;
+    st = out->pwrite(buf.data(), *got, offset);
+    if (!st.ok()) break;
+    if (options.crc32c) crc = crc32c(buf.data(), *got, crc);
+    offset += *got;
+    if (options.progress) options.progress(offset);
+  }
+  if (st.ok() && offset != meta.size)
+    st = Error(Errc::corrupt, src + " changed size while being copied");
+  if (st.ok() && options.fsync) st = out->sync();
+  Status closed = out->close();
+  if (st.ok()) st = closed;
+  if (st.ok() && options.keep_meta) st = env.set_meta(tmp, meta);
+  if (st.ok()) st = env.rename(tmp, dst);
+  if (!st.ok()) {
+    (void)env.unlink(tmp);
+    return st;
+  }
+  if (options.crc32c) *options.crc32c = crc;
+  return offset;
+}
+
+Result<uint32_t> file_crc32c(Env& env, const std::string& p, size_t piece_size) {
+  SCR_ASSIGN_OR_RETURN(auto in, env.open(p, OpenMode::read));
+  std::vector<char> buf(piece_size);
+  uint64_t offset = 0;
+  uint32_t crc = 0;
+  for (;;) {
+    SCR_ASSIGN_OR_RETURN(size_t got, in->pread(buf.data(), buf.size(), offset));
+    if (got == 0) break;
+    crc = crc32c(buf.data(), got, crc);
+    offset += got;
+  }
+  return crc;
+}
+
+}  // namespace scr::io

@@ -1,0 +1,57 @@
+// Whole-file helpers over an Env: crash-safe replacement, bounded reads,
+// metadata-tree files, private directories and streaming copies.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "common/status.hpp"
+#include "io/env.hpp"
+#include "kvtree/tree.hpp"
+
+namespace scr::io {
+
+// Size of the pieces every streaming copy and encoder works in by default.
+inline constexpr size_t kDefaultPieceSize = 1 << 20;
+
+// Replace `path` atomically: write a temporary beside it, fsync it, rename it
+// over path, fsync the directory. A crash leaves the old or the new content.
+Status write_file_atomic(Env& env, const std::string& path, const std::string& bytes,
+                         uint32_t perms = 0600);
+// Whole file into memory; refuses files larger than max_bytes.
+Result<std::string> read_file(Env& env, const std::string& path, uint64_t max_bytes = 64u << 20);
+
+Status write_tree(Env& env, const std::string& path, const kv::Tree& tree);
+Result<kv::Tree> read_tree(Env& env, const std::string& path);
+// A tree stored at the start of a larger file (redundancy headers). Returns
+// the tree and sets *end to the offset of the first byte after it.
+Result<kv::Tree> read_tree_at(File& file, uint64_t offset, uint64_t* end);
+
+// mkdir -p; components created here get `perms`. The final directory must be
+// a real directory (not a symlink); when private_dir is set it must also be
+// owned by us and is forced to 0700.
+Status make_dirs(Env& env, const std::string& path, uint32_t perms = 0700,
+                 bool private_dir = false);
+// rm -r without following symlinks; a missing path is not an error.
+Status remove_tree(Env& env, const std::string& path);
+// Delete a file if present; missing is not an error.
+Status remove_file(Env& env, const std::string& path);
+
+struct CopyOptions {
+  size_t piece_size = kDefaultPieceSize;
+  bool fsync = true;
+  bool keep_meta = true;            // copy mode and times to the destination
+  uint32_t* crc32c = nullptr;       // when set, receives the CRC32C of the bytes
+  // Called after each piece with bytes copied so far; may sleep to throttle.
+  std::function<void(uint64_t)> progress;
+};
+// Stream src to dst (via a temporary and rename) in pieces; never holds the
+// whole file in memory. Returns the number of bytes copied.
+Result<uint64_t> copy_file(Env& env, const std::string& src, const std::string& dst,
+                           const CopyOptions& options = {});
+// CRC32C of a whole file, streamed.
+Result<uint32_t> file_crc32c(Env& env, const std::string& path,
+                             size_t piece_size = kDefaultPieceSize);
+
+}  // namespace scr::io

@@ -1,0 +1,82 @@
+#include "io/path.hpp"
+
+#include <vector>
+
+#include "common/strings.hpp"
+
+namespace scr::io::path {
+
+std::string join(std::string_view a, std::string_view b) {
+  if (a.empty()) return std::string(b);
+  if (b.empty()) return std::string(a);
+  if (b.front() == '/') return std::string(b);
+  std::string out(a);
+  if (out.back() != '/') out.push_back('/');
+  out.append(b);
+  return out;
+}
+
+std::string dirname(std::string_view p) {
+  std::string n = normalize(p);
+  auto pos = n.rfind('/');
+  if (pos == std::string::npos) return ".";
+  if (pos == 0) return "/";
+  return n.substr(0, pos);
+}
+
+std::string basename(std::string_view p) {
+  std::string n = normalize(p);
+  auto pos = n.rfind('/');
+  return pos == std::string::npos ? n : n.substr(pos + 1);
+}
+
+bool is_absolute(std::string_view p) { return !p.empty() && p.front() == '/'; }
+
+std::string normalize(std::string_view p) {
+  bool abs = is_absolute(p);
+  std::vector<std::string> parts;
+  for (auto& part : str::split(p, '/')) {
+    if (part == ".") continue;
+    if (part == "..") {
+      if (!parts.empty() && parts.back() != "..") parts.pop_back();
+      else if (!abs) parts.push_back("..");
+      continue;  // ".." at the root stays at the root
+    }
+    parts.push_back(part);
+  }
+  std::string out = abs ? "/" : "";
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i) out.push_back('/');
+    out += parts[i];
+  }
+  if (out.empty()) out = ".";
+  return out;
+}
+
+bool is_within(std::string_view base, std::string_view p) {
+  std::string b = normalize(base);
+  std::string n = normalize(p);
+  if (n == b) return true;
+  if (b == "/") return is_absolute(n);
+  return n.size() > b.size() && n.compare(0, b.size(), b) == 0 && n[b.size()] == '/';
+}
+
+std::string absolute(std::string_view p, std::string_view cwd) {
+  return normalize(is_absolute(p) ? std::string(p) : join(cwd, p));
+}
+
+Result<std::string> relative_to(std::string_view base, std::string_view p) {
+  std::string b = normalize(base);
+  std::string n = normalize(p);
+  if (!is_within(b, n))
+    return Error(Errc::invalid_argument, "path " + n + " is outside " + b);
+  if (n == b) return std::string(".");
+  return n.substr(b == "/" ? 1 : b.size() + 1);
+}
+
+bool is_plain_name(std::string_view name) {
+  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string_view::npos &&
+         name.find('\0') == std::string_view::npos;
+}
+
+}  // namespace scr::io::path

@@ -1,0 +1,215 @@
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "io/env.hpp"
+
+namespace scr::io {
+
+bool FileInfo::is_regular() const { return S_ISREG(mode); }
+bool FileInfo::is_dir() const { return S_ISDIR(mode); }
+bool FileInfo::is_symlink() const { return S_ISLNK(mode); }
+
+Status errno_status(int err, const std::string& op, const std::string& path) {
+  Errc code = Errc::io_error;
+  if (err == ENOSPC || err == EDQUOT) code = Errc::no_space;
+  else if (err == ENOENT || err == ENOTDIR) code = Errc::not_found;
+  else if (err == EACCES || err == EPERM || err == ELOOP) code = Errc::permission;
+  std::string why = std::strerror(err);
+  if (err == ELOOP) why = "refusing to follow a symbolic link";
+  return Error(code, op + " " + path + ": " + why);
+}
+
+Status File::pread_exact(void* buf, size_t n, uint64_t offset) {
+  auto* p = static_cast<char*>(buf);
+  size_t done = 0;
+  while (done < n) {
+    SCR_ASSIGN_OR_RETURN(size_t got, pread(p + done, n - done, offset + done));
+    if (got == 0)
+      return Error(Errc::corrupt, path() + " is truncated: wanted " + std::to_string(n) +
+                                      " bytes at offset " + std::to_string(offset) + ", got " +
+                                      std::to_string(done));
+    done += got;
+  }
+  return Status::Ok();
+}
+
+bool Env::exists(const std::string& path) { return stat(path).ok(); }
+
+namespace {
+
+class PosixFile final : public File {
+ public:
+  PosixFile(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  ~PosixFile() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  Result<size_t> pread(void* buf, size_t n, uint64_t offset) override {
+    for (;;) {
+      ssize_t r = ::pread(fd_, buf, n, static_cast<off_t>(offset));
+      if (r >= 0) return static_cast<size_t>(r);
+      if (errno != EINTR) return errno_status(errno, "read", path_);
+    }
+  }
+
+  Status pwrite(const void* buf, size_t n, uint64_t offset) override {
+    const char* p = static_cast<const char*>(buf);
+    size_t done = 0;
+    while (done < n) {
+      ssize_t r = ::pwrite(fd_, p + done, n - done, static_cast<off_t>(offset + done));
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        return errno_status(errno, "write", path_);
+      }
+      if (r == 0) return errno_status(EIO, "write", path_);
+      done += static_cast<size_t>(r);
+    }
+    return Status::Ok();
+  }
+
+  Status sync() override {
+    if (::fsync(fd_) != 0) return errno_status(errno, "fsync", path_);
+    return Status::Ok();
+  }
+
+  Status close() override {
+    if (fd_ < 0) return Status::Ok();
+    int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) return errno_status(errno, "close", path_);
+    return Status::Ok();
+  }
+
+  Result<uint64_t> size() override {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) return errno_status(errno, "stat", path_);
+    return static_cast<uint64_t>(st.st_size);
+  }
+
+  const std::string& path() const override { return path_; }
+
+ private:
+  int fd_;
+  std::string path_;
+};
+
+class PosixEnv final : public Env {
+ public:
+  Result<std::unique_ptr<File>> open(const std::string& path, OpenMode mode,
+                                     uint32_t perms) override {
+    int flags = O_CLOEXEC | O_NOFOLLOW;
+    switch (mode) {
+      case OpenMode::read: flags |= O_RDONLY; break;
+      case OpenMode::create: flags |= O_WRONLY | O_CREAT | O_TRUNC; break;
+      case OpenMode::create_excl: flags |= O_WRONLY | O_CREAT | O_EXCL; break;
+      case OpenMode::read_write: flags |= O_RDWR; break;
+    }
+    int fd = ::open(path.c_str(), flags, static_cast<mode_t>(perms));
+    if (fd < 0) return errno_status(errno, "open", path);
+    if (mode == OpenMode::read) {
+      struct stat st {};
+      if (::fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return Error(Errc::invalid_argument, "open " + path + ": not a regular file");
+      }
+    }
+    return std::unique_ptr<File>(std::make_unique<PosixFile>(fd, path));
+  }
+
+  Result<FileInfo> stat(const std::string& path) override {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0) return errno_status(errno, "stat", path);
+    FileInfo info;
+    info.size = static_cast<uint64_t>(st.st_size);
+    info.mode = st.st_mode;
+    info.uid = st.st_uid;
+    info.gid = st.st_gid;
+    info.atime = st.st_atim;
+    info.mtime = st.st_mtim;
+    info.ctime = st.st_ctim;
+    return info;
+  }
+
+  Status rename(const std::string& from, const std::string& to) override {
+    if (::rename(from.c_str(), to.c_str()) != 0) return errno_status(errno, "rename " + from + " to", to);
+    return Status::Ok();
+  }
+
+  Status unlink(const std::string& path) override {
+    if (::unlink(path.c_str()) != 0) return errno_status(errno, "delete", path);
+    return Status::Ok();
+  }
+
+  Status mkdir(const std::string& path, uint32_t perms) override {
+    if (::mkdir(path.c_str(), static_cast<mode_t>(perms)) != 0) return errno_status(errno, "mkdir", path);
+    return Status::Ok();
+  }
+
+  Status rmdir(const std::string& path) override {
+    if (::rmdir(path.c_str()) != 0) return errno_status(errno, "rmdir", path);
+    return Status::Ok();
+  }
+
+  Result<std::vector<std::string>> list_dir(const std::string& path) override {
+    int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return errno_status(errno, "list", path);
+    DIR* dir = ::fdopendir(fd);
+    if (!dir) {
+      int err = errno;
+      ::close(fd);
+      return errno_status(err, "list", path);
+    }
+    std::vector<std::string> names;
+    while (dirent* e = ::readdir(dir)) {
+      std::string name = e->d_name;
+      if (name != "." && name != "..") names.push_back(std::move(name));
+    }
+    ::closedir(dir);
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  Status sync_dir(const std::string& path) override {
+    int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return errno_status(errno, "open directory", path);
+    int rc = ::fsync(fd);
+    int err = errno;
+    ::close(fd);
+    if (rc != 0 && err != EINVAL) return errno_status(err, "fsync directory", path);
+    return Status::Ok();
+  }
+
+  Status truncate(const std::string& path, uint64_t size) override {
+    if (::truncate(path.c_str(), static_cast<off_t>(size)) != 0)
+      return errno_status(errno, "truncate", path);
+    return Status::Ok();
+  }
+
+  Status set_meta(const std::string& path, const FileInfo& meta) override {
+    // Owner first: chown may clear set-id bits that chmod then restores.
+    if (::geteuid() == 0 || meta.uid == ::geteuid()) {
+      if (::lchown(path.c_str(), meta.uid, meta.gid) != 0 && errno != EPERM)
+        return errno_status(errno, "chown", path);
+    }
+    if (::chmod(path.c_str(), meta.mode & 07777) != 0) return errno_status(errno, "chmod", path);
+    timespec times[2] = {meta.atime, meta.mtime};
+    if (::utimensat(AT_FDCWD, path.c_str(), times, AT_SYMLINK_NOFOLLOW) != 0)
+      return errno_status(errno, "set times of", path);
+    return Status::Ok();
+  }
+};
+
+}  // namespace
+
+Env& Env::posix() {
+  static PosixEnv env;
+  return env;
+}
+
+}  // namespace scr::io

@@ -1,0 +1,75 @@
+// MPI helpers: an owning communicator handle, splits by string, collective
+// decisions and sparse exchanges of metadata trees. Every collective here must
+// be called by all processes of the communicator.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+#include "kvtree/tree.hpp"
+
+namespace scr::mpi {
+
+// Owns (frees) the communicator unless built with Comm::borrow.
+class Comm {
+ public:
+  Comm() = default;
+  static Comm dup(MPI_Comm comm);
+  static Comm borrow(MPI_Comm comm) { return Comm(comm, false); }
+  Comm(const Comm&) = delete;
+  Comm& operator=(const Comm&) = delete;
+  Comm(Comm&& o) noexcept : comm_(o.comm_), owned_(o.owned_) { o.comm_ = MPI_COMM_NULL; }
+  Comm& operator=(Comm&& o) noexcept;
+  ~Comm();
+
+  MPI_Comm raw() const { return comm_; }
+  bool valid() const { return comm_ != MPI_COMM_NULL; }
+  int rank() const;
+  int size() const;
+  void barrier() const;
+  // MPI_Comm_split with an owned result.
+  Comm split(int color, int key) const;
+
+ private:
+  Comm(MPI_Comm comm, bool owned) : comm_(comm), owned_(owned) {}
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  bool owned_ = false;
+};
+
+// Split by string: processes that pass the same string land in one
+// communicator, ranked by their rank in `comm`. Groups are numbered 0..n-1 in
+// sorted order of the strings; *group_id and *num_groups receive them.
+Comm split_by_string(const Comm& comm, const std::string& s, int* group_id = nullptr,
+                     int* num_groups = nullptr);
+
+std::vector<std::string> allgather_strings(const Comm& comm, const std::string& s);
+
+bool all_true(const Comm& comm, bool flag);
+bool any_true(const Comm& comm, bool flag);
+int64_t sum(const Comm& comm, int64_t v);
+int64_t max(const Comm& comm, int64_t v);
+int64_t min(const Comm& comm, int64_t v);
+double max(const Comm& comm, double v);
+
+void bcast_string(const Comm& comm, std::string& s, int root);
+void bcast_tree(const Comm& comm, kv::Tree& tree, int root);
+kv::Tree recv_tree(const Comm& comm, int source, int tag);
+void send_tree(const Comm& comm, const kv::Tree& tree, int dest, int tag);
+// Send `send` to `dest` and receive from `source` at once (ring shifts).
+kv::Tree sendrecv_tree(const Comm& comm, const kv::Tree& send, int dest, int source, int tag);
+
+// Sparse all-to-all of trees: send[r] goes to rank r. Returns, per source
+// rank, what it sent us. Ranks that sent nothing are absent.
+std::map<int, kv::Tree> exchange_trees(const Comm& comm, const std::map<int, kv::Tree>& send);
+
+// Collective error agreement: returns Ok on every rank if every rank's local
+// status was ok; otherwise every rank gets the error of the lowest failing
+// rank, prefixed with that rank number. Never hangs when only some fail.
+Status agree(const Comm& comm, const Status& local);
+
+}  // namespace scr::mpi
