@@ -1,1 +1,173 @@
-// placeholder until the runtime lands
+// The C API of include/scr.h: a thin layer over the runtime. Every function
+// catches at the boundary, prints the cause on stderr and returns a code.
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "api/api_state.hpp"
+#include "scr.h"
+
+namespace {
+
+constexpr int kFailure = 1;
+
+// Run fn (returning Status) and turn the outcome into an SCR return code.
+template <class F>
+int guarded(const char* call, F&& fn) {
+  try {
+    scr::Status st = fn();
+    scr::api::report(call, st);
+    return st.ok() ? SCR_SUCCESS : kFailure;
+  } catch (const std::bad_alloc&) {
+    scr::api::report(call, scr::Error(scr::Errc::io_error, "out of memory"));
+  } catch (const std::exception& e) {
+    scr::api::report(call, scr::Error(scr::Errc::io_error, e.what()));
+  }
+  return kFailure;
+}
+
+scr::Status copy_out(const std::string& s, char* buf, const char* what) {
+  if (!buf) return scr::Error(scr::Errc::invalid_argument, std::string(what) + " buffer is NULL");
+  if (s.size() >= SCR_MAX_FILENAME)
+    return scr::Error(scr::Errc::invalid_argument, std::string(what) + " longer than SCR_MAX_FILENAME");
+  std::memcpy(buf, s.c_str(), s.size() + 1);
+  return scr::Status::Ok();
+}
+
+template <class F>
+int with_runtime(const char* call, F&& fn) {
+  return guarded(call, [&]() -> scr::Status {
+    SCR_ASSIGN_OR_RETURN(scr::rt::Runtime * rt, scr::api::runtime(call));
+    return fn(*rt);
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+int SCR_Init(void) { return guarded("SCR_Init", [] { return scr::api::init(); }); }
+
+int SCR_Finalize(void) { return guarded("SCR_Finalize", [] { return scr::api::finalize(); }); }
+
+const char* SCR_Config(const char* config) {
+  const char* result = nullptr;
+  guarded("SCR_Config", [&]() -> scr::Status {
+    if (!config) return scr::Error(scr::Errc::invalid_argument, "NULL configuration string");
+    SCR_ASSIGN_OR_RETURN(auto value, scr::api::config(config));
+    if (value) result = strdup(value->c_str());
+    return scr::Status::Ok();
+  });
+  return result;
+}
+
+const char* SCR_Configf(const char* format, ...) {
+  if (!format) return SCR_Config(nullptr);
+  va_list args;
+  va_start(args, format);
+  va_list copy;
+  va_copy(copy, args);
+  int n = std::vsnprintf(nullptr, 0, format, copy);
+  va_end(copy);
+  std::string text(n > 0 ? static_cast<size_t>(n) : 0, '\0');
+  if (n > 0) std::vsnprintf(text.data(), text.size() + 1, format, args);
+  va_end(args);
+  return SCR_Config(text.c_str());
+}
+
+int SCR_Route_file(const char* name, char* file) {
+  return with_runtime("SCR_Route_file", [&](scr::rt::Runtime& rt) -> scr::Status {
+    if (!name) return scr::Error(scr::Errc::invalid_argument, "NULL file name");
+    SCR_ASSIGN_OR_RETURN(std::string path, rt.route_file(name));
+    return copy_out(path, file, "file");
+  });
+}
+
+int SCR_Have_restart(int* flag, char* name) {
+  return with_runtime("SCR_Have_restart", [&](scr::rt::Runtime& rt) -> scr::Status {
+    if (!flag) return scr::Error(scr::Errc::invalid_argument, "NULL flag");
+    bool have = false;
+    std::string n;
+    SCR_TRY(rt.have_restart(&have, &n));
+    *flag = have ? 1 : 0;
+    return name ? copy_out(n, name, "name") : scr::Status::Ok();
+  });
+}
+
+int SCR_Start_restart(char* name) {
+  return with_runtime("SCR_Start_restart", [&](scr::rt::Runtime& rt) -> scr::Status {
+    SCR_ASSIGN_OR_RETURN(std::string n, rt.start_restart());
+    return name ? copy_out(n, name, "name") : scr::Status::Ok();
+  });
+}
+
+int SCR_Complete_restart(int valid) {
+  return with_runtime("SCR_Complete_restart",
+                      [&](scr::rt::Runtime& rt) { return rt.complete_restart(valid != 0); });
+}
+
+int SCR_Need_checkpoint(int* flag) {
+  return with_runtime("SCR_Need_checkpoint", [&](scr::rt::Runtime& rt) -> scr::Status {
+    if (!flag) return scr::Error(scr::Errc::invalid_argument, "NULL flag");
+    SCR_ASSIGN_OR_RETURN(bool need, rt.need_checkpoint());
+    *flag = need ? 1 : 0;
+    return scr::Status::Ok();
+  });
+}
+
+int SCR_Start_checkpoint(void) {
+  return with_runtime("SCR_Start_checkpoint",
+                      [](scr::rt::Runtime& rt) { return rt.start_output("", SCR_FLAG_CHECKPOINT); });
+}
+
+int SCR_Complete_checkpoint(int valid) {
+  return with_runtime("SCR_Complete_checkpoint",
+                      [&](scr::rt::Runtime& rt) { return rt.complete_output(valid != 0); });
+}
+
+int SCR_Start_output(const char* name, int flags) {
+  return with_runtime("SCR_Start_output", [&](scr::rt::Runtime& rt) {
+    return rt.start_output(name ? name : "", flags);
+  });
+}
+
+int SCR_Complete_output(int valid) {
+  return with_runtime("SCR_Complete_output",
+                      [&](scr::rt::Runtime& rt) { return rt.complete_output(valid != 0); });
+}
+
+int SCR_Current(const char* name) {
+  return with_runtime("SCR_Current", [&](scr::rt::Runtime& rt) {
+    return name ? rt.set_current(name) : scr::Error(scr::Errc::invalid_argument, "NULL name");
+  });
+}
+
+int SCR_Drop(const char* name) {
+  return with_runtime("SCR_Drop", [&](scr::rt::Runtime& rt) {
+    return name ? rt.drop(name) : scr::Error(scr::Errc::invalid_argument, "NULL name");
+  });
+}
+
+int SCR_Delete(const char* name) {
+  return with_runtime("SCR_Delete", [&](scr::rt::Runtime& rt) {
+    return name ? rt.remove(name) : scr::Error(scr::Errc::invalid_argument, "NULL name");
+  });
+}
+
+char* SCR_Get_version(void) {
+  static char version[] = SCR_VERSION;
+  return version;
+}
+
+int SCR_Should_exit(int* flag) {
+  return with_runtime("SCR_Should_exit", [&](scr::rt::Runtime& rt) -> scr::Status {
+    if (!flag) return scr::Error(scr::Errc::invalid_argument, "NULL flag");
+    SCR_ASSIGN_OR_RETURN(bool exit, rt.should_exit());
+    *flag = exit ? 1 : 0;
+    return scr::Status::Ok();
+  });
+}
+
+}  // extern "C"

@@ -67,9 +67,16 @@ Result<int64_t> parse_int(std::string_view s) {
 
 Result<uint64_t> parse_bytes(std::string_view s) {
   std::string t = trim(s);
-  size_t i = 0;
-  while (i < t.size() && (std::isdigit(static_cast<unsigned char>(t[i])) || t[i] == '.')) ++i;
-  if (i == 0) return Error(Errc::invalid_argument, "'" + t + "' is not a byte count");
+  // The number is digits with at most one '.', and at least one digit: "1.2.3"
+  // or "." must not slip through strtod as 1.2 or 0.
+  size_t i = 0, digits = 0;
+  bool dot = false;
+  for (; i < t.size(); ++i) {
+    if (std::isdigit(static_cast<unsigned char>(t[i]))) ++digits;
+    else if (t[i] == '.' && !dot) dot = true;
+    else break;
+  }
+  if (digits == 0) return Error(Errc::invalid_argument, "'" + t + "' is not a byte count");
   double num = std::strtod(t.substr(0, i).c_str(), nullptr);
   std::string unit = to_upper(trim(t.substr(i)));
   double mult = 1;
@@ -88,11 +95,16 @@ Result<uint64_t> parse_bytes(std::string_view s) {
 Result<double> parse_double(std::string_view s) {
   std::string t = trim(s);
   if (t.empty()) return Error(Errc::invalid_argument, "empty number");
+  // strtod also takes hex ("0x10"), "inf" and "nan"; only plain decimals are
+  // numbers of seconds.
+  if (t.find_first_not_of("0123456789.eE+-") != std::string::npos)
+    return Error(Errc::invalid_argument, "'" + t + "' is not a decimal number");
   errno = 0;
   char* end = nullptr;
   double v = std::strtod(t.c_str(), &end);
   if (errno != 0 || end != t.c_str() + t.size() || !std::isfinite(v))
     return Error(Errc::invalid_argument, "'" + t + "' is not a number");
+  if (v < 0) return Error(Errc::invalid_argument, "'" + t + "' is negative");
   return v;
 }
 
@@ -107,7 +119,8 @@ std::string format_bytes(uint64_t bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   double v = static_cast<double>(bytes);
   int u = 0;
-  while (v >= 1024 && u < 4) {
+  // From KiB up, "%.1f" rounds 1023.95.. to "1024.0"; step up a unit instead.
+  while (u < 4 && (v >= 1024 || (u > 0 && v >= 1023.95))) {
     v /= 1024;
     ++u;
   }

@@ -61,7 +61,11 @@ Result<kv::Tree> read_tree(Env& env, const std::string& path) {
 Result<kv::Tree> read_tree_at(File& file, uint64_t offset, uint64_t* end) {
   std::byte env_bytes[kv::kEnvelopeSize];
   Status st = file.pread_exact(env_bytes, sizeof env_bytes, offset);
-  if (!st.ok()) return Error(Errc::corrupt, file.path() + ": header is truncated");
+  // A short file is a damaged header; a failing read is an I/O error and must
+  // stay one (callers retry or fail over differently).
+  if (!st.ok() && st.code() == Errc::corrupt)
+    return Error(Errc::corrupt, file.path() + ": header is truncated");
+  SCR_TRY(st);
   auto len = kv::decode_envelope(env_bytes);
   if (!len) return len.status().with_context(file.path());
   SCR_ASSIGN_OR_RETURN(uint64_t fsize, file.size());
@@ -78,20 +82,29 @@ Result<kv::Tree> read_tree_at(File& file, uint64_t offset, uint64_t* end) {
 Status make_dirs(Env& env, const std::string& dir, uint32_t perms, bool private_dir) {
   std::string norm = path::normalize(dir);
   std::string cur = path::is_absolute(norm) ? "/" : "";
+  auto not_a_dir = [](const std::string& p, const FileInfo& info) {
+    return Error(Errc::permission, p + " exists and is not a directory" +
+                                       std::string(info.is_symlink() ? " (symbolic link)" : ""));
+  };
   for (const auto& part : str::split(norm, '/')) {
     cur = cur.empty() ? part : path::join(cur, part);
     auto info = env.stat(cur);
     if (info) {
-      if (!info->is_dir())
-        return Error(Errc::permission, cur + " exists and is not a directory" +
-                                           std::string(info->is_symlink() ? " (symbolic link)" : ""));
+      // A symlinked parent (/home -> /gpfs/home) is fine: it is followed, and
+      // a link to a non-directory fails on the next component. Only the
+      // final directory must be real; that is checked below.
+      if (!info->is_dir() && !(info->is_symlink() && cur != norm)) return not_a_dir(cur, *info);
       continue;
     }
     Status st = env.mkdir(cur, perms);
     if (!st.ok() && !env.exists(cur)) return st;
   }
+  // Checked again after the loop: a concurrent creator may have won the race
+  // to the last mkdir with something that is not a directory.
+  SCR_ASSIGN_OR_RETURN(FileInfo final_info, env.stat(norm));
+  if (!final_info.is_dir()) return not_a_dir(norm, final_info);
   if (private_dir) {
-    SCR_ASSIGN_OR_RETURN(FileInfo info, env.stat(norm));
+    const FileInfo& info = final_info;
     if (info.uid != ::geteuid())
       return Error(Errc::permission, norm + " is owned by uid " + std::to_string(info.uid) +
                                          ", not by this user; refusing to use it");
@@ -115,6 +128,14 @@ Status remove_tree(Env& env, const std::string& p) {
   return env.unlink(p);
 }
 
+void remove_empty_dirs(Env& env, const std::string& dir) {
+  auto info = env.stat(dir);
+  if (!info || !info->is_dir()) return;
+  if (auto names = env.list_dir(dir))
+    for (const auto& name : *names) remove_empty_dirs(env, path::join(dir, name));
+  (void)env.rmdir(dir);  // fails harmlessly while not empty
+}
+
 Status remove_file(Env& env, const std::string& p) {
   Status st = env.unlink(p);
   if (!st.ok() && st.code() == Errc::not_found) return Status::Ok();
@@ -123,6 +144,8 @@ Status remove_file(Env& env, const std::string& p) {
 
 Result<uint64_t> copy_file(Env& env, const std::string& src, const std::string& dst,
                            const CopyOptions& options) {
+  if (options.piece_size == 0)
+    return Error(Errc::invalid_argument, "copy " + src + ": piece size must be positive");
   SCR_ASSIGN_OR_RETURN(auto in, env.open(src, OpenMode::read));
   SCR_ASSIGN_OR_RETURN(FileInfo meta, env.stat(src));
   std::string tmp = temp_name(dst);
@@ -160,6 +183,8 @@ Result<uint64_t> copy_file(Env& env, const std::string& src, const std::string& 
 }
 
 Result<uint32_t> file_crc32c(Env& env, const std::string& p, size_t piece_size) {
+  if (piece_size == 0)
+    return Error(Errc::invalid_argument, "checksum " + p + ": piece size must be positive");
   SCR_ASSIGN_OR_RETURN(auto in, env.open(p, OpenMode::read));
   std::vector<char> buf(piece_size);
   uint64_t offset = 0;

@@ -30,11 +30,15 @@ Result<kv::Tree> read_tree_at(File& file, uint64_t offset, uint64_t* end);
 
 // mkdir -p; components created here get `perms`. The final directory must be
 // a real directory (not a symlink); when private_dir is set it must also be
-// owned by us and is forced to 0700.
+// owned by us and is forced to 0700. Parent components may be symlinks to
+// directories (site paths such as /home -> /gpfs/home); they are followed.
 Status make_dirs(Env& env, const std::string& path, uint32_t perms = 0700,
                  bool private_dir = false);
 // rm -r without following symlinks; a missing path is not an error.
 Status remove_tree(Env& env, const std::string& path);
+// Remove dir and its subdirectories bottom-up where they are empty; leaves
+// anything that still holds files (shared dataset directories).
+void remove_empty_dirs(Env& env, const std::string& dir);
 // Delete a file if present; missing is not an error.
 Status remove_file(Env& env, const std::string& path);
 
@@ -50,7 +54,8 @@ struct CopyOptions {
 // whole file in memory. Returns the number of bytes copied.
 Result<uint64_t> copy_file(Env& env, const std::string& src, const std::string& dst,
                            const CopyOptions& options = {});
-// CRC32C of a whole file, streamed.
+// CRC32C of a whole file, streamed. piece_size (also CopyOptions::piece_size)
+// must be positive, else invalid_argument.
 Result<uint32_t> file_crc32c(Env& env, const std::string& path,
                              size_t piece_size = kDefaultPieceSize);
 

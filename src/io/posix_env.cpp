@@ -103,7 +103,10 @@ class PosixEnv final : public Env {
  public:
   Result<std::unique_ptr<File>> open(const std::string& path, OpenMode mode,
                                      uint32_t perms) override {
-    int flags = O_CLOEXEC | O_NOFOLLOW;
+    // O_NONBLOCK: a FIFO planted where a file is expected would otherwise
+    // block open() until some writer shows up. It is cleared again below; for
+    // regular files it changes nothing.
+    int flags = O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
     switch (mode) {
       case OpenMode::read: flags |= O_RDONLY; break;
       case OpenMode::create: flags |= O_WRONLY | O_CREAT | O_TRUNC; break;
@@ -118,6 +121,12 @@ class PosixEnv final : public Env {
         ::close(fd);
         return Error(Errc::invalid_argument, "open " + path + ": not a regular file");
       }
+    }
+    int fl = ::fcntl(fd, F_GETFL);
+    if (fl == -1 || ::fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1) {
+      int err = errno;
+      ::close(fd);
+      return errno_status(err, "open", path);
     }
     return std::unique_ptr<File>(std::make_unique<PosixFile>(fd, path));
   }

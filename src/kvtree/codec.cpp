@@ -110,6 +110,10 @@ Result<uint64_t> decode_envelope(std::span<const std::byte> env) {
   auto header_crc = static_cast<uint32_t>(get_le(env.data() + 20, 4));
   if (crc32c(env.data(), 20) != header_crc)
     return Error(Errc::corrupt, "metadata tree header checksum mismatch");
+  // Reserved must be zero: with it pinned, a decodable encoding is exactly
+  // what encode() produces for its tree (no second spelling of one tree).
+  if (get_le(env.data() + 6, 2) != 0)
+    return Error(Errc::corrupt, "metadata tree header has a non-zero reserved field");
   uint64_t len = get_le(env.data() + 8, 8);
   if (len > kMaxPayload) return Error(Errc::corrupt, "metadata tree length is implausible");
   return len;

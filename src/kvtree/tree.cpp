@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 
 #include "common/strings.hpp"
@@ -122,10 +124,14 @@ uint64_t Tree::uint_or(std::string_view key, uint64_t fallback) const {
 }
 
 double Tree::double_or(std::string_view key, double fallback) const {
+  // Not str::parse_double: that one takes non-negative seconds only, while
+  // set_double stores any finite value, negatives included.
   auto v = value(key);
-  if (!v) return fallback;
-  auto r = str::parse_double(*v);
-  return r ? *r : fallback;
+  if (!v || v->empty()) return fallback;
+  char* end = nullptr;
+  double d = std::strtod(v->c_str(), &end);
+  if (end != v->c_str() + v->size() || !std::isfinite(d)) return fallback;
+  return d;
 }
 
 std::vector<int64_t> Tree::int_keys() const {

@@ -1,0 +1,104 @@
+// SCR++ C++ API: the same runtime as scr.h, with RAII phases and exceptions.
+//
+//   scr::Library scr;                       // SCR_Init ... SCR_Finalize
+//   if (auto name = scr.restart_name()) {
+//     scr::Restart r(scr);                  // SCR_Start_restart
+//     read(r.route("ckpt/rank_0.dat"));
+//     r.commit(true);                       // SCR_Complete_restart
+//   }
+//   if (scr.need_checkpoint()) {
+//     scr::Checkpoint c(scr);               // SCR_Start_checkpoint
+//     write(c.route("ckpt/rank_0.dat"));
+//     c.commit(true);                       // SCR_Complete_checkpoint
+//   }
+//
+// Errors are thrown as scr::Exception carrying the cause. A phase object
+// destroyed without commit() completes its phase as invalid, so an exception
+// in the application never leaves SCR inside a phase. All calls are
+// collective over MPI_COMM_WORLD except route() and version().
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace scr {
+
+class Exception : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class Flags : int { checkpoint = 1, output = 2, checkpoint_and_output = 3 };
+
+class Library {
+ public:
+  // Set configuration before construction (SCR_Config "KEY=VALUE").
+  static void config(const std::string& key_value);
+  static std::optional<std::string> query(const std::string& key);
+  static std::string version();
+
+  Library();   // SCR_Init
+  ~Library();  // SCR_Finalize if finalize() was not called; never throws
+  Library(const Library&) = delete;
+  Library& operator=(const Library&) = delete;
+
+  void finalize();
+
+  // Name of the checkpoint available for restart, if any.
+  std::optional<std::string> restart_name();
+  bool need_checkpoint();
+  bool should_exit();
+  void set_current(const std::string& name);
+  void drop(const std::string& name);
+  void remove(const std::string& name);
+
+ private:
+  bool finalized_ = false;
+};
+
+class Output {
+ public:
+  Output(Library& lib, const std::string& name, Flags flags);
+  ~Output();
+  Output(const Output&) = delete;
+  Output& operator=(const Output&) = delete;
+
+  // Where to write `file`; registers it with the dataset.
+  std::filesystem::path route(const std::filesystem::path& file);
+  // Complete the dataset; throws if any process said invalid.
+  void commit(bool valid = true);
+
+ protected:
+  explicit Output(Library& lib);  // checkpoint with a generated name
+
+ private:
+  bool open_ = true;
+};
+
+class Checkpoint : public Output {
+ public:
+  explicit Checkpoint(Library& lib) : Output(lib) {}
+};
+
+class Restart {
+ public:
+  explicit Restart(Library& lib);
+  ~Restart();
+  Restart(const Restart&) = delete;
+  Restart& operator=(const Restart&) = delete;
+
+  const std::string& name() const { return name_; }
+  // Path of `file` of this checkpoint; throws if it is not part of it.
+  std::filesystem::path route(const std::filesystem::path& file);
+  // Throws if any process said invalid (the next older checkpoint is then
+  // offered by Library::restart_name()).
+  void commit(bool valid = true);
+
+ private:
+  std::string name_;
+  bool open_ = true;
+};
+
+}  // namespace scr

@@ -1,0 +1,94 @@
+#include "api/api_state.hpp"
+
+#include <mpi.h>
+
+#include <mutex>
+
+#include "common/log.hpp"
+
+namespace scr::api {
+namespace {
+
+struct State {
+  std::mutex mutex;  // SCR_Config may race with nothing else, but be safe
+  std::optional<rt::Config> config;
+  std::unique_ptr<rt::Runtime> runtime;
+  bool finalized = false;
+};
+
+State& state() {
+  static State s;
+  return s;
+}
+
+// Load environment and files on first use; SCR_Config settings stack on top.
+Result<rt::Config*> loaded_config() {
+  State& s = state();
+  if (!s.config) {
+    SCR_ASSIGN_OR_RETURN(rt::Config c, rt::Config::load(rt::ConfigSources::process()));
+    s.config = std::move(c);
+  }
+  return &*s.config;
+}
+
+}  // namespace
+
+Result<std::optional<std::string>> config(const std::string& text) {
+  State& s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  SCR_ASSIGN_OR_RETURN(rt::Config * c, loaded_config());
+  bool is_set = text.find('=') != std::string::npos;
+  if (is_set && s.runtime)
+    return Error(Errc::bad_state, "SCR_Config(\"" + text +
+                                      "\") sets a parameter after SCR_Init; call it before SCR_Init");
+  return c->apply_app_config(text);
+}
+
+Status init() {
+  State& s = state();
+  int mpi_ready = 0;
+  MPI_Initialized(&mpi_ready);
+  if (!mpi_ready) return Error(Errc::bad_state, "SCR_Init called before MPI_Init");
+  if (s.runtime) return Error(Errc::bad_state, "SCR_Init called twice");
+  if (s.finalized) return Error(Errc::bad_state, "SCR_Init called after SCR_Finalize");
+  Status loaded;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    auto c = loaded_config();
+    loaded = c.ok() ? (*c)->reload() : c.status();
+  }
+  // Rank 0's configuration is the one used, but a file error must stop
+  // everyone.
+  int ok = loaded.ok() ? 1 : 0, all = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  if (!loaded.ok()) return loaded;
+  if (!all) return Error(Errc::invalid_argument, "configuration could not be read on another process");
+  auto rt = rt::Runtime::init(*s.config);
+  if (!rt) return rt.status();
+  s.runtime = std::move(rt).value();
+  return Status::Ok();
+}
+
+Status finalize() {
+  State& s = state();
+  if (!s.runtime)
+    return Error(Errc::bad_state, s.finalized ? "SCR_Finalize called twice" : "SCR_Finalize called before SCR_Init");
+  Status st = s.runtime->finalize();
+  s.runtime.reset();
+  s.finalized = true;
+  return st;
+}
+
+Result<rt::Runtime*> runtime(const char* call) {
+  State& s = state();
+  if (!s.runtime)
+    return Error(Errc::bad_state, std::string(call) + (s.finalized ? " called after SCR_Finalize"
+                                                                     : " called before SCR_Init"));
+  return s.runtime.get();
+}
+
+void report(const char* call, const Status& st) {
+  if (!st.ok()) log::error(std::string(call) + ": " + st.message());
+}
+
+}  // namespace scr::api

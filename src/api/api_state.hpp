@@ -1,0 +1,27 @@
+// The one piece of process-wide state behind both public APIs: the
+// configuration gathered by SCR_Config before SCR_Init, and the Runtime
+// between SCR_Init and SCR_Finalize. The C API (scr_c.cpp) turns Status into
+// return codes and the C++ API (scr_cpp.cpp) into exceptions; nothing else
+// differs between them.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "common/status.hpp"
+#include "runtime/runtime.hpp"
+
+namespace scr::api {
+
+// SCR_Config: set, unset or query (see include/scr.h).
+Result<std::optional<std::string>> config(const std::string& text);
+Status init();
+Status finalize();
+// The runtime, or Errc::bad_state naming `call` when SCR is not initialized.
+Result<rt::Runtime*> runtime(const char* call);
+
+// Print a failed status on stderr, naming the API call.
+void report(const char* call, const Status& st);
+
+}  // namespace scr::api

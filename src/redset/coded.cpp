@@ -1,0 +1,135 @@
+#include "redset/coded.hpp"
+
+#include <map>
+#include <optional>
+
+#include "mpi/comm.hpp"
+#include "redset/agree.hpp"
+#include "redset/headers.hpp"
+#include "redset/layout.hpp"
+#include "redset/pending.hpp"
+
+namespace scr::redset::detail {
+namespace {
+
+kv::Tree coded_header(const Set& set, const std::map<int, kv::Tree>& entries, uint64_t chunk) {
+  kv::Tree h = header_with(set, entries);
+  h.set_uint("CHUNK", chunk);
+  return h;
+}
+
+// Same answer on every member: it depends on the set only.
+Status check_geometry(const Set& set, int checks) {
+  if (checks >= 1 && checks < set.ranks()) return Status::Ok();
+  return Error(Errc::invalid_argument,
+               std::string(scheme_name(set.scheme())) + " needs between 1 and set size - 1 check " +
+                   "chunks per member; set " + std::to_string(set.group()) + " has " +
+                   std::to_string(set.ranks()) + " members and " + std::to_string(checks));
+}
+
+HeaderCheck chunk_check(int checks) {
+  return [checks](const Header& h, uint64_t file_size) -> Status {
+    auto chunk = h.tree.get_uint("CHUNK");
+    if (!chunk) return Error(Errc::corrupt, "header lacks CHUNK");
+    uint64_t room = file_size >= h.data_offset ? file_size - h.data_offset : 0;
+    if (*chunk > room / static_cast<uint64_t>(checks))
+      return Error(Errc::corrupt, "check data is truncated: " + std::to_string(room) +
+                                      " bytes for " + std::to_string(checks) + " chunks of " +
+                                      std::to_string(*chunk));
+    return Status::Ok();
+  };
+}
+
+class CodedRebuild : public Rebuild {
+ public:
+  CodedRebuild(io::Env& env, const Set& set, std::string dir, std::string redfile,
+               SelfCheck self, SetLoss loss, std::map<int, kv::Tree> entries, Decoder decode)
+      : env_(env), set_(set), dir_(std::move(dir)), redfile_(std::move(redfile)),
+        self_(std::move(self)), loss_(std::move(loss)), entries_(std::move(entries)),
+        decode_(std::move(decode)) {}
+
+  Result<std::vector<FileEntry>> run() override {
+    return self_.intact ? run_as_source() : run_as_lost();
+  }
+
+ private:
+  io::Env& env_;
+  const Set& set_;
+  std::string dir_, redfile_;
+  SelfCheck self_;
+  SetLoss loss_;
+  std::map<int, kv::Tree> entries_;  // a lost member's metadata and its neighbours'
+  Decoder decode_;
+
+  // Every member must open its files before any message flows.
+  Status agree(const Status& local) { return agree_in_set(set_, local); }
+
+  Result<std::vector<FileEntry>> run_as_source() {
+    auto data = open_files_read(env_, dir_, self_.files);
+    auto red = env_.open(redfile_, io::OpenMode::read);
+    SCR_TRY(agree(!data.ok() ? data.status() : red.status()));
+    SymbolStore store(*data, **red, self_.header.data_offset, loss_.chunk);
+    SCR_TRY(agree(decode_(store, loss_.chunk, loss_)));
+    return self_.files;
+  }
+
+  Result<std::vector<FileEntry>> run_as_lost() {
+    std::optional<PendingFiles> data;
+    std::optional<PendingRedundancy> red;
+    Status opened = open_lost(data, red);
+    SCR_TRY(agree(opened));
+    SymbolStore store(data->logical(), red->file(), red->data_offset(), loss_.chunk);
+    SCR_TRY(agree(decode_(store, loss_.chunk, loss_)));
+    SCR_TRY(data->commit());
+    SCR_TRY(red->commit());
+    return data->files();
+  }
+
+  Status open_lost(std::optional<PendingFiles>& data, std::optional<PendingRedundancy>& red) {
+    SCR_ASSIGN_OR_RETURN(auto files, files_from_tree(entries_[set_.rank()]));
+    SCR_ASSIGN_OR_RETURN(auto pending_files, PendingFiles::create(env_, dir_, std::move(files)));
+    data.emplace(std::move(pending_files));
+    SCR_ASSIGN_OR_RETURN(auto pending_red, PendingRedundancy::create(
+                                               env_, redfile_,
+                                               coded_header(set_, entries_, loss_.chunk)));
+    red.emplace(std::move(pending_red));
+    return Status::Ok();
+  }
+};
+
+}  // namespace
+
+Status apply_coded(io::Env& env, const Set& set, const std::string& dir, const kv::Tree& files,
+                   const std::string& redfile, int checks, const Encoder& encode) {
+  SCR_TRY(check_geometry(set, checks));
+  auto own = files_from_tree(files);
+  auto entries = gather_left_entries(set, member_entry(set, files), checks);
+  uint64_t largest = static_cast<uint64_t>(
+      mpi::max(set.comm(), static_cast<int64_t>(own.ok() ? total_size(*own) : 0)));
+  uint64_t chunk = chunk_size(largest, set.ranks() - checks);
+
+  Result<io::LogicalFile> data = own.ok() ? open_files_read(env, dir, *own) : own.status();
+  Result<PendingRedundancy> red =
+      data.ok() ? PendingRedundancy::create(env, redfile, coded_header(set, entries, chunk))
+                : data.status();
+  SCR_TRY(agree_in_set(set, red.status()));
+  SymbolStore store(*data, red->file(), red->data_offset(), chunk);
+  SCR_TRY(agree_in_set(set, encode(store, chunk)));
+  return red->commit();
+}
+
+Survey survey_coded(io::Env& env, const Set& set, const std::string& dir,
+                    const std::string& redfile, int checks, const std::string& rule,
+                    Decoder decode) {
+  SCR_TRY(check_geometry(set, checks));
+  SelfCheck self = check_self(env, set, dir, redfile, chunk_check(checks));
+  SetLoss loss = agree_loss(set, self, self.intact ? self.header.tree.uint_or("CHUNK", 0) : 0);
+  if (loss.lost.empty()) return nothing_to_rebuild(std::move(self.files));
+  if (static_cast<int>(loss.lost.size()) > checks) return too_many_lost(set, loss, rule);
+  SCR_ASSIGN_OR_RETURN(auto entries, fetch_lost_entries(set, loss, self));
+  return std::unique_ptr<Rebuild>(new CodedRebuild(env, set, dir, redfile, std::move(self),
+                                                   std::move(loss), std::move(entries),
+                                                   std::move(decode)));
+}
+
+}  // namespace scr::redset::detail

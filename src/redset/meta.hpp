@@ -1,0 +1,59 @@
+// File metadata as stored in redundancy headers (seed 001):
+//   FILE/<i>/<name>/{SIZE, MODE, UID, GID, ATIME_SECS, ATIME_NSECS, MTIME_*, CTIME_*}
+//   FILES = n
+// plus helpers every scheme shares: describing a process's files, checking
+// which are present, and restoring metadata after a rebuild.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+#include "io/env.hpp"
+#include "io/lofi.hpp"
+#include "kvtree/tree.hpp"
+
+namespace scr::redset {
+
+struct FileEntry {
+  std::string name;  // relative to the dataset directory
+  io::FileInfo meta;
+};
+
+kv::Tree meta_to_tree(const io::FileInfo& info);
+io::FileInfo meta_from_tree(const kv::Tree& t);
+
+// stat each file in dir and build {FILE/..., FILES}. Names must be relative
+// and stay inside dir.
+Result<kv::Tree> describe_files(io::Env& env, const std::string& dir,
+                                const std::vector<std::string>& files);
+// Parse {FILE/..., FILES} back; rejects entries that would escape dir.
+Result<std::vector<FileEntry>> files_from_tree(const kv::Tree& files_tree);
+uint64_t total_size(const std::vector<FileEntry>& files);
+std::vector<std::string> names(const std::vector<FileEntry>& files);
+
+// True when every file exists in dir as a regular file of the recorded size.
+bool files_present(io::Env& env, const std::string& dir, const std::vector<FileEntry>& files);
+
+// Logical-file views of a process's files (parents created for writing).
+Result<io::LogicalFile> open_files_read(io::Env& env, const std::string& dir,
+                                        const std::vector<FileEntry>& files);
+Result<io::LogicalFile> open_files_write(io::Env& env, const std::string& dir,
+                                         const std::vector<FileEntry>& files);
+// After a rebuild: set mode, owner and times as recorded.
+Status restore_meta(io::Env& env, const std::string& dir, const std::vector<FileEntry>& files);
+
+// The header common to every scheme: DESC/<set rank>/{DESC, FILE, FILES} for
+// each process whose metadata this header carries, GROUP/{RANK/<i>, RANKS}
+// and RANK (our set rank).
+struct Header {
+  kv::Tree tree;
+  uint64_t data_offset = 0;  // first byte after the header in the file
+};
+// Read and validate the header at the start of a redundancy file.
+Result<Header> read_header(io::Env& env, const std::string& path);
+// Write header bytes at offset 0 of an open file; returns the data offset.
+Result<uint64_t> write_header(io::File& file, const kv::Tree& header);
+
+}  // namespace scr::redset

@@ -1,0 +1,94 @@
+#include "redset/pending.hpp"
+
+#include <set>
+#include <utility>
+
+#include "io/files.hpp"
+#include "io/path.hpp"
+
+namespace scr::redset {
+namespace {
+
+std::string temporary(const std::string& path) { return path + ".redset-tmp"; }
+
+}  // namespace
+
+Result<PendingRedundancy> PendingRedundancy::create(io::Env& env, const std::string& path,
+                                                    const kv::Tree& header) {
+  PendingRedundancy out;
+  out.env_ = &env;
+  out.path_ = path;
+  // A member without files of its own may have no dataset directory yet.
+  SCR_TRY(io::make_dirs(env, io::path::dirname(path)));
+  SCR_ASSIGN_OR_RETURN(out.file_, env.open(temporary(path), io::OpenMode::create, 0600));
+  SCR_ASSIGN_OR_RETURN(out.data_offset_, write_header(*out.file_, header));
+  return out;
+}
+
+// The moved-from object must not delete the temporary it handed over.
+PendingRedundancy::PendingRedundancy(PendingRedundancy&& o) noexcept
+    : env_(std::exchange(o.env_, nullptr)),
+      path_(std::move(o.path_)),
+      file_(std::move(o.file_)),
+      data_offset_(o.data_offset_),
+      committed_(o.committed_) {}
+
+PendingRedundancy::~PendingRedundancy() {
+  if (!env_ || committed_) return;
+  if (file_) (void)file_->close();
+  (void)io::remove_file(*env_, temporary(path_));
+}
+
+Status PendingRedundancy::commit() {
+  SCR_TRY(file_->sync());
+  SCR_TRY(file_->close());
+  SCR_TRY(env_->rename(temporary(path_), path_));
+  committed_ = true;
+  return env_->sync_dir(io::path::dirname(path_));
+}
+
+Result<PendingFiles> PendingFiles::create(io::Env& env, const std::string& dir,
+                                          std::vector<FileEntry> files) {
+  PendingFiles out;
+  out.env_ = &env;
+  out.dir_ = dir;
+  out.files_ = std::move(files);
+  std::vector<io::LogicalFile::Part> parts;
+  for (const auto& f : out.files_) {
+    std::string final_path = io::path::join(dir, f.name);
+    SCR_TRY(io::make_dirs(env, io::path::dirname(final_path)));
+    parts.push_back({temporary(final_path), f.meta.size});
+  }
+  SCR_ASSIGN_OR_RETURN(out.logical_, io::LogicalFile::open_write(env, std::move(parts)));
+  return out;
+}
+
+PendingFiles::PendingFiles(PendingFiles&& o) noexcept
+    : env_(std::exchange(o.env_, nullptr)),
+      dir_(std::move(o.dir_)),
+      files_(std::move(o.files_)),
+      logical_(std::move(o.logical_)),
+      committed_(o.committed_) {}
+
+PendingFiles::~PendingFiles() {
+  if (!env_ || committed_) return;
+  (void)logical_.close();
+  for (const auto& f : files_) (void)io::remove_file(*env_, temporary(io::path::join(dir_, f.name)));
+}
+
+Status PendingFiles::commit() {
+  SCR_TRY(logical_.sync());
+  SCR_TRY(logical_.close());
+  std::set<std::string> dirs;
+  for (const auto& f : files_) {
+    std::string final_path = io::path::join(dir_, f.name);
+    SCR_TRY(env_->rename(temporary(final_path), final_path));
+    dirs.insert(io::path::dirname(final_path));
+  }
+  committed_ = true;
+  SCR_TRY(restore_meta(*env_, dir_, files_));
+  for (const auto& d : dirs) SCR_TRY(env_->sync_dir(d));
+  return Status::Ok();
+}
+
+}  // namespace scr::redset

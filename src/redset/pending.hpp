@@ -1,0 +1,66 @@
+// Files that apply and recover write appear only when complete: they are
+// written under a temporary name and renamed into place by commit(). A failure
+// part way leaves the old file or none, never a half-written file that looks
+// whole (a header is written first, so a torn redundancy file would otherwise
+// pass every check). An uncommitted temporary is removed on destruction.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+#include "io/env.hpp"
+#include "io/lofi.hpp"
+#include "kvtree/tree.hpp"
+#include "redset/meta.hpp"
+
+namespace scr::redset {
+
+// A redundancy file: the header, then scheme data from data_offset().
+class PendingRedundancy {
+ public:
+  static Result<PendingRedundancy> create(io::Env& env, const std::string& path,
+                                          const kv::Tree& header);
+  PendingRedundancy(PendingRedundancy&& o) noexcept;
+  PendingRedundancy& operator=(PendingRedundancy&&) = delete;
+  ~PendingRedundancy();
+
+  io::File& file() { return *file_; }
+  uint64_t data_offset() const { return data_offset_; }
+  // fsync, close, rename over the final name.
+  Status commit();
+
+ private:
+  PendingRedundancy() = default;
+  io::Env* env_ = nullptr;
+  std::string path_;
+  std::unique_ptr<io::File> file_;
+  uint64_t data_offset_ = 0;
+  bool committed_ = false;
+};
+
+// A lost member's data files, rebuilt as one logical file.
+class PendingFiles {
+ public:
+  static Result<PendingFiles> create(io::Env& env, const std::string& dir,
+                                     std::vector<FileEntry> files);
+  PendingFiles(PendingFiles&& o) noexcept;
+  PendingFiles& operator=(PendingFiles&&) = delete;
+  ~PendingFiles();
+
+  io::LogicalFile& logical() { return logical_; }
+  const std::vector<FileEntry>& files() const { return files_; }
+  // fsync, close, rename each file into place, restore its mode and times.
+  Status commit();
+
+ private:
+  PendingFiles() = default;
+  io::Env* env_ = nullptr;
+  std::string dir_;
+  std::vector<FileEntry> files_;
+  io::LogicalFile logical_;
+  bool committed_ = false;
+};
+
+}  // namespace scr::redset

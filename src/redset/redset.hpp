@@ -1,0 +1,51 @@
+// Redundancy sets (the seeds' redset): protect each process's files against
+// the loss of whole failure groups (nodes) with SINGLE, PARTNER, XOR or
+// Reed-Solomon encoding across a set of processes from distinct failure
+// groups.
+//
+// Contract for every scheme:
+//  - Files are named relative to a dataset directory `dir`; each process
+//    passes its own ordered list (any count, including zero, any sizes).
+//  - apply() writes exactly one redundancy file per process,
+//    dir/<kFilePrefix><wrank>.<scheme>.grp_<g>_of_<n>.mem_<r>_of_<s>.redset
+//    (g and r 1-based), a metadata-tree header followed by chunk data. Each
+//    header holds the process's own file metadata and copies of its
+//    neighbours' (see docs/formats/redset.md), so lost metadata is recovered.
+//  - recover() is collective: if every set lost no more members than it
+//    tolerates, lost files (data, size, mode, times) and lost redundancy files
+//    are rebuilt bit-exact and every process gets its file list back;
+//    otherwise every process gets Errc::unrecoverable and nothing changes.
+//  - Data is streamed in pieces of Params::piece_size; memory use does not
+//    grow with file size.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+#include "io/env.hpp"
+#include "redset/set.hpp"
+
+namespace scr::redset {
+
+inline constexpr const char* kFilePrefix = "reddesc.";
+
+// Path of this process's redundancy file in dir.
+std::string redundancy_file(const Set& set, const std::string& dir);
+
+// Collective over the set's parent communicator.
+Status apply(io::Env& env, const Set& set, const std::string& dir,
+             const std::vector<std::string>& files);
+
+// Collective. On success returns this process's files (relative to dir), all
+// present and complete.
+Result<std::vector<std::string>> recover(io::Env& env, const Set& set, const std::string& dir);
+
+// Remove this process's redundancy file (and PARTNER replicas it holds).
+Status unapply(io::Env& env, const Set& set, const std::string& dir);
+
+// Files a process must keep with a dataset beyond its own: its redundancy
+// file, relative to dir.
+std::vector<std::string> redundancy_files(const Set& set);
+
+}  // namespace scr::redset

@@ -1,0 +1,131 @@
+#include "redset/ring.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "redset/buffer.hpp"
+#include "redset/kernels/xor.hpp"
+
+namespace scr::redset {
+namespace {
+
+constexpr int kTag = 0x5220;
+// Piece buffers in rotation, and how many steps ahead receives are posted: a
+// buffer is reused only after the send made from it kSlots steps ago is done,
+// so the next messages land while this step reads and XORs.
+constexpr uint64_t kSlots = 4;
+constexpr uint64_t kLookahead = 2;
+
+class Ring {
+ public:
+  Ring(const mpi::Comm& comm, SymbolStore& store, const Pieces& pieces,
+       const std::vector<RingStep>& steps)
+      : comm_(comm.raw()),
+        left_((comm.rank() + comm.size() - 1) % comm.size()),
+        right_((comm.rank() + 1) % comm.size()),
+        store_(store),
+        pieces_(pieces),
+        steps_(steps),
+        total_(pieces.count() * steps.size()),
+        own_(pieces.size()) {
+    for (uint64_t i = 0; i < kSlots; ++i) slots_.emplace_back(pieces.size());
+  }
+
+  void run() {
+    for (uint64_t u = 0; u < std::min(kLookahead, total_); ++u) prepare(u);
+    for (uint64_t u = 0; u < total_; ++u) {
+      step(u);
+      if (u + kLookahead < total_) prepare(u + kLookahead);
+    }
+    MPI_Waitall(kSlots, sends_, MPI_STATUSES_IGNORE);
+  }
+
+ private:
+  MPI_Comm comm_;
+  int left_, right_;
+  SymbolStore& store_;
+  const Pieces& pieces_;
+  const std::vector<RingStep>& steps_;
+  uint64_t total_;
+  AlignedBuffer own_;  // our symbol, read while the left neighbour's piece arrives
+  std::vector<AlignedBuffer> slots_;
+  MPI_Request sends_[kSlots] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL,
+                                MPI_REQUEST_NULL};
+  MPI_Request recvs_[kSlots] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL,
+                                MPI_REQUEST_NULL};
+
+  const RingStep& at(uint64_t u) const { return steps_[u % steps_.size()]; }
+  uint64_t piece_of(uint64_t u) const { return u / steps_.size(); }
+  int length(uint64_t u) const { return static_cast<int>(pieces_.length(piece_of(u))); }
+
+  void prepare(uint64_t u) {
+    uint64_t s = u % kSlots;
+    MPI_Wait(&sends_[s], MPI_STATUS_IGNORE);
+    if (at(u).receive)
+      MPI_Irecv(slots_[s].data(), length(u), MPI_BYTE, left_, kTag, comm_, &recvs_[s]);
+  }
+
+  void step(uint64_t u) {
+    const RingStep& st = at(u);
+    uint64_t s = u % kSlots;
+    uint8_t* acc = slots_[s].data();
+    size_t len = static_cast<size_t>(length(u));
+    uint64_t offset = pieces_.offset(piece_of(u));
+    if (!st.receive) {
+      if (st.add) store_.read(*st.add, offset, acc, len);
+      else std::memset(acc, 0, len);
+    } else {
+      if (st.add) store_.read(*st.add, offset, own_.data(), len);
+      MPI_Wait(&recvs_[s], MPI_STATUS_IGNORE);
+      if (st.add) kernels::xor_into(acc, own_.data(), len);
+    }
+    if (st.send) MPI_Isend(acc, static_cast<int>(len), MPI_BYTE, right_, kTag, comm_, &sends_[s]);
+    if (st.keep) store_.write(*st.keep, offset, acc, len);
+  }
+};
+
+}  // namespace
+
+Status run_ring(const mpi::Comm& comm, SymbolStore& store, uint64_t chunk, size_t piece_size,
+                const std::vector<RingStep>& steps) {
+  Pieces pieces(chunk, piece_size);
+  Ring(comm, store, pieces, steps).run();
+  return store.status();
+}
+
+std::vector<RingStep> encode_steps(int members) {
+  std::vector<RingStep> steps(static_cast<size_t>(members));
+  for (int t = 0; t < members; ++t) {
+    RingStep& st = steps[static_cast<size_t>(t)];
+    st.receive = t > 0;
+    if (t < members - 1) {
+      st.add = Symbol::data(t);
+      st.send = true;
+    } else {
+      st.keep = Symbol::check(0);
+    }
+  }
+  return steps;
+}
+
+std::vector<RingStep> rebuild_steps(int members, int rank, int root) {
+  StripeLayout layout(members, 1);
+  int chain_position = ((rank - root - 1) % members + members) % members;
+  std::vector<RingStep> steps(static_cast<size_t>(members));
+  for (int stripe = 0; stripe < members; ++stripe) {
+    RingStep& st = steps[static_cast<size_t>(stripe)];
+    if (rank == root) {
+      st.receive = true;
+      st.keep = layout.symbol_of(rank, stripe);
+    } else {
+      st.receive = chain_position > 0;
+      st.add = layout.symbol_of(rank, stripe);
+      st.send = true;
+    }
+  }
+  return steps;
+}
+
+}  // namespace scr::redset

@@ -1,0 +1,53 @@
+// Internal: one apply and one survey per scheme, called by redset.cpp after
+// the shared steps (describing files, naming the redundancy file). `files` is
+// this process's {FILE, FILES} tree from describe_files().
+//
+// recover() runs in two halves so that no set writes anything before every
+// set knows its loss can be rebuilt: survey_*() only reads (collective over
+// the set) and returns a Rebuild; redset.cpp agrees over the parent
+// communicator, and only then runs each Rebuild (collective over the set).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+#include "io/env.hpp"
+#include "kvtree/tree.hpp"
+#include "redset/meta.hpp"
+#include "redset/set.hpp"
+
+namespace scr::redset::detail {
+
+class Rebuild {
+ public:
+  virtual ~Rebuild() = default;
+  // Rebuild what the set lost; returns this process's files.
+  virtual Result<std::vector<FileEntry>> run() = 0;
+};
+using Survey = Result<std::unique_ptr<Rebuild>>;
+
+// For a set that lost nothing: hands back this process's files.
+std::unique_ptr<Rebuild> nothing_to_rebuild(std::vector<FileEntry> files);
+
+Status apply_single(io::Env& env, const Set& set, const std::string& dir, const kv::Tree& files,
+                    const std::string& redfile);
+Survey survey_single(io::Env& env, const Set& set, const std::string& dir,
+                     const std::string& redfile);
+
+Status apply_partner(io::Env& env, const Set& set, const std::string& dir, const kv::Tree& files,
+                     const std::string& redfile);
+Survey survey_partner(io::Env& env, const Set& set, const std::string& dir,
+                      const std::string& redfile);
+
+Status apply_xor(io::Env& env, const Set& set, const std::string& dir, const kv::Tree& files,
+                 const std::string& redfile);
+Survey survey_xor(io::Env& env, const Set& set, const std::string& dir,
+                  const std::string& redfile);
+
+Status apply_rs(io::Env& env, const Set& set, const std::string& dir, const kv::Tree& files,
+                const std::string& redfile);
+Survey survey_rs(io::Env& env, const Set& set, const std::string& dir, const std::string& redfile);
+
+}  // namespace scr::redset::detail

@@ -1,0 +1,31 @@
+// SINGLE: no redundancy data, only a header recording this process's file
+// metadata, so a restart can tell a complete dataset from a damaged one.
+#include "io/files.hpp"
+#include "io/path.hpp"
+#include "redset/headers.hpp"
+#include "redset/schemes.hpp"
+
+namespace scr::redset::detail {
+
+Status apply_single(io::Env& env, const Set& set, const std::string& /*dir*/,
+                    const kv::Tree& files, const std::string& redfile) {
+  kv::Tree header = header_with(set, {{set.rank(), member_entry(set, files)}});
+  SCR_TRY(io::make_dirs(env, io::path::dirname(redfile)));
+  SCR_ASSIGN_OR_RETURN(auto out, env.open(redfile, io::OpenMode::create, 0600));
+  SCR_TRY(write_header(*out, header).status());
+  SCR_TRY(out->sync());
+  return out->close();
+}
+
+Survey survey_single(io::Env& env, const Set& set, const std::string& dir,
+                     const std::string& redfile) {
+  SCR_ASSIGN_OR_RETURN(Header h, read_header(env, redfile));
+  SCR_ASSIGN_OR_RETURN(auto files, entry_files(h.tree, set.rank()));
+  if (!files_present(env, dir, files))
+    return Error(Errc::unrecoverable,
+                 "files of rank " + std::to_string(set.world_rank()) +
+                     " are missing or truncated and SINGLE keeps no redundancy data");
+  return nothing_to_rebuild(std::move(files));
+}
+
+}  // namespace scr::redset::detail

@@ -1,0 +1,106 @@
+#include "redset/streams.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "redset/buffer.hpp"
+#include "redset/layout.hpp"
+
+namespace scr::redset {
+namespace {
+
+constexpr int kTagBase = 0x5400;
+
+uint64_t rounds_of(uint64_t size, size_t piece) { return (size + piece - 1) / piece; }
+
+class Streams {
+ public:
+  Streams(const mpi::Comm& comm, size_t piece, const std::vector<OutStream>& outs,
+          const std::vector<InStream>& ins)
+      : comm_(comm.raw()), piece_(piece), outs_(outs), ins_(ins) {
+    for (const auto& o : outs_) {
+      rounds_ = std::max(rounds_, rounds_of(o.size, piece_));
+      for (auto& set : out_bufs_) set.emplace_back(piece_);
+      for (auto& set : out_reqs_) set.emplace_back(o.to.size(), MPI_REQUEST_NULL);
+    }
+    for (const auto& i : ins_) {
+      rounds_ = std::max(rounds_, rounds_of(i.size, piece_));
+      for (auto& set : in_bufs_) set.emplace_back(piece_);
+      for (auto& set : in_reqs_) set.push_back(MPI_REQUEST_NULL);
+    }
+  }
+
+  Status run() {
+    if (rounds_ > 0) post_receives(0);
+    for (uint64_t t = 0; t < rounds_; ++t) {
+      send_round(t);
+      if (t + 1 < rounds_) post_receives(t + 1);
+      receive_round(t);
+    }
+    for (auto& set : out_reqs_)
+      for (auto& reqs : set) MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE);
+    return status_;
+  }
+
+ private:
+  MPI_Comm comm_;
+  size_t piece_;
+  const std::vector<OutStream>& outs_;
+  const std::vector<InStream>& ins_;
+  uint64_t rounds_ = 0;
+  std::vector<AlignedBuffer> out_bufs_[2], in_bufs_[2];
+  std::vector<std::vector<MPI_Request>> out_reqs_[2];
+  std::vector<MPI_Request> in_reqs_[2];
+  Status status_;
+
+  // Length of piece t of a stream of `size` bytes; 0 when it has no such piece.
+  int length(uint64_t size, uint64_t t) const {
+    uint64_t at = t * piece_;
+    return at >= size ? 0 : static_cast<int>(std::min<uint64_t>(piece_, size - at));
+  }
+
+  void send_round(uint64_t t) {
+    for (size_t i = 0; i < outs_.size(); ++i) {
+      const OutStream& o = outs_[i];
+      int len = length(o.size, t);
+      if (len == 0) continue;
+      auto& reqs = out_reqs_[t % 2][i];
+      MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE);
+      uint8_t* buf = out_bufs_[t % 2][i].data();
+      if (status_.ok()) status_ = o.read(t * piece_, buf, static_cast<size_t>(len));
+      if (!status_.ok()) std::memset(buf, 0, static_cast<size_t>(len));
+      for (size_t d = 0; d < o.to.size(); ++d)
+        MPI_Isend(buf, len, MPI_BYTE, o.to[d], kTagBase + o.tag, comm_, &reqs[d]);
+    }
+  }
+
+  void post_receives(uint64_t t) {
+    for (size_t i = 0; i < ins_.size(); ++i) {
+      int len = length(ins_[i].size, t);
+      if (len == 0) continue;
+      MPI_Irecv(in_bufs_[t % 2][i].data(), len, MPI_BYTE, ins_[i].from, kTagBase + ins_[i].tag,
+                comm_, &in_reqs_[t % 2][i]);
+    }
+  }
+
+  void receive_round(uint64_t t) {
+    for (size_t i = 0; i < ins_.size(); ++i) {
+      int len = length(ins_[i].size, t);
+      if (len == 0) continue;
+      MPI_Wait(&in_reqs_[t % 2][i], MPI_STATUS_IGNORE);
+      if (status_.ok())
+        status_ = ins_[i].write(t * piece_, in_bufs_[t % 2][i].data(), static_cast<size_t>(len));
+    }
+  }
+};
+
+}  // namespace
+
+Status run_streams(const mpi::Comm& comm, size_t piece_size, const std::vector<OutStream>& outs,
+                   const std::vector<InStream>& ins) {
+  return Streams(comm, normalized_piece(piece_size), outs, ins).run();
+}
+
+}  // namespace scr::redset

@@ -1,0 +1,43 @@
+// PARTNER's pipeline: whole byte streams (a member's logical file, or a
+// replica kept in a redundancy file) copied to other members piece by piece.
+// A stream is read once however many members receive it. Pieces of all
+// streams advance together, one per round, with the next round's receives
+// posted before this round's are awaited.
+//
+// The first I/O error sticks: later reads yield zeros and later writes are
+// skipped, so the message schedule completes and peers never hang.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "common/status.hpp"
+#include "mpi/comm.hpp"
+
+namespace scr::redset {
+
+using ReadAt = std::function<Status(uint64_t offset, uint8_t* buf, size_t n)>;
+using WriteAt = std::function<Status(uint64_t offset, const uint8_t* buf, size_t n)>;
+
+struct OutStream {
+  std::vector<int> to;  // receiving members
+  int tag = 0;          // names the stream at the receivers
+  uint64_t size = 0;
+  ReadAt read;
+};
+
+struct InStream {
+  int from = 0;
+  int tag = 0;
+  uint64_t size = 0;  // must equal the sender's
+  WriteAt write;
+};
+
+// Collective over the members named in the streams. Returns this member's
+// first I/O error.
+Status run_streams(const mpi::Comm& comm, size_t piece_size, const std::vector<OutStream>& outs,
+                   const std::vector<InStream>& ins);
+
+}  // namespace scr::redset

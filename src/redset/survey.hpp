@@ -1,0 +1,60 @@
+// The read-only half of recover() for PARTNER, XOR and RS: each member checks
+// its own files, the set agrees on who lost what, and lost members fetch their
+// metadata from the headers that keep copies of it. Nothing is written here.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+#include "io/env.hpp"
+#include "kvtree/tree.hpp"
+#include "redset/meta.hpp"
+#include "redset/set.hpp"
+
+namespace scr::redset {
+
+struct SelfCheck {
+  bool intact = false;
+  std::string why;  // what is missing or damaged, when not intact
+  Header header;
+  std::vector<FileEntry> files;
+};
+
+// Scheme-specific test of a header that passed the common checks: its own keys
+// (CHUNK, REPLICA) and that the file holds all the data the header announces.
+using HeaderCheck = std::function<Status(const Header& header, uint64_t file_size)>;
+
+// A member is intact when its redundancy file has a valid header that belongs
+// to it and passes `check`, and every file it lists is present at its size.
+SelfCheck check_self(io::Env& env, const Set& set, const std::string& dir,
+                     const std::string& redfile, const HeaderCheck& check);
+
+struct SetLoss {
+  std::vector<int> lost;  // set ranks, ascending
+  uint64_t chunk = 0;     // XOR/RS: CHUNK of the intact members
+  bool contains(int member) const;
+  // First intact member among `member` and the `width` members to its right:
+  // the one whose header keeps `member`'s metadata (and, for PARTNER, data).
+  int keeper(const Set& set, int member, int width) const;
+};
+
+// Collective over the set. `chunk` is this member's CHUNK (0 when the scheme
+// has none); intact members whose CHUNK disagrees with the majority count as
+// lost, so a header from another apply is never mixed in, and learn it here
+// (self.intact is cleared) so that every member acts on the same view.
+SetLoss agree_loss(const Set& set, SelfCheck& self, uint64_t chunk);
+
+// Unrecoverable error naming the set and its lost members.
+Status too_many_lost(const Set& set, const SetLoss& loss, const std::string& rule);
+
+// Collective over the set. A lost member gets the DESC entries of itself and
+// of its header_width() left neighbours, keyed by set rank; intact members
+// get an empty map.
+Result<std::map<int, kv::Tree>> fetch_lost_entries(const Set& set, const SetLoss& loss,
+                                                   const SelfCheck& self);
+
+}  // namespace scr::redset

@@ -1,0 +1,28 @@
+// XOR (seed 000): one check chunk per member, computed by the pipelined
+// reduce-scatter around the ring; one lost member per set is rebuilt by the
+// pipelined reduction to it.
+#include "redset/coded.hpp"
+#include "redset/ring.hpp"
+#include "redset/schemes.hpp"
+
+namespace scr::redset::detail {
+
+Status apply_xor(io::Env& env, const Set& set, const std::string& dir, const kv::Tree& files,
+                 const std::string& redfile) {
+  return apply_coded(env, set, dir, files, redfile, 1, [&](SymbolStore& store, uint64_t chunk) {
+    return run_ring(set.comm(), store, chunk, set.params().piece_size, encode_steps(set.ranks()));
+  });
+}
+
+Survey survey_xor(io::Env& env, const Set& set, const std::string& dir,
+                  const std::string& redfile) {
+  auto decode = [&set](SymbolStore& store, uint64_t chunk, const SetLoss& loss) {
+    int root = loss.lost.front();
+    return run_ring(set.comm(), store, chunk, set.params().piece_size,
+                    rebuild_steps(set.ranks(), set.rank(), root));
+  };
+  return survey_coded(env, set, dir, redfile, 1, "XOR rebuilds at most one member per set",
+                      decode);
+}
+
+}  // namespace scr::redset::detail

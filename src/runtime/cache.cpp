@@ -1,0 +1,99 @@
+#include "runtime/cache.hpp"
+
+#include <algorithm>
+
+#include "common/log.hpp"
+#include "io/files.hpp"
+#include "io/path.hpp"
+#include "kvtree/codec.hpp"
+#include "redset/redset.hpp"
+
+namespace scr::rt {
+
+Status protect_dataset(Context& ctx, int id, const Protection& p) {
+  redset::Params params = p.params;
+  params.piece_size = ctx.settings.piece_size;
+  auto group_name = ctx.settings.groups.member_key(ctx.id.node, p.group);
+  SCR_TRY(mpi::agree(ctx.world, group_name.status()));
+  SCR_ASSIGN_OR_RETURN(redset::Set set, redset::Set::create(ctx.world, *group_name, params));
+  std::string dir = ctx.dataset_dir(p.store, id);
+  SCR_TRY(redset::apply(ctx.fs(), set, dir, ctx.filemap.files(id)));
+
+  ctx.filemap.set_redundancy_files(id, redset::redundancy_files(set));
+  // Every member keeps all members' descriptors.
+  auto descs = mpi::allgather_strings(set.comm(), kv::encode(set.desc()));
+  kv::Tree& reddesc = ctx.filemap.dataset(id).reset("REDDESC");
+  for (size_t i = 0; i < descs.size(); ++i) {
+    auto t = kv::decode(descs[i]);
+    if (t) reddesc.put(std::to_string(set.members()[i]), std::move(t).value());
+  }
+  return ctx.filemap.save(ctx.fs());
+}
+
+Status delete_cached(Context& ctx, int id) {
+  std::string dir = ctx.dataset_dir(id);
+  Status first;
+  auto note = [&](Status st) {
+    if (first.ok() && !st.ok()) first = st;
+  };
+  for (const auto& f : ctx.filemap.files(id)) note(io::remove_file(ctx.fs(), io::path::join(dir, f)));
+  for (const auto& name : ctx.filemap.redundancy_files(id))
+    note(io::remove_file(ctx.fs(), io::path::join(dir, name)));
+  // The directory is shared by the processes of a node: the last one out
+  // removes it (and any empty subdirectories the application created).
+  io::remove_empty_dirs(ctx.fs(), dir);
+  ctx.filemap.erase(id);
+  note(ctx.filemap.save(ctx.fs()));
+  return first;
+}
+
+uint64_t cached_bytes(Context& ctx, int id) {
+  uint64_t sum = 0;
+  std::string dir = ctx.dataset_dir(id);
+  for (const auto& f : ctx.filemap.files(id))
+    if (auto info = ctx.fs().stat(io::path::join(dir, f))) sum += info->size;
+  return sum;
+}
+
+Status evict_for_checkpoint(Context& ctx) {
+  for (;;) {
+    std::vector<int> held = ctx.filemap.datasets();
+    int count = static_cast<int>(held.size());
+    // Every process decides on the same numbers: the most any holds, and
+    // the oldest id anyone holds.
+    int most = static_cast<int>(mpi::max(ctx.world, static_cast<int64_t>(count)));
+    if (most < ctx.settings.cache_size || most == 0) return Status::Ok();
+    int oldest = static_cast<int>(
+        mpi::min(ctx.world, held.empty() ? INT32_MAX : static_cast<int64_t>(held.front())));
+    log::debug(1, "cache full (" + std::to_string(most) + " of " +
+                      std::to_string(ctx.settings.cache_size) + "): evicting dataset " +
+                      std::to_string(oldest));
+    Status st = ctx.filemap.has(oldest) ? delete_cached(ctx, oldest) : Status::Ok();
+    SCR_TRY(mpi::agree(ctx.world, st));
+  }
+}
+
+std::vector<int> cached_checkpoints(Context& ctx) {
+  auto usable = [&](int id) {
+    const kv::Tree* d = ctx.filemap.find(id);
+    const kv::Tree* desc = d ? d->get("DESC") : nullptr;
+    return desc && DatasetInfo::from_tree(*desc).is_checkpoint() &&
+           ctx.filemap.flag(id, "COMPLETE");
+  };
+  // Walk down from the newest id anyone holds; keep those every process has.
+  std::vector<int> agreed;
+  int64_t below = INT32_MAX;
+  for (;;) {
+    int64_t mine = -1;
+    for (int id : ctx.filemap.datasets())
+      if (id < below && usable(id)) mine = id;
+    int64_t next = mpi::max(ctx.world, mine);
+    if (next < 0) break;
+    if (mpi::all_true(ctx.world, usable(static_cast<int>(next))))
+      agreed.push_back(static_cast<int>(next));
+    below = next;
+  }
+  return agreed;
+}
+
+}  // namespace scr::rt

@@ -1,0 +1,31 @@
+// Datasets in the node-local cache: protecting them with their redundancy
+// scheme, evicting old ones, deleting them.
+#pragma once
+
+#include <vector>
+
+#include "runtime/context.hpp"
+
+namespace scr::rt {
+
+// Collective. Apply the protection to dataset `id` (files already listed in
+// the filemap) and record every set member's redundancy descriptor in the
+// filemap, so a member whose node is lost can be told its own.
+Status protect_dataset(Context& ctx, int id, const Protection& p);
+
+// Local: delete this process's files of a dataset (application files and
+// redundancy file) from cache and forget it in the filemap.
+Status delete_cached(Context& ctx, int id);
+
+// Collective: make room for one more checkpoint within SCR_CACHE_SIZE by
+// deleting the oldest cached datasets.
+Status evict_for_checkpoint(Context& ctx);
+
+// Datasets every process holds complete in cache, newest first, flagged as
+// checkpoints. Collective (agreed across processes).
+std::vector<int> cached_checkpoints(Context& ctx);
+
+// Total bytes of this process's files of a dataset.
+uint64_t cached_bytes(Context& ctx, int id);
+
+}  // namespace scr::rt

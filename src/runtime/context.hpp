@@ -1,0 +1,72 @@
+// The one runtime context: everything SCR++ knows about this run. The C and
+// C++ APIs hold exactly one (src/api); the modules of the runtime
+// (cache.cpp, flush.cpp, fetch.cpp, rebuild.cpp, halt.cpp, ...) are free
+// functions over it, each owning one step of the program flow.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/env.hpp"
+#include "io/fault_env.hpp"
+#include "mpi/comm.hpp"
+#include "runtime/dataset.hpp"
+#include "runtime/identity.hpp"
+#include "runtime/settings.hpp"
+
+namespace scr::rt {
+
+enum class Phase { idle, output, restart };
+
+struct Timing {
+  double run_start = 0;          // wall seconds at SCR_Init
+  double last_checkpoint_end = 0;
+  double checkpoint_total = 0;   // seconds spent inside checkpoint phases
+  double phase_start = 0;        // start of the current output phase
+  int need_calls = 0;            // SCR_Need_checkpoint calls since the last checkpoint
+};
+
+struct Context {
+  // Constant after SCR_Init.
+  Settings settings;
+  Identity id;
+  mpi::Comm world;
+  mpi::Comm node;                // processes sharing this node's storage
+  io::Env* env = nullptr;        // PosixEnv, or the FaultEnv below in tests
+  std::unique_ptr<io::FaultEnv> fault_env;
+  std::string cntl_dir;
+
+  // Mutable run state.
+  Filemap filemap;
+  int dataset_id = 0;            // last id handed out
+  int checkpoint_id = 0;
+  Phase phase = Phase::idle;
+  Timing timing;
+
+  // Output phase in progress.
+  int out_id = 0;
+  kv::Tree out_desc;
+  const Protection* out_protection = nullptr;
+  std::vector<std::string> out_routed;  // files routed by this process
+
+  // Restart: cached checkpoints usable for restart, newest first, and the
+  // one SCR_Have_restart currently reports.
+  std::vector<int> restart_candidates;
+  bool restart_started = false;
+
+  int rank() const { return world.rank(); }
+  int ranks() const { return world.size(); }
+  io::Env& fs() const { return *env; }
+
+  // Cache directory of this node for a store, and of a dataset in it.
+  std::string cache_dir(const std::string& store) const { return job_dir(store, id); }
+  std::string dataset_dir(const std::string& store, int dataset) const;
+  // Dataset directory of a dataset this process holds (store from filemap).
+  std::string dataset_dir(int dataset) const;
+};
+
+double wall_seconds();
+
+}  // namespace scr::rt

@@ -1,0 +1,101 @@
+#include "runtime/dataset.hpp"
+
+#include <chrono>
+
+#include "io/files.hpp"
+
+namespace scr::rt {
+
+DatasetInfo DatasetInfo::from_tree(const kv::Tree& desc) {
+  DatasetInfo d;
+  d.id = static_cast<int>(desc.int_or("ID", 0));
+  d.name = desc.value_or("NAME", "");
+  d.flags = static_cast<int>(desc.int_or("FLAGS", 0));
+  d.ckpt = static_cast<int>(desc.int_or("CKPT", 0));
+  return d;
+}
+
+int64_t now_usecs() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+Filemap Filemap::empty(const std::string& path, int rank) {
+  Filemap fm;
+  fm.path_ = path;
+  fm.tree_.set_int("RANK", rank);
+  return fm;
+}
+
+Result<Filemap> Filemap::load(io::Env& env, const std::string& path, int rank) {
+  Filemap fm = empty(path, rank);
+  if (env.exists(path)) {
+    auto tree = io::read_tree(env, path);
+    if (!tree) return tree.status();
+    fm.tree_ = std::move(tree).value();
+    fm.tree_.set_int("RANK", rank);
+  }
+  return fm;
+}
+
+Status Filemap::save(io::Env& env) const { return io::write_tree(env, path_, tree_); }
+
+std::vector<int> Filemap::datasets() const {
+  std::vector<int> out;
+  if (const kv::Tree* d = tree_.get("DSET"))
+    for (int64_t id : d->int_keys()) out.push_back(static_cast<int>(id));
+  return out;
+}
+
+bool Filemap::has(int id) const { return find(id) != nullptr; }
+
+kv::Tree& Filemap::dataset(int id) { return tree_.child("DSET", id); }
+
+const kv::Tree* Filemap::find(int id) const { return tree_.at({"DSET", std::to_string(id)}); }
+
+void Filemap::erase(int id) {
+  if (kv::Tree* d = tree_.get("DSET")) d->erase(std::to_string(id));
+}
+
+std::vector<std::string> Filemap::files(int id) const {
+  std::vector<std::string> out;
+  const kv::Tree* d = find(id);
+  if (!d || !d->get("FILE")) return out;
+  const kv::Tree& list = *d->get("FILE");
+  for (int64_t i : list.int_keys()) out.push_back(list.value_or(std::to_string(i), ""));
+  return out;
+}
+
+void Filemap::add_file(int id, const std::string& rel) {
+  for (const auto& f : files(id))
+    if (f == rel) return;
+  kv::Tree& list = dataset(id).child("FILE");
+  list.set(std::to_string(list.size()), rel);
+}
+
+std::vector<std::string> Filemap::redundancy_files(int id) const {
+  std::vector<std::string> out;
+  const kv::Tree* d = find(id);
+  if (!d || !d->get("REDFILE")) return out;
+  const kv::Tree& list = *d->get("REDFILE");
+  for (int64_t i : list.int_keys()) out.push_back(list.value_or(std::to_string(i), ""));
+  return out;
+}
+
+void Filemap::set_redundancy_files(int id, const std::vector<std::string>& names) {
+  kv::Tree& list = dataset(id).reset("REDFILE");
+  for (size_t i = 0; i < names.size(); ++i) list.set(std::to_string(i), names[i]);
+}
+
+bool Filemap::flag(int id, const char* key) const {
+  const kv::Tree* d = find(id);
+  return d && d->int_or(key, 0) != 0;
+}
+
+void Filemap::set_flag(int id, const char* key, bool on) {
+  if (on) dataset(id).set_int(key, 1);
+  else dataset(id).erase(key);
+}
+
+}  // namespace scr::rt

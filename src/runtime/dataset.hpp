@@ -1,0 +1,71 @@
+// Dataset descriptors and the per-process filemap.
+//
+// A dataset descriptor (same on every process) records ID, NAME, FLAGS,
+// CKPT (checkpoint id, 0 for output-only), CREATED (microseconds since the
+// epoch), USER, JOBID, and, once complete, COMPLETE, SIZE and FILES totals.
+//
+// The filemap (one per process, in the control directory of its node, file
+// filemap_<rank>.scr) lists the datasets the process holds in cache:
+//   DSET/<id>/DESC       the dataset descriptor
+//   DSET/<id>/FILE/<n>   = application file name (prefix-relative), in order
+//   DSET/<id>/SIZE/<n>   = its size once complete
+//   DSET/<id>/REDDESC/<world rank>/...  redundancy descriptors of every member
+//                        of this process's set (so lost members find theirs)
+//   DSET/<id>/STORE      = cache base the dataset lives in
+//   DSET/<id>/COMPLETE, FLUSHED, FLUSHING
+//   RANK = owner world rank
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+#include "io/env.hpp"
+#include "kvtree/tree.hpp"
+
+namespace scr::rt {
+
+inline constexpr int kFlagCheckpoint = 1 << 0;
+inline constexpr int kFlagOutput = 1 << 1;
+
+struct DatasetInfo {
+  int id = 0;
+  std::string name;
+  int flags = 0;
+  int ckpt = 0;
+  bool is_checkpoint() const { return flags & kFlagCheckpoint; }
+  bool is_output() const { return flags & kFlagOutput; }
+  static DatasetInfo from_tree(const kv::Tree& desc);
+};
+
+int64_t now_usecs();
+
+class Filemap {
+ public:
+  static Result<Filemap> load(io::Env& env, const std::string& path, int rank);
+  static Filemap empty(const std::string& path, int rank);
+  Status save(io::Env& env) const;
+  const std::string& path() const { return path_; }
+
+  std::vector<int> datasets() const;  // ascending ids
+  bool has(int id) const;
+  kv::Tree& dataset(int id);  // created if absent
+  const kv::Tree* find(int id) const;
+  void erase(int id);
+
+  // Application files of a dataset, in the order they were routed.
+  std::vector<std::string> files(int id) const;
+  void add_file(int id, const std::string& rel);
+  // Redundancy files this process keeps with the dataset (names in its dir).
+  std::vector<std::string> redundancy_files(int id) const;
+  void set_redundancy_files(int id, const std::vector<std::string>& names);
+  bool flag(int id, const char* key) const;
+  void set_flag(int id, const char* key, bool on);
+
+ private:
+  std::string path_;
+  kv::Tree tree_;
+};
+
+}  // namespace scr::rt

@@ -1,0 +1,208 @@
+#include "runtime/descriptors.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+#include "common/strings.hpp"
+
+namespace scr::rt {
+namespace {
+
+// Reed-Solomon over GF(2^8): data and parity members together at most 256.
+constexpr int kMaxRsMembers = 256;
+
+Status invalid(const std::string& label, const std::string& why) {
+  return Error(Errc::invalid_argument, label + ": " + why);
+}
+
+// Items are validated when configured, so their text always parses.
+int item_int(const kv::Tree& entry, std::string_view item, int fallback) {
+  return static_cast<int>(entry.int_or(item, fallback));
+}
+bool item_bool(const kv::Tree& entry, std::string_view item, bool fallback) {
+  auto v = entry.value(item);
+  return v ? *v == "1" : fallback;
+}
+
+std::string label_of(const Config& config, std::string_view table, const std::string& head) {
+  std::string label = std::string(table) + "=" + head;
+  if (auto src = config.source(table, head)) label += " (" + src->describe() + ")";
+  return label;
+}
+
+RedType red_type_from(std::string_view canonical) {
+  if (canonical == "SINGLE") return RedType::single;
+  if (canonical == "PARTNER") return RedType::partner;
+  if (canonical == "RS") return RedType::reed_solomon;
+  return RedType::xor_parity;
+}
+
+GroupDescs build_groups(const Config& config) {
+  GroupDescs groups;
+  groups.names = {std::string(kNodeGroup), std::string(kWorldGroup)};
+  if (const kv::Tree* table = config.table("GROUPS")) {
+    for (const auto& [host, entry] : table->children()) {
+      auto& values = groups.by_host[host];
+      for (const auto& [name, value] : entry->children()) {
+        values[name] = entry->value_or(name, "");
+        groups.names.insert(name);
+      }
+    }
+  }
+  return groups;
+}
+
+Status check_group(const GroupDescs& groups, const std::string& label, const std::string& group) {
+  if (groups.has(group)) return Status::Ok();
+  return invalid(label, "group '" + group + "' is not defined (use NODE, WORLD or a GROUPS name)");
+}
+
+Result<std::vector<StoreDesc>> build_stores(const Config& config, const GroupDescs& groups) {
+  SCR_ASSIGN_OR_RETURN(std::string cache_base, config.get_string("SCR_CACHE_BASE"));
+  SCR_ASSIGN_OR_RETURN(int64_t cache_size, config.get_int("SCR_CACHE_SIZE"));
+  std::map<std::string, StoreDesc> by_path;
+  by_path[cache_base] = StoreDesc{cache_base, std::string(kNodeGroup), static_cast<int>(cache_size)};
+  if (const kv::Tree* table = config.table("STORE")) {
+    for (const auto& [path, entry] : table->children()) {
+      StoreDesc store{path, entry->value_or("GROUP", kNodeGroup),
+                      item_int(*entry, "COUNT", static_cast<int>(cache_size))};
+      SCR_TRY(check_group(groups, label_of(config, "STORE", path), store.group));
+      by_path[path] = std::move(store);
+    }
+  }
+  std::vector<StoreDesc> stores;
+  for (auto& [path, store] : by_path) stores.push_back(std::move(store));
+  return stores;
+}
+
+// The default descriptor, every field of which comes from SCR_* parameters.
+Result<RedDesc> default_red(const Config& config) {
+  RedDesc red;
+  SCR_ASSIGN_OR_RETURN(red.bypass, config.get_bool("SCR_CACHE_BYPASS"));
+  SCR_ASSIGN_OR_RETURN(red.store, config.get_string("SCR_CACHE_BASE"));
+  SCR_ASSIGN_OR_RETURN(red.group, config.get_string("SCR_GROUP"));
+  SCR_ASSIGN_OR_RETURN(std::string type, config.get_string("SCR_COPY_TYPE"));
+  red.type = red_type_from(type);
+  SCR_ASSIGN_OR_RETURN(int64_t set_size, config.get_int("SCR_SET_SIZE"));
+  SCR_ASSIGN_OR_RETURN(int64_t failures, config.get_int("SCR_SET_FAILURES"));
+  SCR_ASSIGN_OR_RETURN(int64_t replicas, config.get_int("SCR_REPLICAS"));
+  red.set_size = static_cast<int>(set_size);
+  red.failures = static_cast<int>(failures);
+  red.replicas = static_cast<int>(replicas);
+  return red;
+}
+
+RedDesc red_from_entry(const RedDesc& defaults, int index, const kv::Tree& entry) {
+  RedDesc red = defaults;
+  red.index = index;
+  red.enabled = item_bool(entry, "ENABLED", true);
+  red.interval = item_int(entry, "INTERVAL", 1);
+  red.output = item_bool(entry, "OUTPUT", false);
+  red.bypass = item_bool(entry, "BYPASS", defaults.bypass);
+  red.store = entry.value_or("STORE", defaults.store);
+  red.group = entry.value_or("GROUP", defaults.group);
+  if (auto type = entry.value("TYPE")) red.type = red_type_from(*type);
+  red.set_size = item_int(entry, "SET_SIZE", defaults.set_size);
+  red.failures = item_int(entry, "SET_FAILURES", defaults.failures);
+  red.replicas = item_int(entry, "REPLICAS", defaults.replicas);
+  return red;
+}
+
+Status check_red(const RedDesc& red, const std::string& label, const Descriptors& d) {
+  SCR_TRY(check_group(d.groups, label, red.group));
+  if (!d.find_store(red.store))
+    return invalid(label, "store '" + red.store +
+                              "' is not defined (add a STORE line or use SCR_CACHE_BASE)");
+  std::string sizes = " (SET_SIZE=" + std::to_string(red.set_size) +
+                      ", SET_FAILURES=" + std::to_string(red.failures) +
+                      ", REPLICAS=" + std::to_string(red.replicas) + ")";
+  if (red.type == RedType::partner && (red.replicas < 1 || red.replicas >= red.set_size))
+    return invalid(label, "PARTNER needs 1 <= REPLICAS < SET_SIZE" + sizes);
+  if (red.type == RedType::reed_solomon) {
+    if (red.failures < 1 || red.failures >= red.set_size)
+      return invalid(label, "RS needs 1 <= SET_FAILURES < SET_SIZE" + sizes);
+    if (red.set_size + red.failures > kMaxRsMembers)
+      return invalid(label, "RS needs SET_SIZE + SET_FAILURES <= " +
+                                std::to_string(kMaxRsMembers) + sizes);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+const char* red_type_name(RedType type) {
+  switch (type) {
+    case RedType::single: return "SINGLE";
+    case RedType::partner: return "PARTNER";
+    case RedType::xor_parity: return "XOR";
+    case RedType::reed_solomon: return "RS";
+  }
+  return "?";
+}
+
+Result<std::string> GroupDescs::member_key(std::string_view host, std::string_view group) const {
+  if (group == kNodeGroup) return std::string(host);
+  if (group == kWorldGroup) return std::string(kWorldGroup);
+  if (!has(group)) return Error(Errc::invalid_argument, "group '" + std::string(group) + "' is not defined");
+  auto h = by_host.find(host);
+  if (h != by_host.end()) {
+    auto v = h->second.find(std::string(group));
+    if (v != h->second.end()) return v->second;
+  }
+  return Error(Errc::not_found, "host '" + std::string(host) + "' has no " + std::string(group) +
+                                    " value; add it to a GROUPS=" + std::string(host) + " line");
+}
+
+const StoreDesc* Descriptors::find_store(std::string_view path) const {
+  for (const auto& s : stores)
+    if (s.path == path) return &s;
+  return nullptr;
+}
+
+Result<Descriptors> build_descriptors(const Config& config) {
+  Descriptors d;
+  d.groups = build_groups(config);
+  SCR_ASSIGN_OR_RETURN(d.stores, build_stores(config, d.groups));
+  SCR_ASSIGN_OR_RETURN(RedDesc defaults, default_red(config));
+
+  const kv::Tree* table = config.table("CKPT");
+  if (!table) {
+    SCR_TRY(check_red(defaults, "default redundancy descriptor (SCR_COPY_TYPE=" +
+                                    std::string(red_type_name(defaults.type)) + ", SCR_GROUP=" +
+                                    defaults.group + ")",
+                      d));
+    d.reds.push_back(defaults);
+    return d;
+  }
+  for (int64_t index : table->int_keys()) {
+    std::string head = std::to_string(index);
+    RedDesc red = red_from_entry(defaults, static_cast<int>(index), *table->get(head));
+    SCR_TRY(check_red(red, label_of(config, "CKPT", head), d));
+    d.reds.push_back(std::move(red));
+  }
+  bool every_checkpoint_covered = std::any_of(d.reds.begin(), d.reds.end(), [](const RedDesc& r) {
+    return r.enabled && !r.output && r.interval == 1;
+  });
+  if (!every_checkpoint_covered)
+    return Error(Errc::invalid_argument,
+                 "CKPT: no enabled descriptor has INTERVAL=1 and OUTPUT=0, so some checkpoints "
+                 "would have no redundancy scheme");
+  return d;
+}
+
+const RedDesc& select(const std::vector<RedDesc>& reds, int checkpoint_id, bool output) {
+  assert(!reds.empty());
+  if (output) {
+    for (const auto& red : reds)
+      if (red.enabled && red.output) return red;
+  }
+  const RedDesc* best = nullptr;
+  for (const auto& red : reds) {
+    if (!red.enabled || red.output || checkpoint_id % red.interval != 0) continue;
+    if (!best || red.interval > best->interval) best = &red;
+  }
+  assert(best && "descriptors were not validated by build_descriptors");
+  return best ? *best : reds.front();
+}
+
+}  // namespace scr::rt

@@ -1,0 +1,150 @@
+#include "runtime/fetch.hpp"
+
+#include "common/log.hpp"
+#include "io/files.hpp"
+#include "io/path.hpp"
+#include "runtime/cache.hpp"
+#include "runtime/prefix_index.hpp"
+
+namespace scr::rt {
+namespace {
+
+// Rank 0's view of the index, broadcast as the fetch order.
+std::vector<int> agreed_fetch_order(Context& ctx) {
+  kv::Tree order;
+  if (ctx.rank() == 0) {
+    auto idx = PrefixIndex::load(ctx.fs(), ctx.settings.prefix);
+    if (!idx) log::error(idx.status().message());
+    else {
+      auto ids = idx->fetch_order(ctx.settings.current);
+      for (size_t i = 0; i < ids.size(); ++i) order.set_int(std::to_string(i), ids[i]);
+    }
+  }
+  mpi::bcast_tree(ctx.world, order, 0);
+  std::vector<int> out;
+  for (int64_t i : order.int_keys()) out.push_back(static_cast<int>(order.int_or(std::to_string(i), 0)));
+  return out;
+}
+
+// Rank 0 reads the summary and hands each process its part.
+Status distribute_summary(Context& ctx, int id, kv::Tree* desc, kv::Tree* mine) {
+  std::map<int, kv::Tree> send;
+  Status st;
+  if (ctx.rank() == 0) {
+    auto summary = io::read_tree(ctx.fs(), summary_path(ctx.settings.prefix, id));
+    if (!summary) st = summary.status();
+    else if (summary->int_or("RANKS", -1) != ctx.ranks())
+      st = Error(Errc::invalid_argument,
+                 "it was written by " + summary->value_or("RANKS", "?") +
+                     " processes and this job has " + std::to_string(ctx.ranks()));
+    else {
+      *desc = summary->get("DSET") ? *summary->get("DSET") : kv::Tree();
+      for (int r = 0; r < ctx.ranks(); ++r) {
+        const kv::Tree* part = summary->at({"RANK", std::to_string(r)});
+        send[r] = part ? *part : kv::Tree();
+        send[r].set_int("PRESENT", 1);
+      }
+    }
+  }
+  SCR_TRY(mpi::agree(ctx.world, st));
+  mpi::bcast_tree(ctx.world, *desc, 0);
+  auto got = mpi::exchange_trees(ctx.world, send);
+  *mine = got[0];
+  return Status::Ok();
+}
+
+// Copy this process's files into the cache and check sizes and CRCs.
+Status copy_in(Context& ctx, int id, const kv::Tree& mine, const std::string& dir) {
+  io::CopyOptions opt;
+  opt.piece_size = ctx.settings.piece_size;
+  const kv::Tree* files = mine.get("FILE");
+  if (!files) return Status::Ok();
+  for (const auto& [rel, f] : files->children()) {
+    std::string src = io::path::join(ctx.settings.prefix, rel);
+    std::string dst = io::path::join(dir, rel);
+    if (!io::path::is_within(ctx.settings.prefix, src) || !io::path::is_within(dir, dst))
+      return Error(Errc::corrupt, "summary names a file outside the prefix: " + rel);
+    SCR_TRY(io::make_dirs(ctx.fs(), io::path::dirname(dst), 0700));
+    ctx.filemap.add_file(id, rel);
+    uint32_t crc = 0;
+    opt.crc32c = &crc;
+    SCR_ASSIGN_OR_RETURN(uint64_t bytes, io::copy_file(ctx.fs(), src, dst, opt));
+    if (bytes != f->uint_or("SIZE", bytes))
+      return Error(Errc::corrupt, src + " has " + std::to_string(bytes) + " bytes, expected " +
+                                      f->value_or("SIZE", "?"));
+    if (f->has("CRC") && crc != f->uint_or("CRC", 0))
+      return Error(Errc::corrupt, src + " fails its CRC32C check (data changed since the flush)");
+  }
+  return ctx.filemap.save(ctx.fs());
+}
+
+Status try_fetch(Context& ctx, int id) {
+  kv::Tree desc, mine;
+  SCR_TRY(distribute_summary(ctx, id, &desc, &mine));
+  DatasetInfo info = DatasetInfo::from_tree(desc);
+  const Protection& p = select_protection(ctx.settings, info.ckpt, false);
+  std::string dir = ctx.dataset_dir(p.store, id);
+  kv::Tree& entry = ctx.filemap.dataset(id);
+  entry.put("DESC", desc);
+  entry.set("STORE", p.store);
+  Status st = io::make_dirs(ctx.fs(), dir, 0700);
+  if (st.ok()) st = copy_in(ctx, id, mine, dir);
+  st = mpi::agree(ctx.world, st);
+  if (!st.ok()) {
+    (void)delete_cached(ctx, id);
+    return st;
+  }
+  SCR_TRY(protect_dataset(ctx, id, p));
+  ctx.filemap.set_flag(id, "COMPLETE", true);
+  ctx.filemap.set_flag(id, "FLUSHED", true);
+  return ctx.filemap.save(ctx.fs());
+}
+
+}  // namespace
+
+void learn_prefix_ids(Context& ctx) {
+  int64_t max_id = 0, max_ckpt = 0;
+  if (ctx.rank() == 0) {
+    if (auto idx = PrefixIndex::load(ctx.fs(), ctx.settings.prefix)) {
+      for (int id : idx->ids()) {
+        max_id = std::max<int64_t>(max_id, id);
+        max_ckpt = std::max<int64_t>(max_ckpt, idx->entry(id)->int_or("CKPT", 0));
+      }
+    }
+  }
+  ctx.dataset_id = std::max<int>(ctx.dataset_id, static_cast<int>(mpi::max(ctx.world, max_id)));
+  ctx.checkpoint_id = std::max<int>(ctx.checkpoint_id, static_cast<int>(mpi::max(ctx.world, max_ckpt)));
+}
+
+Result<int> fetch_checkpoint(Context& ctx) {
+  for (int id : agreed_fetch_order(ctx)) {
+    double t0 = wall_seconds();
+    Status st = try_fetch(ctx, id);
+    std::string name;
+    if (ctx.rank() == 0) {
+      auto idx = PrefixIndex::load(ctx.fs(), ctx.settings.prefix);
+      if (idx) {
+        name = idx->entry(id) ? idx->entry(id)->value_or("NAME", "") : "";
+        if (st.ok()) {
+          idx->set_current(name);
+          idx->entry(id)->set_int("FETCHED", static_cast<int64_t>(wall_seconds()));
+        } else if (st.code() != Errc::invalid_argument) {
+          // Damaged or missing data: never try it again.
+          idx->set_flag(id, "FAILED", true);
+          if (idx->current() == name) idx->clear_current();
+        }
+        if (Status saved = idx->save(ctx.fs()); !saved.ok()) log::error(saved.message());
+      }
+      if (st.ok())
+        log::info("fetched checkpoint " + name + " from the prefix in " +
+                  std::to_string(wall_seconds() - t0) + " s");
+      else
+        log::warn("cannot fetch checkpoint " + name + " (id " + std::to_string(id) + "): " +
+                  st.message() + "; trying an older one");
+    }
+    if (st.ok()) return id;
+  }
+  return 0;
+}
+
+}  // namespace scr::rt

@@ -1,0 +1,79 @@
+#include "runtime/halt.hpp"
+
+#include <cstdlib>
+
+#include "common/log.hpp"
+#include "common/strings.hpp"
+#include "io/files.hpp"
+#include "io/path.hpp"
+#include "runtime/prefix_index.hpp"
+
+namespace scr::rt {
+
+std::string halt_path(const std::string& prefix) {
+  return io::path::join(prefix_scr_dir(prefix), "halt.scr");
+}
+
+Result<kv::Tree> read_halt(io::Env& env, const std::string& prefix) {
+  std::string p = halt_path(prefix);
+  if (!env.exists(p)) return kv::Tree();
+  return io::read_tree(env, p);
+}
+
+Status write_halt(io::Env& env, const std::string& prefix, const kv::Tree& halt) {
+  SCR_TRY(io::make_dirs(env, prefix_scr_dir(prefix), 0700));
+  return io::write_tree(env, halt_path(prefix), halt);
+}
+
+int64_t allocation_end_time(const Settings& s) {
+  if (s.end_time > 0) return s.end_time;
+  if (const char* v = std::getenv("SLURM_JOB_END_TIME"))
+    if (auto t = str::parse_int(v)) return *t;
+  return 0;
+}
+
+std::string halt_reason(const kv::Tree& halt, int64_t halt_seconds, int64_t end_time, double now) {
+  if (auto reason = halt.value("EXIT_REASON"); reason && !reason->empty())
+    return "halt requested: " + *reason;
+  if (halt.has("CHECKPOINTS") && halt.int_or("CHECKPOINTS", 1) <= 0)
+    return "the requested number of checkpoints was reached";
+  if (halt.has("EXIT_AFTER") && now >= static_cast<double>(halt.int_or("EXIT_AFTER", 0)))
+    return "the requested exit time (EXIT_AFTER) has passed";
+  int64_t secs = halt.has("HALT_SECONDS") ? halt.int_or("HALT_SECONDS", 0) : halt_seconds;
+  if (halt.has("EXIT_BEFORE") &&
+      now + static_cast<double>(secs) >= static_cast<double>(halt.int_or("EXIT_BEFORE", 0)))
+    return "within " + std::to_string(secs) + " s of the requested EXIT_BEFORE time";
+  if (secs > 0 && end_time > 0 && now + static_cast<double>(secs) >= static_cast<double>(end_time))
+    return "fewer than " + std::to_string(secs) + " s remain in the allocation";
+  return "";
+}
+
+std::string check_halt(Context& ctx) {
+  std::string reason;
+  if (ctx.rank() == 0) {
+    auto halt = read_halt(ctx.fs(), ctx.settings.prefix);
+    if (!halt) log::warn("ignoring unreadable halt file: " + halt.status().message());
+    reason = halt_reason(halt ? *halt : kv::Tree(), ctx.settings.halt_seconds,
+                         allocation_end_time(ctx.settings), wall_seconds());
+  }
+  mpi::bcast_string(ctx.world, reason, 0);
+  return reason;
+}
+
+void count_down_checkpoints(Context& ctx) {
+  if (ctx.rank() != 0) return;
+  auto halt = read_halt(ctx.fs(), ctx.settings.prefix);
+  if (!halt || !halt->has("CHECKPOINTS")) return;
+  halt->set_int("CHECKPOINTS", halt->int_or("CHECKPOINTS", 0) - 1);
+  if (Status st = write_halt(ctx.fs(), ctx.settings.prefix, *halt); !st.ok()) log::warn(st.message());
+}
+
+void record_finalized(Context& ctx) {
+  if (ctx.rank() != 0) return;
+  auto halt = read_halt(ctx.fs(), ctx.settings.prefix);
+  kv::Tree t = halt ? *halt : kv::Tree();
+  t.set("FINALIZED", ctx.id.job_id);
+  if (Status st = write_halt(ctx.fs(), ctx.settings.prefix, t); !st.ok()) log::warn(st.message());
+}
+
+}  // namespace scr::rt

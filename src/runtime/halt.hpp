@@ -1,0 +1,44 @@
+// Halting: the halt file <prefix>/.scr/halt.scr, written by scr_halt and by
+// SCR_Finalize, read by rank 0 and broadcast.
+//   EXIT_REASON  = text       halt now (scr_halt --immediate, or a reason)
+//   CHECKPOINTS  = n          halt after n more checkpoints complete
+//   EXIT_BEFORE  = epoch s    halt when fewer than HALT_SECONDS remain before it
+//   EXIT_AFTER   = epoch s    halt once this time has passed
+//   HALT_SECONDS = s          overrides SCR_HALT_SECONDS
+//   FINALIZED    = job id     set by SCR_Finalize: the job finished; a
+//                             launcher must not start another run
+// The allocation's end time (SCR_END_TIME, or SLURM_JOB_END_TIME) with
+// SCR_HALT_SECONDS also halts.
+#pragma once
+
+#include <string>
+
+#include "common/status.hpp"
+#include "io/env.hpp"
+#include "kvtree/tree.hpp"
+#include "runtime/context.hpp"
+
+namespace scr::rt {
+
+std::string halt_path(const std::string& prefix);
+Result<kv::Tree> read_halt(io::Env& env, const std::string& prefix);
+Status write_halt(io::Env& env, const std::string& prefix, const kv::Tree& halt);
+
+// Why this job should stop now, or empty. Pure: callers supply the time.
+std::string halt_reason(const kv::Tree& halt, int64_t halt_seconds, int64_t end_time, double now);
+
+// Collective: rank 0 checks the halt file and the allocation end time.
+// Returns the same reason on every process ("" when not halting).
+std::string check_halt(Context& ctx);
+
+// Rank 0, after a checkpoint completes: count down CHECKPOINTS.
+void count_down_checkpoints(Context& ctx);
+
+// Rank 0 at SCR_Finalize: record that the job finished.
+void record_finalized(Context& ctx);
+
+// Allocation end time in epoch seconds from SCR_END_TIME or the resource
+// manager, 0 when unknown.
+int64_t allocation_end_time(const Settings& s);
+
+}  // namespace scr::rt

@@ -1,0 +1,37 @@
+// Who and where this process is: user, job (allocation) id, node name and the
+// directories derived from them. The simulated-node mechanism (SCR_SIM_NODES,
+// SPEC §5) lives here and only here.
+#pragma once
+
+#include <string>
+
+#include "common/status.hpp"
+#include "io/env.hpp"
+#include "runtime/settings.hpp"
+
+namespace scr::rt {
+
+struct Identity {
+  std::string user;
+  std::string job_id;
+  std::string node;         // node name (simulated or real host name)
+  bool simulated = false;   // SCR_SIM_NODES in effect
+};
+
+// The node this world rank runs on: block rank / (size / n) of SCR_SIM_NODES,
+// or the host name. A rank count that does not divide evenly is an error.
+Result<std::string> node_name(const std::string& sim_nodes, int world_rank, int world_size);
+
+// Job id from SLURM/LSF/Flux/PBS variables, else SCR_JOB_ID, else the id
+// recorded in <prefix>/.scr/jobid, else a new one (recorded by rank 0). Only
+// rank 0 calls this; the runtime broadcasts the result.
+Result<std::string> resolve_job_id(io::Env& env, const Settings& s);
+
+std::string user_name(const Settings& s);
+
+// Node-local base directory of a store: <base>/<node>/ when simulating nodes.
+std::string node_base(const std::string& base, const Identity& id);
+// <base>[/<node>]/<user>/scr.<jobid>
+std::string job_dir(const std::string& base, const Identity& id);
+
+}  // namespace scr::rt

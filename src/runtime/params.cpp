@@ -1,0 +1,149 @@
+#include "runtime/params.hpp"
+
+#include <algorithm>
+
+#include "common/strings.hpp"
+
+namespace scr::rt {
+namespace {
+
+using V = ValueType;
+constexpr ValueSpec kBool{V::boolean};
+constexpr ValueSpec kPath{V::path};
+constexpr ValueSpec kString{V::string};
+constexpr ValueSpec kName{V::name};
+constexpr ValueSpec kSeconds{V::seconds};
+constexpr ValueSpec int_min(int64_t min) { return {V::integer, min}; }
+constexpr ValueSpec int_range(int64_t min, int64_t max) { return {V::integer, min, max}; }
+constexpr ValueSpec bytes_range(int64_t min, int64_t max) { return {V::bytes, min, max}; }
+constexpr std::string_view kCopyTypes = "SINGLE|PARTNER|XOR|RS";
+// GF(2^8) Reed-Solomon limits a set to 256 members including the encodings.
+constexpr int64_t kMaxSet = 256;
+
+// A default of "$PWD" stands for the working directory at load time.
+constexpr ParamSpec kParams[] = {
+    {"SCR_ENABLE", kBool, "1", "0 turns every SCR call into a no-op that succeeds"},
+    {"SCR_DEBUG", int_min(0), "0", "verbosity of diagnostics on stderr"},
+    {"SCR_PREFIX", kPath, "$PWD", "prefix directory on the parallel file system"},
+    {"SCR_PREFIX_SIZE", int_min(0), "0", "checkpoints to keep in the prefix, 0 keeps all"},
+    {"SCR_CNTL_BASE", kPath, "/dev/shm", "base of the node-local control directory"},
+    {"SCR_CACHE_BASE", kPath, "/dev/shm", "base of the node-local cache directory (default store)"},
+    {"SCR_CACHE_SIZE", int_min(1), "1", "datasets kept in cache (default store COUNT)"},
+    {"SCR_CACHE_BYPASS", kBool, "0", "1 writes datasets directly to the prefix"},
+    {"SCR_CACHE_PURGE", kBool, "0", "1 deletes cached datasets at start-up instead of rebuilding"},
+    {"SCR_COPY_TYPE", {V::choice, 0, 0, kCopyTypes}, "XOR", "redundancy scheme of the default descriptor"},
+    {"SCR_SET_SIZE", int_range(1, kMaxSet), "8", "processes per redundancy set (XOR, RS, PARTNER)"},
+    {"SCR_SET_FAILURES", int_range(1, kMaxSet - 1), "2", "failures per set RS can recover"},
+    {"SCR_REPLICAS", int_range(1, kMaxSet - 1), "1", "copies PARTNER keeps on other failure groups"},
+    {"SCR_GROUP", kName, "NODE", "failure group of the default descriptor"},
+    {"SCR_PIECE_SIZE", bytes_range(1, int64_t{1} << 30), "1MB", "streaming piece size of copies and encoders"},
+    {"SCR_FLUSH", int_min(0), "10", "flush every N checkpoints to the prefix, 0 never"},
+    {"SCR_FLUSH_ASYNC", kBool, "0", "1 flushes in the background while the app runs"},
+    {"SCR_FLUSH_ASYNC_BW", bytes_range(0, INT64_MAX), "0", "async flush bandwidth limit per second, 0 unlimited"},
+    {"SCR_FLUSH_ASYNC_MAX", int_min(1), "2", "async flushes in flight at once"},
+    {"SCR_FLUSH_ON_RESTART", kBool, "0", "1 flushes the restart checkpoint right after loading it"},
+    {"SCR_FETCH", kBool, "1", "1 loads the latest checkpoint from the prefix when cache has none"},
+    {"SCR_FETCH_BYPASS", kBool, "0", "1 reads restart files from the prefix instead of fetching to cache"},
+    {"SCR_GLOBAL_RESTART", kBool, "0", "1 restarts through the prefix (flush, then fetch) even if cached"},
+    {"SCR_CURRENT", kString, "", "name of the checkpoint to restart from"},
+    {"SCR_DISTRIBUTE", kBool, "1", "1 sends cached files to the node where their rank now runs"},
+    {"SCR_CRC_ON_COPY", kBool, "0", "1 verifies CRC32C when copying redundancy data"},
+    {"SCR_CRC_ON_FLUSH", kBool, "1", "1 records CRC32C at flush and verifies it at fetch"},
+    {"SCR_HALT_SECONDS", kSeconds, "0", "halt when fewer seconds remain in the allocation, 0 off"},
+    {"SCR_HALT_EXIT", kBool, "0", "1 exits the process when a halt condition is met at a checkpoint"},
+    {"SCR_END_TIME", int_min(0), "0", "allocation end as Unix epoch seconds, 0 unknown"},
+    {"SCR_CHECKPOINT_INTERVAL", int_min(0), "0", "SCR_Need_checkpoint says yes every N calls, 0 off"},
+    {"SCR_CHECKPOINT_SECONDS", kSeconds, "0", "minimum seconds between checkpoints, 0 off"},
+    {"SCR_CHECKPOINT_OVERHEAD", {V::percent}, "0", "maximum percent of run time spent checkpointing, 0 off"},
+    {"SCR_CONF_FILE", kPath, "", "user config file, default <SCR_PREFIX>/.scrconf"},
+    {"SCR_SYSTEM_CONF_FILE", kPath, "/etc/scr/scr.conf", "system config file", true},
+    {"SCR_JOB_ID", kString, "", "job id, default from the resource manager"},
+    {"SCR_JOB_NAME", kString, "", "job name recorded in the index"},
+    {"SCR_USER_NAME", kString, "", "user name in directory paths, default the login name"},
+    {"SCR_SIM_NODES", {V::name_list}, "", "simulated node names (n0,n1,...) for one-host testing"},
+    {"SCR_RUNS", int_min(-1), "1", "runs the launcher attempts, -1 unlimited"},
+    {"SCR_MIN_NODES", int_min(0), "0", "fewest nodes the launcher restarts on, 0 the first run's"},
+    {"SCR_FAULT_INJECT", kString, "", "fault injection plan, for tests only"},
+};
+
+constexpr ItemSpec kCkptItems[] = {
+    {"ENABLED", kBool, "0 disables the descriptor (default 1)"},
+    {"INTERVAL", int_min(1), "applies to checkpoint ids divisible by it; highest match wins (default 1)"},
+    {"OUTPUT", kBool, "1 reserves the descriptor for output datasets (default 0)"},
+    {"BYPASS", kBool, "1 writes datasets of this descriptor to the prefix (default SCR_CACHE_BYPASS)"},
+    {"STORE", kPath, "store directory (default SCR_CACHE_BASE)"},
+    {"GROUP", kName, "failure group (default SCR_GROUP)"},
+    {"TYPE", {V::choice, 0, 0, kCopyTypes}, "redundancy scheme (default SCR_COPY_TYPE)"},
+    {"SET_SIZE", int_range(1, kMaxSet), "set size (default SCR_SET_SIZE)"},
+    {"SET_FAILURES", int_range(1, kMaxSet - 1), "RS failures per set (default SCR_SET_FAILURES)"},
+    {"REPLICAS", int_range(1, kMaxSet - 1), "PARTNER copies (default SCR_REPLICAS)"},
+};
+
+constexpr ItemSpec kStoreItems[] = {
+    {"GROUP", kName, "group of processes sharing the device (default NODE)"},
+    {"COUNT", int_min(1), "datasets the store holds (default SCR_CACHE_SIZE)"},
+};
+
+constexpr std::string_view kBuiltinGroups[] = {"NODE", "WORLD"};
+
+constexpr TableSpec kTables[] = {
+    {"CKPT", int_min(0), kCkptItems, false, {}, {}, "redundancy descriptor with that index"},
+    {"STORE", kPath, kStoreItems, false, {}, {}, "store descriptor for that directory"},
+    {"GROUPS", kName, {}, true, kName, kBuiltinGroups, "group values of that host"},
+};
+
+std::string item_names(const TableSpec& table) {
+  std::string out;
+  for (const auto& item : table.items) out += (out.empty() ? "" : ", ") + std::string(item.name);
+  return out;
+}
+
+}  // namespace
+
+std::span<const ParamSpec> all_params() { return kParams; }
+std::span<const TableSpec> all_tables() { return kTables; }
+
+const ParamSpec* find_param(std::string_view name) {
+  for (const auto& p : kParams)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+const TableSpec* find_table(std::string_view name) {
+  for (const auto& t : kTables)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+Result<ValueSpec> item_value_spec(const TableSpec& table, std::string_view head,
+                                  std::string_view item) {
+  std::string entry = std::string(table.name) + "=" + std::string(head);
+  for (const auto& spec : table.items)
+    if (spec.name == item) return spec.value;
+  if (!table.open_items)
+    return Error(Errc::invalid_argument, entry + ": unknown item '" + std::string(item) +
+                                             "' (known: " + item_names(table) + ")");
+  if (std::find(table.reserved_items.begin(), table.reserved_items.end(), item) !=
+      table.reserved_items.end())
+    return Error(Errc::invalid_argument,
+                 entry + ": " + std::string(item) + " is built in and cannot be redefined");
+  SCR_TRY(check_value(entry + " item", kName, item).status());
+  return table.open_item_value;
+}
+
+Result<std::string> check_item(const TableSpec& table, std::string_view head,
+                               std::string_view item, std::string_view raw) {
+  SCR_ASSIGN_OR_RETURN(ValueSpec spec, item_value_spec(table, head, item));
+  return check_value(std::string(table.name) + "=" + std::string(head) + " " + std::string(item),
+                     spec, raw);
+}
+
+std::vector<std::string> unknown_scr_env_names(const std::vector<std::string>& env_names) {
+  std::vector<std::string> out;
+  for (const auto& name : env_names)
+    if (str::starts_with(name, "SCR_") && !find_param(name)) out.push_back(name);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace scr::rt

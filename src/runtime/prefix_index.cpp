@@ -1,0 +1,103 @@
+#include "runtime/prefix_index.hpp"
+
+#include <algorithm>
+
+#include "io/files.hpp"
+#include "io/path.hpp"
+#include "runtime/dataset.hpp"
+
+namespace scr::rt {
+
+std::string prefix_scr_dir(const std::string& prefix) { return io::path::join(prefix, ".scr"); }
+
+std::string prefix_dataset_dir(const std::string& prefix, int id) {
+  return io::path::join(prefix_scr_dir(prefix), "scr.dataset." + std::to_string(id));
+}
+
+std::string summary_path(const std::string& prefix, int id) {
+  return io::path::join(prefix_dataset_dir(prefix, id), "summary.scr");
+}
+
+Result<PrefixIndex> PrefixIndex::load(io::Env& env, const std::string& prefix) {
+  PrefixIndex idx;
+  idx.path_ = io::path::join(prefix_scr_dir(prefix), "index.scr");
+  if (env.exists(idx.path_)) {
+    auto tree = io::read_tree(env, idx.path_);
+    if (!tree) return tree.status().with_context("reading the prefix index");
+    idx.tree_ = std::move(tree).value();
+  }
+  return idx;
+}
+
+Status PrefixIndex::save(io::Env& env) const {
+  SCR_TRY(io::make_dirs(env, io::path::dirname(path_), 0700));
+  return io::write_tree(env, path_, tree_);
+}
+
+std::vector<int> PrefixIndex::ids() const {
+  std::vector<int> out;
+  if (const kv::Tree* d = tree_.get("DSET"))
+    for (int64_t id : d->int_keys()) out.push_back(static_cast<int>(id));
+  return out;
+}
+
+bool PrefixIndex::has(int id) const { return entry(id) != nullptr; }
+
+kv::Tree* PrefixIndex::entry(int id) { return tree_.at({"DSET", std::to_string(id)}); }
+const kv::Tree* PrefixIndex::entry(int id) const { return tree_.at({"DSET", std::to_string(id)}); }
+
+kv::Tree& PrefixIndex::upsert(const kv::Tree& desc) {
+  int id = static_cast<int>(desc.int_or("ID", 0));
+  kv::Tree& e = tree_.child("DSET", id);
+  for (const char* key : {"NAME", "FLAGS", "CKPT", "CREATED", "SIZE", "FILES"})
+    if (auto v = desc.value(key)) e.set(key, *v);
+  return e;
+}
+
+void PrefixIndex::erase(int id) {
+  if (kv::Tree* d = tree_.get("DSET")) d->erase(std::to_string(id));
+}
+
+std::optional<int> PrefixIndex::find_name(const std::string& name) const {
+  for (int id : ids())
+    if (entry(id)->value_or("NAME", "") == name) return id;
+  return std::nullopt;
+}
+
+bool PrefixIndex::flag(int id, const char* key) const {
+  const kv::Tree* e = entry(id);
+  return e && e->int_or(key, 0) != 0;
+}
+
+void PrefixIndex::set_flag(int id, const char* key, bool on) {
+  kv::Tree& e = tree_.child("DSET", id);
+  if (on) e.set_int(key, 1);
+  else e.erase(key);
+}
+
+bool PrefixIndex::loadable(int id) const {
+  const kv::Tree* e = entry(id);
+  return e && (e->int_or("FLAGS", 0) & kFlagCheckpoint) && flag(id, "COMPLETE") &&
+         flag(id, "FLUSHED") && !flag(id, "FAILED");
+}
+
+std::string PrefixIndex::current() const { return tree_.value_or("CURRENT", ""); }
+void PrefixIndex::set_current(const std::string& name) { tree_.set("CURRENT", name); }
+void PrefixIndex::clear_current() { tree_.erase("CURRENT"); }
+
+std::vector<int> PrefixIndex::fetch_order(const std::string& preferred) const {
+  std::string want = preferred.empty() ? current() : preferred;
+  std::optional<int> first = want.empty() ? std::nullopt : find_name(want);
+  if (first && !loadable(*first)) first.reset();
+  std::vector<int> order;
+  if (first) order.push_back(*first);
+  std::vector<int> all = ids();
+  std::reverse(all.begin(), all.end());
+  // After the current one, continue with those older than it (seed: "the
+  // next most recent").
+  for (int id : all)
+    if (loadable(id) && (!first || id < *first)) order.push_back(id);
+  return order;
+}
+
+}  // namespace scr::rt

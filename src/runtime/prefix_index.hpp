@@ -1,0 +1,63 @@
+// The index of datasets in the prefix directory: <prefix>/.scr/index.scr.
+//   DSET/<id>/{NAME, FLAGS, CKPT, CREATED, SIZE, FILES,
+//              COMPLETE, FLUSHED, FAILED, FETCHED}
+//   CURRENT = <name of the checkpoint to restart from>
+// Only rank 0 of a job (or an operator tool) reads and writes it; every write
+// replaces the file atomically (temp, fsync, rename), so a crash leaves the
+// old or the new index. A dataset is loadable only with COMPLETE=1,
+// FLUSHED=1 and no FAILED mark; an interrupted flush leaves COMPLETE=0.
+//
+// Per-dataset metadata lives beside it in <prefix>/.scr/scr.dataset.<id>/:
+// summary.scr (per-rank file lists with sizes and CRC32C) and the redundancy
+// files of the dataset.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+#include "io/env.hpp"
+#include "kvtree/tree.hpp"
+
+namespace scr::rt {
+
+std::string prefix_scr_dir(const std::string& prefix);
+std::string prefix_dataset_dir(const std::string& prefix, int id);
+std::string summary_path(const std::string& prefix, int id);
+
+class PrefixIndex {
+ public:
+  // A missing index is an empty one; a damaged one is an error.
+  static Result<PrefixIndex> load(io::Env& env, const std::string& prefix);
+  Status save(io::Env& env) const;
+
+  std::vector<int> ids() const;  // ascending
+  bool has(int id) const;
+  kv::Tree* entry(int id);
+  const kv::Tree* entry(int id) const;
+  // Create or refresh the entry for a dataset from its descriptor.
+  kv::Tree& upsert(const kv::Tree& desc);
+  void erase(int id);
+  std::optional<int> find_name(const std::string& name) const;
+
+  bool flag(int id, const char* key) const;
+  void set_flag(int id, const char* key, bool on);
+  bool loadable(int id) const;  // complete, flushed, not failed checkpoint
+
+  std::string current() const;
+  void set_current(const std::string& name);
+  void clear_current();
+
+  // Checkpoints to try at fetch, best first: the named one (or CURRENT) when
+  // loadable, then the rest newest first.
+  std::vector<int> fetch_order(const std::string& preferred) const;
+
+  const kv::Tree& tree() const { return tree_; }
+
+ private:
+  std::string path_;
+  kv::Tree tree_;
+};
+
+}  // namespace scr::rt

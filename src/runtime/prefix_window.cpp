@@ -1,0 +1,66 @@
+#include "runtime/prefix_window.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "common/log.hpp"
+#include "io/files.hpp"
+#include "io/path.hpp"
+
+namespace scr::rt {
+namespace {
+
+// Prefix-relative names of a dataset's files, from its summary.
+std::set<std::string> summary_files(io::Env& env, const std::string& prefix, int id) {
+  std::set<std::string> out;
+  auto summary = io::read_tree(env, summary_path(prefix, id));
+  if (!summary) return out;
+  if (const kv::Tree* ranks = summary->get("RANK"))
+    for (const auto& [r, t] : ranks->children())
+      if (const kv::Tree* files = t->get("FILE"))
+        for (const auto& [rel, f] : files->children()) out.insert(rel);
+  return out;
+}
+
+}  // namespace
+
+Status delete_prefix_files(io::Env& env, const std::string& prefix, int id,
+                           const std::set<std::string>& keep) {
+  for (const auto& rel : summary_files(env, prefix, id)) {
+    std::string p = io::path::join(prefix, rel);
+    // Never act on a name that would leave the prefix, nor on a file that a
+    // dataset we keep also names (applications may reuse file names).
+    if (io::path::is_within(prefix, p) && !keep.count(rel)) SCR_TRY(io::remove_file(env, p));
+  }
+  return io::remove_tree(env, prefix_dataset_dir(prefix, id));
+}
+
+void apply_prefix_window(Context& ctx, PrefixIndex& idx) {
+  int keep_n = ctx.settings.prefix_size;
+  if (keep_n <= 0) return;
+  std::vector<int> ckpts;
+  for (int id : idx.ids()) {
+    const kv::Tree* e = idx.entry(id);
+    if (idx.loadable(id) && !(e->int_or("FLAGS", 0) & kFlagOutput)) ckpts.push_back(id);
+  }
+  int excess = static_cast<int>(ckpts.size()) - keep_n;
+  if (excess <= 0) return;
+  std::vector<int> doomed(ckpts.begin(), ckpts.begin() + excess);
+  std::set<std::string> kept_files;
+  for (int id : idx.ids())
+    if (std::find(doomed.begin(), doomed.end(), id) == doomed.end())
+      kept_files.merge(summary_files(ctx.fs(), ctx.settings.prefix, id));
+  for (int id : doomed) {
+    std::string name = idx.entry(id)->value_or("NAME", "");
+    Status st = delete_prefix_files(ctx.fs(), ctx.settings.prefix, id, kept_files);
+    if (!st.ok()) {
+      log::warn("SCR_PREFIX_SIZE: could not delete old checkpoint " + name + ": " + st.message());
+      continue;
+    }
+    if (idx.current() == name) idx.clear_current();
+    idx.erase(id);
+    log::info("SCR_PREFIX_SIZE=" + std::to_string(keep_n) + ": deleted old checkpoint " + name);
+  }
+}
+
+}  // namespace scr::rt

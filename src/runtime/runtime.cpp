@@ -1,0 +1,219 @@
+// SCR_Init, SCR_Finalize and the dataset management calls.
+#include "runtime/runtime.hpp"
+
+#include <algorithm>
+
+#include "common/log.hpp"
+#include "io/files.hpp"
+#include "io/path.hpp"
+#include "runtime/cache.hpp"
+#include "runtime/fetch.hpp"
+#include "runtime/flush.hpp"
+#include "runtime/halt.hpp"
+#include "runtime/prefix_index.hpp"
+#include "runtime/prefix_window.hpp"
+#include "runtime/rebuild.hpp"
+
+namespace scr::rt {
+namespace {
+
+// Rank 0 resolves the configuration; everyone gets its values.
+Result<Settings> agreed_settings(const mpi::Comm& world, const Config& config) {
+  kv::Tree tree;
+  if (world.rank() == 0) tree = config.to_tree();
+  mpi::bcast_tree(world, tree, 0);
+  auto resolved = Config::from_tree(tree);
+  Result<Settings> s = resolved ? settings_from_config(*resolved) : Result<Settings>(resolved.status());
+  SCR_TRY(mpi::agree(world, s.status()));
+  return s;
+}
+
+}  // namespace
+
+Runtime::~Runtime() = default;
+
+Result<std::unique_ptr<Runtime>> Runtime::init(const Config& config) {
+  std::unique_ptr<Runtime> rt(new Runtime());
+  SCR_TRY(rt->setup(config));
+  SCR_TRY(rt->prepare_restart());
+  return rt;
+}
+
+Status Runtime::setup(const Config& config) {
+  ctx_.world = mpi::Comm::dup(MPI_COMM_WORLD);
+  log::set_rank(ctx_.rank());
+  ctx_.timing.run_start = wall_seconds();
+  ctx_.timing.last_checkpoint_end = ctx_.timing.run_start;
+  SCR_ASSIGN_OR_RETURN(ctx_.settings, agreed_settings(ctx_.world, config));
+  Settings& s = ctx_.settings;
+  log::set_debug_level(s.debug);
+  if (!s.enabled) return Error(Errc::bad_state, "SCR is disabled (SCR_ENABLE=0)");
+  if (ctx_.rank() == 0)
+    for (const auto& name : config.unknown_env_names())
+      log::warn("ignoring unknown environment variable " + name + " (not an SCR parameter)");
+
+  ctx_.env = &io::Env::posix();
+  if (!s.fault_inject.empty()) {
+    ctx_.fault_env = std::make_unique<io::FaultEnv>(io::Env::posix());
+    SCR_TRY(mpi::agree(ctx_.world, ctx_.fault_env->configure(s.fault_inject)));
+    ctx_.env = ctx_.fault_env.get();
+  }
+
+  auto node = node_name(s.sim_nodes, ctx_.rank(), ctx_.ranks());
+  SCR_TRY(mpi::agree(ctx_.world, node.status()));
+  ctx_.id.node = *node;
+  ctx_.id.simulated = !s.sim_nodes.empty();
+  ctx_.id.user = user_name(s);
+  Result<std::string> job = std::string();
+  if (ctx_.rank() == 0) job = resolve_job_id(ctx_.fs(), s);
+  SCR_TRY(mpi::agree(ctx_.world, job.status()));
+  ctx_.id.job_id = ctx_.rank() == 0 ? *job : "";
+  mpi::bcast_string(ctx_.world, ctx_.id.job_id, 0);
+  ctx_.node = mpi::split_by_string(ctx_.world, ctx_.id.node);
+
+  // Private node-local directories; the prefix's .scr directory.
+  ctx_.cntl_dir = job_dir(s.cntl_base, ctx_.id);
+  Status st = io::make_dirs(ctx_.fs(), ctx_.cntl_dir, 0700, true);
+  for (const auto& p : s.protections)
+    if (st.ok()) st = io::make_dirs(ctx_.fs(), ctx_.cache_dir(p.store), 0700, true);
+  if (st.ok() && ctx_.rank() == 0) st = io::make_dirs(ctx_.fs(), prefix_scr_dir(s.prefix), 0700);
+  SCR_TRY(mpi::agree(ctx_.world, st));
+
+  std::string fm_path =
+      io::path::join(ctx_.cntl_dir, "filemap_" + std::to_string(ctx_.rank()) + ".scr");
+  auto fm = Filemap::load(ctx_.fs(), fm_path, ctx_.rank());
+  if (!fm) log::warn("discarding unreadable filemap: " + fm.status().message());
+  ctx_.filemap = fm ? std::move(fm).value() : Filemap::empty(fm_path, ctx_.rank());
+  return Status::Ok();
+}
+
+Status Runtime::prepare_restart() {
+  const Settings& s = ctx_.settings;
+  bool use_cache = s.distribute && !s.cache_purge;
+  if (!use_cache) {
+    if (ctx_.rank() == 0 && !ctx_.filemap.datasets().empty())
+      log::info(s.cache_purge ? "SCR_CACHE_PURGE=1: deleting the cache"
+                              : "SCR_DISTRIBUTE=0: not using cached datasets");
+    for (int id : ctx_.filemap.datasets()) (void)delete_cached(ctx_, id);
+  } else {
+    SCR_TRY(rebuild_cache(ctx_));
+  }
+  learn_prefix_ids(ctx_);
+  ctx_.restart_candidates = cached_checkpoints(ctx_);
+  if (s.global_restart) {
+    // Every process must read the checkpoint from the prefix.
+    for (int id : ctx_.filemap.datasets()) (void)delete_cached(ctx_, id);
+    ctx_.restart_candidates.clear();
+  }
+  if (ctx_.restart_candidates.empty() && s.fetch) {
+    SCR_ASSIGN_OR_RETURN(int fetched, fetch_checkpoint(ctx_));
+    if (fetched > 0) ctx_.restart_candidates.push_back(fetched);
+  }
+  if (s.flush_on_restart && !ctx_.restart_candidates.empty()) {
+    int id = ctx_.restart_candidates.front();
+    if (!mpi::all_true(ctx_.world, ctx_.filemap.flag(id, "FLUSHED"))) SCR_TRY(flush_dataset(ctx_, id));
+  }
+  ctx_.world.barrier();
+  return Status::Ok();
+}
+
+Status Runtime::finalize() {
+  if (finalized_) return Error(Errc::bad_state, "SCR_Finalize was already called");
+  Status st;
+  if (ctx_.phase == Phase::output) {
+    log::warn("SCR_Finalize called inside an output phase; the dataset is discarded");
+    st = finish_output(false);
+  }
+  ctx_.phase = Phase::idle;
+  // Flush the newest checkpoint if it is not in the prefix yet.
+  auto ckpts = cached_checkpoints(ctx_);
+  if (!ckpts.empty() && !mpi::all_true(ctx_.world, ctx_.filemap.flag(ckpts.front(), "FLUSHED"))) {
+    Status fl = flush_dataset(ctx_, ckpts.front());
+    if (st.ok()) st = fl;
+  }
+  record_finalized(ctx_);
+  ctx_.world.barrier();
+  finalized_ = true;
+  return st;
+}
+
+Result<bool> Runtime::should_exit() { return !check_halt(ctx_).empty(); }
+
+// --- dataset management -----------------------------------------------------
+
+namespace {
+
+// Rank 0 edits the index; the result is agreed.
+template <class F>
+Status edit_index(Context& ctx, F&& edit) {
+  Status st;
+  if (ctx.rank() == 0) {
+    auto idx = PrefixIndex::load(ctx.fs(), ctx.settings.prefix);
+    st = idx.status();
+    if (st.ok()) st = edit(*idx);
+    if (st.ok()) st = idx->save(ctx.fs());
+  }
+  return mpi::agree(ctx.world, st);
+}
+
+}  // namespace
+
+int Runtime::cached_by_name(const std::string& name) {
+  int found = 0;
+  for (int id : ctx_.filemap.datasets()) {
+    const kv::Tree* d = ctx_.filemap.find(id);
+    if (d && d->get("DESC") && d->get("DESC")->value_or("NAME", "") == name) found = id;
+  }
+  return static_cast<int>(mpi::max(ctx_.world, static_cast<int64_t>(found)));
+}
+
+Status Runtime::set_current(const std::string& name) {
+  if (ctx_.phase != Phase::idle) return Error(Errc::bad_state, "SCR_Current inside a phase");
+  return edit_index(ctx_, [&](PrefixIndex& idx) {
+    auto id = idx.find_name(name);
+    if (!id) return Error(Errc::not_found, "no dataset named '" + name + "' in the prefix index");
+    if (!idx.loadable(*id))
+      return Error(Errc::invalid_argument, "dataset '" + name + "' is not a complete checkpoint in the prefix");
+    idx.set_current(name);
+    return Status::Ok();
+  });
+}
+
+Status Runtime::drop(const std::string& name) {
+  if (ctx_.phase != Phase::idle) return Error(Errc::bad_state, "SCR_Drop inside a phase");
+  return edit_index(ctx_, [&](PrefixIndex& idx) {
+    auto id = idx.find_name(name);
+    if (!id) return Error(Errc::not_found, "no dataset named '" + name + "' in the prefix index");
+    if (idx.current() == name) idx.clear_current();
+    idx.erase(*id);
+    return Status::Ok();
+  });
+}
+
+Status Runtime::remove(const std::string& name) {
+  if (ctx_.phase != Phase::idle) return Error(Errc::bad_state, "SCR_Delete inside a phase");
+  bool found_cache = false;
+  if (int id = cached_by_name(name); id > 0) {
+    found_cache = true;
+    Status st = ctx_.filemap.has(id) ? delete_cached(ctx_, id) : Status::Ok();
+    SCR_TRY(mpi::agree(ctx_.world, st));
+    auto& c = ctx_.restart_candidates;
+    c.erase(std::remove(c.begin(), c.end(), id), c.end());
+  }
+  bool found_prefix = false;
+  SCR_TRY(edit_index(ctx_, [&](PrefixIndex& idx) {
+    auto id = idx.find_name(name);
+    if (!id) return Status::Ok();
+    found_prefix = true;
+    SCR_TRY(delete_prefix_files(ctx_.fs(), ctx_.settings.prefix, *id));
+    if (idx.current() == name) idx.clear_current();
+    idx.erase(*id);
+    return Status::Ok();
+  }));
+  int f = found_prefix ? 1 : 0;
+  MPI_Bcast(&f, 1, MPI_INT, 0, ctx_.world.raw());
+  if (!found_cache && !f) return Error(Errc::not_found, "no dataset named '" + name + "'");
+  return Status::Ok();
+}
+
+}  // namespace scr::rt

@@ -1,0 +1,59 @@
+// The SCR++ runtime: one object per process between SCR_Init and
+// SCR_Finalize, holding the Context and implementing each API call as a
+// step of the seed's program flow. Every method except route_file is
+// collective over MPI_COMM_WORLD and returns the same status on every
+// process. Calls in the wrong phase return Errc::bad_state.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "common/status.hpp"
+#include "runtime/config.hpp"
+#include "runtime/context.hpp"
+
+namespace scr::rt {
+
+class Runtime {
+ public:
+  // Collective: read configuration (rank 0 reads files, everyone gets the
+  // same values), set up directories, rebuild the cache, fetch if needed.
+  static Result<std::unique_ptr<Runtime>> init(const Config& config);
+  ~Runtime();
+
+  Status finalize();
+
+  Result<std::string> route_file(const std::string& name);
+
+  Status have_restart(bool* flag, std::string* name);
+  Result<std::string> start_restart();
+  Status complete_restart(bool valid);
+
+  Result<bool> need_checkpoint();
+  Status start_output(const std::string& name, int flags);
+  Status complete_output(bool valid);
+
+  Status set_current(const std::string& name);
+  Status drop(const std::string& name);
+  Status remove(const std::string& name);
+
+  Result<bool> should_exit();
+
+  Context& context() { return ctx_; }
+
+ private:
+  Runtime() = default;
+  Status setup(const Config& config);
+  Status prepare_restart();
+  Status finish_output(bool valid);
+  Status after_checkpoint();
+  Result<std::string> route_restart_file(const std::string& rel);
+  Status reject_restart();
+  Result<std::string> prefix_relative(const std::string& name) const;
+  int cached_by_name(const std::string& name);
+
+  Context ctx_;
+  bool finalized_ = false;
+};
+
+}  // namespace scr::rt

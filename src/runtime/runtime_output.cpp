@@ -1,0 +1,182 @@
+// Output phases: SCR_Need_checkpoint, SCR_Start_output/checkpoint,
+// SCR_Route_file inside a phase, SCR_Complete_output/checkpoint.
+#include <cstdlib>
+
+#include "common/log.hpp"
+#include "common/strings.hpp"
+#include "io/files.hpp"
+#include "io/path.hpp"
+#include "runtime/cache.hpp"
+#include "runtime/flush.hpp"
+#include "runtime/halt.hpp"
+#include "runtime/runtime.hpp"
+
+namespace scr::rt {
+
+Result<bool> Runtime::need_checkpoint() {
+  if (ctx_.phase != Phase::idle)
+    return Error(Errc::bad_state, "SCR_Need_checkpoint called inside an output or restart phase");
+  const Settings& s = ctx_.settings;
+  ++ctx_.timing.need_calls;
+  bool halting = !check_halt(ctx_).empty();
+  int decide = 0;
+  if (ctx_.rank() == 0) {
+    double now = wall_seconds();
+    bool any_rule = s.checkpoint_interval > 0 || s.checkpoint_seconds > 0 || s.checkpoint_overhead > 0;
+    bool yes = halting || !any_rule;
+    if (s.checkpoint_interval > 0 && ctx_.timing.need_calls % s.checkpoint_interval == 0) yes = true;
+    if (s.checkpoint_seconds > 0 &&
+        now - ctx_.timing.last_checkpoint_end >= static_cast<double>(s.checkpoint_seconds))
+      yes = true;
+    if (s.checkpoint_overhead > 0) {
+      double elapsed = now - ctx_.timing.run_start;
+      // Checkpoint when the time spent checkpointing so far is below the
+      // allowed share of the run.
+      if (elapsed > 0 && 100.0 * ctx_.timing.checkpoint_total / elapsed < s.checkpoint_overhead)
+        yes = true;
+    }
+    decide = yes ? 1 : 0;
+  }
+  MPI_Bcast(&decide, 1, MPI_INT, 0, ctx_.world.raw());
+  return decide != 0;
+}
+
+Status Runtime::start_output(const std::string& name, int flags) {
+  if (ctx_.phase == Phase::output)
+    return Error(Errc::bad_state, "SCR_Start_output called while dataset '" +
+                                      ctx_.out_desc.value_or("NAME", "") + "' is still open");
+  if (ctx_.phase == Phase::restart)
+    return Error(Errc::bad_state, "SCR_Start_output called inside a restart phase; call SCR_Complete_restart first");
+  if ((flags & ~(kFlagCheckpoint | kFlagOutput)) != 0 || flags == 0)
+    return Error(Errc::invalid_argument, "SCR_Start_output flags " + std::to_string(flags) +
+                                             " must be SCR_FLAG_CHECKPOINT and/or SCR_FLAG_OUTPUT");
+  if (!name.empty() && !io::path::is_plain_name(name))
+    return Error(Errc::invalid_argument, "dataset name '" + name + "' must not contain '/'");
+  // Starting a new dataset abandons a restart that was offered but not taken.
+  ctx_.restart_candidates.clear();
+  ctx_.world.barrier();
+  ctx_.timing.phase_start = wall_seconds();
+
+  int id = ++ctx_.dataset_id;
+  int ckpt = (flags & kFlagCheckpoint) ? ++ctx_.checkpoint_id : 0;
+  SCR_TRY(evict_for_checkpoint(ctx_));
+  const Protection& p = select_protection(ctx_.settings, ckpt, !(flags & kFlagCheckpoint));
+
+  kv::Tree desc;
+  if (ctx_.rank() == 0) {
+    desc.set_int("ID", id);
+    desc.set("NAME", name.empty() ? "scr.dataset." + std::to_string(id) : name);
+    desc.set_int("FLAGS", flags);
+    desc.set_int("CKPT", ckpt);
+    desc.set_int("CREATED", now_usecs());
+    desc.set("USER", ctx_.id.user);
+    desc.set("JOBID", ctx_.id.job_id);
+    desc.set("STORE", p.store);
+  }
+  mpi::bcast_tree(ctx_.world, desc, 0);
+  kv::Tree& entry = ctx_.filemap.dataset(id);
+  entry.put("DESC", desc);
+  entry.set("STORE", p.store);
+  Status st = ctx_.filemap.save(ctx_.fs());
+  if (st.ok()) st = io::make_dirs(ctx_.fs(), ctx_.dataset_dir(p.store, id), 0700);
+  SCR_TRY(mpi::agree(ctx_.world, st));
+
+  ctx_.phase = Phase::output;
+  ctx_.out_id = id;
+  ctx_.out_desc = desc;
+  ctx_.out_protection = &p;
+  ctx_.out_routed.clear();
+  return Status::Ok();
+}
+
+Result<std::string> Runtime::prefix_relative(const std::string& name) const {
+  if (name.empty()) return Error(Errc::invalid_argument, "empty file name");
+  if (name.size() >= 1024) return Error(Errc::invalid_argument, "file name longer than SCR_MAX_FILENAME");
+  // Relative names are relative to SCR_PREFIX (docs/api.md).
+  std::string abs = io::path::absolute(name, ctx_.settings.prefix);
+  auto rel = io::path::relative_to(ctx_.settings.prefix, abs);
+  if (!rel || *rel == "." || str::starts_with(*rel, ".scr/") || *rel == ".scr")
+    return Error(Errc::invalid_argument, "file '" + name + "' is outside the prefix directory " +
+                                             ctx_.settings.prefix + " (or inside its .scr)");
+  return rel;
+}
+
+Result<std::string> Runtime::route_file(const std::string& name) {
+  if (ctx_.phase == Phase::idle) return name;
+  SCR_ASSIGN_OR_RETURN(std::string rel, prefix_relative(name));
+  if (ctx_.phase == Phase::restart) return route_restart_file(rel);
+  std::string dir = ctx_.dataset_dir(ctx_.out_protection->store, ctx_.out_id);
+  std::string path = io::path::join(dir, rel);
+  SCR_TRY(io::make_dirs(ctx_.fs(), io::path::dirname(path), 0700));
+  ctx_.filemap.add_file(ctx_.out_id, rel);
+  SCR_TRY(ctx_.filemap.save(ctx_.fs()));
+  return path;
+}
+
+Status Runtime::complete_output(bool valid) {
+  if (ctx_.phase != Phase::output)
+    return Error(Errc::bad_state, "SCR_Complete_output called without SCR_Start_output");
+  return finish_output(valid);
+}
+
+Status Runtime::finish_output(bool valid) {
+  int id = ctx_.out_id;
+  ctx_.phase = Phase::idle;
+  // Every routed file must exist: a rank that says valid but never wrote a
+  // file it routed has not produced a valid dataset.
+  std::string dir = ctx_.dataset_dir(id);
+  Status local;
+  for (const auto& rel : ctx_.filemap.files(id))
+    if (auto info = ctx_.fs().stat(io::path::join(dir, rel)); !info || !info->is_regular())
+      local = Error(Errc::not_found, "routed file " + rel + " was not written");
+  if (!local.ok() && valid) log::error(local.message());
+  bool all_valid = mpi::all_true(ctx_.world, valid && local.ok());
+  DatasetInfo info = DatasetInfo::from_tree(ctx_.out_desc);
+  if (!all_valid) {
+    (void)delete_cached(ctx_, id);
+    ctx_.timing.checkpoint_total += wall_seconds() - ctx_.timing.phase_start;
+    return Error(Errc::invalid_argument,
+                 "dataset " + info.name + " is invalid on at least one process; discarded");
+  }
+
+  Status st = protect_dataset(ctx_, id, *ctx_.out_protection);
+  if (!st.ok()) {
+    (void)delete_cached(ctx_, id);
+    return st.with_context("protecting dataset " + info.name);
+  }
+  int64_t bytes = mpi::sum(ctx_.world, static_cast<int64_t>(cached_bytes(ctx_, id)));
+  int64_t files = mpi::sum(ctx_.world, static_cast<int64_t>(ctx_.filemap.files(id).size()));
+  kv::Tree& desc = *ctx_.filemap.dataset(id).get("DESC");
+  desc.set_int("SIZE", bytes);
+  desc.set_int("FILES", files);
+  ctx_.filemap.set_flag(id, "COMPLETE", true);
+  SCR_TRY(mpi::agree(ctx_.world, ctx_.filemap.save(ctx_.fs())));
+
+  if (flush_due(ctx_, info)) {
+    Status fl = flush_dataset(ctx_, id);
+    if (!fl.ok()) return fl;
+    // An output-only dataset has reached the prefix; it need not stay cached.
+    if (!info.is_checkpoint()) SCR_TRY(mpi::agree(ctx_.world, delete_cached(ctx_, id)));
+  }
+  ctx_.timing.checkpoint_total += wall_seconds() - ctx_.timing.phase_start;
+  if (info.is_checkpoint()) {
+    ctx_.timing.last_checkpoint_end = wall_seconds();
+    ctx_.timing.need_calls = 0;
+    return after_checkpoint();
+  }
+  return Status::Ok();
+}
+
+// Halt bookkeeping after a checkpoint; with SCR_HALT_EXIT the job stops here.
+Status Runtime::after_checkpoint() {
+  count_down_checkpoints(ctx_);
+  if (!ctx_.settings.halt_exit) return Status::Ok();
+  std::string reason = check_halt(ctx_);
+  if (reason.empty()) return Status::Ok();
+  if (ctx_.rank() == 0) log::warn("halting after checkpoint: " + reason);
+  Status st = finalize();
+  MPI_Finalize();
+  std::exit(st.ok() ? 0 : 1);
+}
+
+}  // namespace scr::rt

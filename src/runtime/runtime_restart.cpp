@@ -1,0 +1,94 @@
+// Restart phases: SCR_Have_restart, SCR_Start_restart, SCR_Route_file inside
+// a restart, SCR_Complete_restart (falling back to older checkpoints).
+#include "common/log.hpp"
+#include "io/path.hpp"
+#include "runtime/cache.hpp"
+#include "runtime/fetch.hpp"
+#include "runtime/prefix_index.hpp"
+#include "runtime/runtime.hpp"
+
+namespace scr::rt {
+namespace {
+
+std::string dataset_name(const Context& ctx, int id) {
+  const kv::Tree* d = ctx.filemap.find(id);
+  const kv::Tree* desc = d ? d->get("DESC") : nullptr;
+  return desc ? desc->value_or("NAME", "") : "";
+}
+
+}  // namespace
+
+Status Runtime::have_restart(bool* flag, std::string* name) {
+  if (ctx_.phase == Phase::output)
+    return Error(Errc::bad_state, "SCR_Have_restart called inside an output phase");
+  *flag = !ctx_.restart_candidates.empty() && ctx_.phase == Phase::idle;
+  *name = *flag ? dataset_name(ctx_, ctx_.restart_candidates.front()) : "";
+  return Status::Ok();
+}
+
+Result<std::string> Runtime::start_restart() {
+  if (ctx_.phase != Phase::idle)
+    return Error(Errc::bad_state, "SCR_Start_restart called inside another phase");
+  if (ctx_.restart_candidates.empty())
+    return Error(Errc::bad_state, "SCR_Start_restart called but there is no checkpoint to restart from "
+                                  "(check SCR_Have_restart first)");
+  ctx_.phase = Phase::restart;
+  return dataset_name(ctx_, ctx_.restart_candidates.front());
+}
+
+Result<std::string> Runtime::route_restart_file(const std::string& rel) {
+  int id = ctx_.restart_candidates.front();
+  for (const auto& f : ctx_.filemap.files(id)) {
+    if (f != rel) continue;
+    std::string path = io::path::join(ctx_.dataset_dir(id), rel);
+    auto info = ctx_.fs().stat(path);
+    if (!info || !info->is_regular())
+      return Error(Errc::not_found, "checkpoint file " + rel + " is missing from cache");
+    return path;
+  }
+  return Error(Errc::not_found, "file " + rel + " is not part of checkpoint " +
+                                    dataset_name(ctx_, id) + " for this process");
+}
+
+Status Runtime::complete_restart(bool valid) {
+  if (ctx_.phase != Phase::restart)
+    return Error(Errc::bad_state, "SCR_Complete_restart called without SCR_Start_restart");
+  ctx_.phase = Phase::idle;
+  if (mpi::all_true(ctx_.world, valid)) {
+    ctx_.restart_candidates.clear();
+    return Status::Ok();
+  }
+  std::string name = dataset_name(ctx_, ctx_.restart_candidates.front());
+  SCR_TRY(reject_restart());
+  return Error(Errc::invalid_argument, "restart from " + name +
+                                           " was invalid on at least one process; " +
+                                           (ctx_.restart_candidates.empty()
+                                                ? "no older checkpoint is left"
+                                                : "the next older checkpoint is loaded"));
+}
+
+// Forget the checkpoint the application could not use, and load the next
+// older one from cache or from the prefix.
+Status Runtime::reject_restart() {
+  int id = ctx_.restart_candidates.front();
+  ctx_.restart_candidates.erase(ctx_.restart_candidates.begin());
+  SCR_TRY(mpi::agree(ctx_.world, delete_cached(ctx_, id)));
+  Status marked;
+  if (ctx_.rank() == 0) {
+    auto idx = PrefixIndex::load(ctx_.fs(), ctx_.settings.prefix);
+    marked = idx.status();
+    if (idx && idx->has(id)) {
+      idx->set_flag(id, "FAILED", true);
+      if (idx->current() == idx->entry(id)->value_or("NAME", "")) idx->clear_current();
+      marked = idx->save(ctx_.fs());
+    }
+  }
+  SCR_TRY(mpi::agree(ctx_.world, marked));
+  if (ctx_.restart_candidates.empty() && ctx_.settings.fetch) {
+    SCR_ASSIGN_OR_RETURN(int fetched, fetch_checkpoint(ctx_));
+    if (fetched > 0) ctx_.restart_candidates.push_back(fetched);
+  }
+  return Status::Ok();
+}
+
+}  // namespace scr::rt

@@ -1,0 +1,119 @@
+#include "runtime/settings.hpp"
+
+#include "runtime/config.hpp"
+
+namespace scr::rt {
+namespace {
+
+redset::Scheme scheme_of(RedType t) {
+  switch (t) {
+    case RedType::single: return redset::Scheme::single;
+    case RedType::partner: return redset::Scheme::partner;
+    case RedType::xor_parity: return redset::Scheme::xor_code;
+    case RedType::reed_solomon: return redset::Scheme::rs;
+  }
+  return redset::Scheme::single;
+}
+
+// Typed reads of parameters the registry guarantees to exist with a default;
+// a failure here means the registry and this table disagree.
+struct Reader {
+  const Config& c;
+  Status status;
+  template <class T>
+  T take(Result<T> r, T fallback) {
+    if (!r) {
+      if (r.status().code() != Errc::not_found && status.ok()) status = r.status();
+      return fallback;
+    }
+    return *r;
+  }
+  bool flag(const char* k, bool d) { return take(c.get_bool(k), d); }
+  int64_t num(const char* k, int64_t d) { return take(c.get_int(k), d); }
+  double real(const char* k, double d) { return take(c.get_double(k), d); }
+  uint64_t bytes(const char* k, uint64_t d) { return take(c.get_bytes(k), d); }
+  std::string text(const char* k) { return take(c.get_string(k), std::string()); }
+};
+
+}  // namespace
+
+Result<Settings> settings_from_config(const Config& config) {
+  Settings s;
+  Reader r{config, {}};
+  s.enabled = r.flag("SCR_ENABLE", true);
+  s.debug = static_cast<int>(r.num("SCR_DEBUG", 0));
+  s.prefix = r.text("SCR_PREFIX");
+  s.cntl_base = r.text("SCR_CNTL_BASE");
+  s.cache_base = r.text("SCR_CACHE_BASE");
+  s.cache_size = static_cast<int>(r.num("SCR_CACHE_SIZE", 1));
+  s.cache_bypass = r.flag("SCR_CACHE_BYPASS", false);
+  s.flush = static_cast<int>(r.num("SCR_FLUSH", 10));
+  s.flush_async = r.flag("SCR_FLUSH_ASYNC", false);
+  s.flush_async_bw = r.bytes("SCR_FLUSH_ASYNC_BW", 0);
+  s.flush_async_max = static_cast<int>(r.num("SCR_FLUSH_ASYNC_MAX", 2));
+  s.flush_on_restart = r.flag("SCR_FLUSH_ON_RESTART", false);
+  s.fetch = r.flag("SCR_FETCH", true);
+  s.fetch_bypass = r.flag("SCR_FETCH_BYPASS", false);
+  s.global_restart = r.flag("SCR_GLOBAL_RESTART", false);
+  s.current = r.text("SCR_CURRENT");
+  s.distribute = r.flag("SCR_DISTRIBUTE", true);
+  s.cache_purge = r.flag("SCR_CACHE_PURGE", false);
+  s.prefix_size = static_cast<int>(r.num("SCR_PREFIX_SIZE", 0));
+  s.crc_on_copy = r.flag("SCR_CRC_ON_COPY", false);
+  s.crc_on_flush = r.flag("SCR_CRC_ON_FLUSH", true);
+  s.halt_seconds = r.num("SCR_HALT_SECONDS", 0);
+  s.halt_exit = r.flag("SCR_HALT_EXIT", false);
+  s.checkpoint_interval = r.num("SCR_CHECKPOINT_INTERVAL", 0);
+  s.checkpoint_seconds = r.num("SCR_CHECKPOINT_SECONDS", 0);
+  s.checkpoint_overhead = r.real("SCR_CHECKPOINT_OVERHEAD", 0);
+  s.job_id = r.text("SCR_JOB_ID");
+  s.job_name = r.text("SCR_JOB_NAME");
+  s.user_name = r.text("SCR_USER_NAME");
+  s.sim_nodes = r.text("SCR_SIM_NODES");
+  s.end_time = r.num("SCR_END_TIME", 0);
+  s.fault_inject = r.text("SCR_FAULT_INJECT");
+  s.piece_size = static_cast<size_t>(r.bytes("SCR_PIECE_SIZE", 1 << 20));
+  SCR_TRY(r.status);
+
+  SCR_ASSIGN_OR_RETURN(Descriptors d, build_descriptors(config));
+  s.groups = d.groups;
+  for (const RedDesc& red : d.reds) {
+    if (red.bypass)
+      return Error(Errc::unsupported, "CKPT=" + std::to_string(red.index) +
+                                          " BYPASS=1: writing checkpoints straight to the prefix "
+                                          "is not supported; remove BYPASS");
+    Protection p;
+    p.index = red.index;
+    p.enabled = red.enabled;
+    p.interval = red.interval;
+    p.output = red.output;
+    p.store = red.store.empty() ? s.cache_base : red.store;
+    p.group = red.group.empty() ? "NODE" : red.group;
+    p.params.scheme = scheme_of(red.type);
+    p.params.set_size = red.set_size;
+    p.params.failures = red.failures;
+    p.params.replicas = red.replicas;
+    p.params.piece_size = s.piece_size;
+    s.protections.push_back(p);
+  }
+  if (s.cache_bypass)
+    return Error(Errc::unsupported,
+                 "SCR_CACHE_BYPASS=1 (write checkpoints straight to the prefix) is not supported "
+                 "by SCR++; the cache is always used");
+  if (s.piece_size < 4096)
+    return Error(Errc::invalid_argument, "SCR_PIECE_SIZE must be at least 4096 bytes");
+  return s;
+}
+
+const Protection& select_protection(const Settings& s, int checkpoint_id, bool output_only) {
+  const Protection* best = nullptr;
+  for (const auto& p : s.protections) {
+    if (!p.enabled) continue;
+    if (output_only && p.output) return p;
+    bool applies = checkpoint_id <= 0 ? p.interval == 1 : checkpoint_id % p.interval == 0;
+    if (applies && (!best || p.interval > best->interval)) best = &p;
+  }
+  return best ? *best : s.protections.front();
+}
+
+}  // namespace scr::rt

@@ -1,0 +1,75 @@
+// Settings: the resolved configuration the runtime works from, as plain
+// typed fields. Built once in SCR_Init from the configuration layer (rank 0
+// reads files, everyone gets the same values); nothing else in the runtime
+// reads configuration keys by name.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+#include "kvtree/tree.hpp"
+#include "redset/set.hpp"
+#include "runtime/descriptors.hpp"
+
+namespace scr::rt {
+
+// A redundancy descriptor as configured (CKPT=<n> ... lines or defaults).
+struct Protection {
+  int index = 0;
+  int interval = 1;         // applies to checkpoints whose id is a multiple
+  bool output = false;      // preferred for output datasets
+  bool enabled = true;
+  std::string store;        // cache base directory
+  std::string group = "NODE";  // failure group name
+  redset::Params params;
+};
+
+struct Settings {
+  bool enabled = true;
+  int debug = 0;
+  std::string prefix;
+  std::string cntl_base = "/dev/shm";
+  std::string cache_base = "/dev/shm";
+  int cache_size = 1;
+  bool cache_bypass = false;
+  int flush = 10;
+  bool flush_async = false;
+  uint64_t flush_async_bw = 0;
+  int flush_async_max = 2;
+  bool flush_on_restart = false;
+  bool fetch = true;
+  bool fetch_bypass = false;
+  bool global_restart = false;
+  std::string current;
+  bool distribute = true;
+  bool cache_purge = false;
+  int prefix_size = 0;
+  bool crc_on_copy = false;
+  bool crc_on_flush = true;
+  int64_t halt_seconds = 0;
+  bool halt_exit = false;
+  int64_t checkpoint_interval = 0;
+  int64_t checkpoint_seconds = 0;
+  double checkpoint_overhead = 0;
+  std::string job_id;
+  std::string job_name;
+  std::string user_name;
+  std::string sim_nodes;
+  int64_t end_time = 0;
+  std::string fault_inject;
+  size_t piece_size = 1 << 20;
+  std::vector<Protection> protections;
+  GroupDescs groups;
+};
+
+// Resolve from a loaded configuration.
+Result<Settings> settings_from_config(const Config& config);
+
+// The descriptor for a dataset: for output-only datasets the one marked
+// OUTPUT if any; otherwise the one with the largest INTERVAL dividing the
+// checkpoint id.
+const Protection& select_protection(const Settings& s, int checkpoint_id, bool output_only);
+
+}  // namespace scr::rt

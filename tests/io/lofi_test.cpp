@@ -1,0 +1,182 @@
+// LogicalFile: parts read and written as one stream, zero-padded past the end.
+// Reads are checked against a flat reference buffer for every offset/length.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "io/fault_env.hpp"
+#include "io/lofi.hpp"
+#include "temp_dir.hpp"
+
+namespace {
+
+using scr::Errc;
+using scr::io::Env;
+using scr::io::LogicalFile;
+using scr::testing::read_raw;
+using scr::testing::TempDir;
+using scr::testing::write_raw;
+
+std::string random_bytes(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::string s(n, '\0');
+  for (auto& c : s) c = static_cast<char>('a' + rng() % 26);
+  return s;
+}
+
+struct Layout {
+  std::vector<LogicalFile::Part> parts;
+  std::string logical;  // concatenated recorded bytes
+};
+
+// Parts with an empty file in the middle, one at the end, and physical files
+// longer than their recorded size (only the recorded bytes belong to the stream).
+Layout make_layout(const TempDir& dir) {
+  Layout l;
+  const std::vector<std::pair<size_t, size_t>> sizes = {
+      {10, 10}, {0, 0}, {7, 12}, {0, 0}, {0, 3}, {5, 5}, {0, 0}};
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    std::string p = dir / ("part" + std::to_string(i));
+    std::string content = random_bytes(sizes[i].second, static_cast<uint32_t>(i + 1));
+    write_raw(p, content);
+    l.parts.push_back({p, sizes[i].first});
+    l.logical += content.substr(0, sizes[i].first);
+  }
+  return l;
+}
+
+TEST(LogicalFile, ReadPadEveryOffsetAndLength) {
+  TempDir dir;
+  Layout l = make_layout(dir);
+  auto lf = LogicalFile::open_read(Env::posix(), l.parts);
+  ASSERT_TRUE(lf.ok()) << lf.status().to_string();
+  ASSERT_EQ(lf->size(), l.logical.size());
+  ASSERT_EQ(lf->size(), 22u);
+  const size_t span = l.logical.size() + 9;
+  std::string reference = l.logical + std::string(2 * span, '\0');
+  for (size_t off = 0; off <= span; ++off) {
+    for (size_t n = 0; n <= span; ++n) {
+      std::string buf(n, '#');
+      auto st = lf->read_pad(off, buf.data(), n);
+      ASSERT_TRUE(st.ok()) << st.to_string();
+      ASSERT_EQ(buf, reference.substr(off, n)) << "offset " << off << " length " << n;
+    }
+  }
+}
+
+TEST(LogicalFile, ReadEntirelyInPadding) {
+  TempDir dir;
+  Layout l = make_layout(dir);
+  auto lf = LogicalFile::open_read(Env::posix(), l.parts);
+  ASSERT_TRUE(lf.ok());
+  std::string buf(4096, '#');
+  ASSERT_TRUE(lf->read_pad(1ull << 40, buf.data(), buf.size()).ok());
+  EXPECT_EQ(buf, std::string(4096, '\0'));
+  buf.assign(100, '#');
+  ASSERT_TRUE(lf->read_pad(lf->size(), buf.data(), buf.size()).ok());
+  EXPECT_EQ(buf, std::string(100, '\0'));
+}
+
+TEST(LogicalFile, NoPartsIsAllPadding) {
+  auto lf = LogicalFile::open_read(Env::posix(), {});
+  ASSERT_TRUE(lf.ok());
+  EXPECT_EQ(lf->size(), 0u);
+  std::string buf(10, '#');
+  ASSERT_TRUE(lf->read_pad(0, buf.data(), buf.size()).ok());
+  EXPECT_EQ(buf, std::string(10, '\0'));
+  EXPECT_TRUE(lf->write_pad(0, "abc", 3).ok());
+  EXPECT_TRUE(lf->close().ok());
+}
+
+TEST(LogicalFile, TruncatedPhysicalFileIsReported) {
+  TempDir dir;
+  Layout l = make_layout(dir);
+  write_raw(l.parts[2].path, "short");  // recorded 7 bytes, now 5
+  auto lf = LogicalFile::open_read(Env::posix(), l.parts);
+  ASSERT_FALSE(lf.ok());
+  EXPECT_EQ(lf.status().code(), Errc::corrupt);
+  EXPECT_NE(lf.status().message().find(l.parts[2].path), std::string::npos) << lf.status().message();
+  TempDir fresh;
+  auto missing = make_layout(fresh).parts;
+  missing[5].path = fresh / "gone";
+  EXPECT_EQ(LogicalFile::open_read(Env::posix(), missing).status().code(), Errc::not_found);
+}
+
+TEST(LogicalFile, TruncatedAfterOpenIsReportedOnRead) {
+  TempDir dir;
+  Layout l = make_layout(dir);
+  auto lf = LogicalFile::open_read(Env::posix(), l.parts);
+  ASSERT_TRUE(lf.ok());
+  ASSERT_TRUE(Env::posix().truncate(l.parts[5].path, 2).ok());
+  std::string buf(30, '#');
+  auto st = lf->read_pad(0, buf.data(), buf.size());
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.code(), Errc::corrupt);
+  EXPECT_NE(st.message().find(l.parts[5].path), std::string::npos) << st.message();
+  // A read that stays before the damaged part still works.
+  EXPECT_TRUE(lf->read_pad(0, buf.data(), 17).ok());
+}
+
+// Writing the whole padded stream in uneven chunks leaves each part holding
+// exactly its recorded slice; padding bytes are dropped.
+TEST(LogicalFile, WritePadDropsPadding) {
+  TempDir dir;
+  std::vector<LogicalFile::Part> parts = {
+      {dir / "w0", 9}, {dir / "w1", 0}, {dir / "w2", 4}, {dir / "w3", 0}, {dir / "w4", 11}};
+  const std::string logical = random_bytes(24, 99);
+  const std::string padded = logical + random_bytes(40, 100);  // junk in the padding
+  std::mt19937 rng(5);
+  for (int round = 0; round < 20; ++round) {
+    auto lf = LogicalFile::open_write(Env::posix(), parts, 0600);
+    ASSERT_TRUE(lf.ok()) << lf.status().to_string();
+    ASSERT_EQ(lf->size(), 24u);
+    size_t off = 0;
+    while (off < padded.size()) {
+      size_t n = std::min<size_t>(1 + rng() % 13, padded.size() - off);
+      ASSERT_TRUE(lf->write_pad(off, padded.data() + off, n).ok());
+      off += n;
+    }
+    ASSERT_TRUE(lf->sync().ok());
+    ASSERT_TRUE(lf->close().ok());
+    size_t pos = 0;
+    for (const auto& p : parts) {
+      EXPECT_EQ(read_raw(p.path), logical.substr(pos, p.size)) << p.path << " round " << round;
+      pos += p.size;
+    }
+  }
+  // Read back through a LogicalFile.
+  auto rd = LogicalFile::open_read(Env::posix(), parts);
+  ASSERT_TRUE(rd.ok());
+  std::string back(30, '#');
+  ASSERT_TRUE(rd->read_pad(0, back.data(), back.size()).ok());
+  EXPECT_EQ(back, logical + std::string(6, '\0'));
+}
+
+TEST(LogicalFile, WriteEntirelyInPaddingTouchesNothing) {
+  TempDir dir;
+  std::vector<LogicalFile::Part> parts = {{dir / "a", 3}, {dir / "b", 2}};
+  auto lf = LogicalFile::open_write(Env::posix(), parts);
+  ASSERT_TRUE(lf.ok());
+  ASSERT_TRUE(lf->write_pad(5, "zzzzzz", 6).ok());
+  ASSERT_TRUE(lf->write_pad(1000, "zzzzzz", 6).ok());
+  ASSERT_TRUE(lf->write_pad(1, "XYZW", 4).ok());
+  ASSERT_TRUE(lf->close().ok());
+  EXPECT_EQ(read_raw(dir / "a"), std::string("\0XY", 3));
+  EXPECT_EQ(read_raw(dir / "b"), "ZW");
+}
+
+TEST(LogicalFile, WriteErrorsPropagate) {
+  TempDir dir;
+  scr::io::FaultEnv env(Env::posix());
+  env.fail_write(2, ENOSPC);
+  std::vector<LogicalFile::Part> parts = {{dir / "a", 3}, {dir / "b", 3}};
+  auto lf = LogicalFile::open_write(env, parts);
+  ASSERT_TRUE(lf.ok());
+  auto st = lf->write_pad(0, "abcdef", 6);  // second physical write fails
+  EXPECT_EQ(st.code(), Errc::no_space);
+  EXPECT_NE(st.message().find(dir / "b"), std::string::npos) << st.message();
+}
+
+}  // namespace

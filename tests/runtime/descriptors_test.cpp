@@ -1,0 +1,170 @@
+// Group, store and redundancy descriptors built from configuration, their
+// validation, and the INTERVAL/OUTPUT selection rule.
+#include <gtest/gtest.h>
+
+#include "config_test_util.hpp"
+#include "runtime/descriptors.hpp"
+
+namespace scr::rt {
+namespace {
+
+using testing::FailsWith;
+
+Config with(std::initializer_list<std::string> lines) {
+  Config c;
+  for (const auto& line : lines) {
+    auto r = c.apply_app_config(line);
+    EXPECT_TRUE(r.ok()) << line << ": " << r.status().to_string();
+  }
+  return c;
+}
+
+Descriptors build(const Config& c) {
+  auto d = build_descriptors(c);
+  EXPECT_TRUE(d.ok()) << d.status().to_string();
+  return d.ok() ? *d : Descriptors{};
+}
+
+TEST(Descriptors, DefaultsWithoutCkptLines) {
+  Descriptors d = build(Config());
+  EXPECT_TRUE(d.groups.has("NODE"));
+  EXPECT_TRUE(d.groups.has("WORLD"));
+  EXPECT_FALSE(d.groups.has("POWER"));
+  ASSERT_EQ(d.stores.size(), 1u);
+  EXPECT_EQ(d.stores[0].path, "/dev/shm");
+  EXPECT_EQ(d.stores[0].group, "NODE");
+  EXPECT_EQ(d.stores[0].count, 1);
+  ASSERT_EQ(d.reds.size(), 1u);
+  const RedDesc& r = d.reds[0];
+  EXPECT_EQ(r.index, 0);
+  EXPECT_TRUE(r.enabled);
+  EXPECT_EQ(r.interval, 1);
+  EXPECT_FALSE(r.output);
+  EXPECT_FALSE(r.bypass);
+  EXPECT_EQ(r.type, RedType::xor_parity);
+  EXPECT_EQ(r.set_size, 8);
+  EXPECT_EQ(r.failures, 2);
+  EXPECT_EQ(r.replicas, 1);
+  EXPECT_EQ(r.store, "/dev/shm");
+  EXPECT_EQ(r.group, "NODE");
+}
+
+TEST(Descriptors, DefaultDescriptorFollowsParameters) {
+  Descriptors d = build(with({"SCR_COPY_TYPE=partner", "SCR_REPLICAS=2", "SCR_SET_SIZE=4",
+                              "SCR_GROUP=WORLD", "SCR_CACHE_BASE=/tmp/cache/", "SCR_CACHE_SIZE=3",
+                              "SCR_CACHE_BYPASS=1"}));
+  ASSERT_EQ(d.reds.size(), 1u);
+  EXPECT_EQ(d.reds[0].type, RedType::partner);
+  EXPECT_EQ(d.reds[0].replicas, 2);
+  EXPECT_EQ(d.reds[0].set_size, 4);
+  EXPECT_EQ(d.reds[0].group, "WORLD");
+  EXPECT_EQ(d.reds[0].store, "/tmp/cache");
+  EXPECT_TRUE(d.reds[0].bypass);
+  ASSERT_NE(d.find_store("/tmp/cache"), nullptr);
+  EXPECT_EQ(d.find_store("/tmp/cache")->count, 3);
+}
+
+TEST(Descriptors, StoresGroupsAndCkptLines) {
+  Descriptors d = build(with({
+      "GROUPS=host1 POWER=psu1 SWITCH=sw0",
+      "GROUPS=host2 POWER=psu1",
+      "STORE=/dev/shm GROUP=NODE COUNT=2",
+      "STORE=/ssd GROUP=POWER COUNT=4",
+      "CKPT=0 TYPE=XOR SET_SIZE=16",
+      "CKPT=1 INTERVAL=4 TYPE=RS SET_SIZE=8 SET_FAILURES=3 STORE=/ssd GROUP=POWER",
+      "CKPT=2 OUTPUT=1 TYPE=SINGLE ENABLED=0 BYPASS=1",
+  }));
+  EXPECT_TRUE(d.groups.has("POWER"));
+  EXPECT_TRUE(d.groups.has("SWITCH"));
+  EXPECT_EQ(*d.groups.member_key("host2", "POWER"), "psu1");
+  EXPECT_EQ(*d.groups.member_key("host9", "NODE"), "host9");
+  EXPECT_EQ(*d.groups.member_key("host9", "WORLD"), *d.groups.member_key("host1", "WORLD"));
+  EXPECT_TRUE(FailsWith(d.groups.member_key("host2", "SWITCH").status(), {"host2", "SWITCH"}));
+  EXPECT_TRUE(FailsWith(d.groups.member_key("host1", "RACK").status(), {"RACK"}));
+
+  ASSERT_EQ(d.stores.size(), 2u);
+  EXPECT_EQ(d.find_store("/dev/shm")->count, 2);
+  EXPECT_EQ(d.find_store("/ssd")->group, "POWER");
+
+  ASSERT_EQ(d.reds.size(), 3u);
+  EXPECT_EQ(d.reds[0].set_size, 16);
+  EXPECT_EQ(d.reds[0].failures, 2);  // unset items take SCR_* defaults
+  EXPECT_EQ(d.reds[1].type, RedType::reed_solomon);
+  EXPECT_EQ(d.reds[1].interval, 4);
+  EXPECT_EQ(d.reds[1].failures, 3);
+  EXPECT_EQ(d.reds[1].store, "/ssd");
+  EXPECT_FALSE(d.reds[2].enabled);
+  EXPECT_TRUE(d.reds[2].output);
+  EXPECT_TRUE(d.reds[2].bypass);
+}
+
+TEST(Descriptors, ValidationNamesTheDescriptor) {
+  struct Case {
+    std::initializer_list<std::string> lines;
+    std::vector<std::string> needles;
+  };
+  const Case cases[] = {
+      {{"CKPT=0 TYPE=RS SET_SIZE=200 SET_FAILURES=100"}, {"CKPT=0", "SET_SIZE + SET_FAILURES <= 256"}},
+      {{"CKPT=0 TYPE=RS SET_SIZE=2 SET_FAILURES=2"}, {"CKPT=0", "SET_FAILURES < SET_SIZE"}},
+      {{"CKPT=0 TYPE=PARTNER SET_SIZE=2 REPLICAS=2"}, {"CKPT=0", "REPLICAS < SET_SIZE"}},
+      {{"CKPT=0 GROUP=RACK"}, {"CKPT=0", "group 'RACK' is not defined"}},
+      {{"CKPT=0 STORE=/nvme"}, {"CKPT=0", "store '/nvme' is not defined"}},
+      {{"CKPT=0 INTERVAL=2"}, {"INTERVAL=1"}},
+      {{"CKPT=0 ENABLED=0", "CKPT=1 OUTPUT=1"}, {"INTERVAL=1"}},
+      {{"STORE=/ssd GROUP=RACK"}, {"STORE=/ssd", "RACK"}},
+      {{"SCR_GROUP=RACK"}, {"default redundancy descriptor", "SCR_GROUP=RACK", "not defined"}},
+      {{"SCR_COPY_TYPE=RS", "SCR_SET_SIZE=250", "SCR_SET_FAILURES=10"},
+       {"default redundancy descriptor", "SCR_COPY_TYPE=RS", "<= 256"}},
+  };
+  for (const auto& c : cases) {
+    Status st = build_descriptors(with(c.lines)).status();
+    EXPECT_FALSE(st.ok()) << *c.lines.begin();
+    for (const auto& n : c.needles)
+      EXPECT_NE(st.message().find(n), std::string::npos)
+          << "config: " << *c.lines.begin() << "\nmessage: " << st.message() << "\nlacks: " << n;
+  }
+  // A defined group and store make the same descriptors valid.
+  EXPECT_TRUE(build_descriptors(with({"GROUPS=h RACK=r1", "STORE=/nvme", "CKPT=0 GROUP=RACK STORE=/nvme"})).ok());
+  EXPECT_TRUE(build_descriptors(with({"CKPT=0 TYPE=RS SET_SIZE=200 SET_FAILURES=56"})).ok());
+}
+
+TEST(Descriptors, ErrorsCiteTheConfigFileLine) {
+  testing::TempDir dir;
+  testing::FakeEnvironment fake;
+  dir.write(".scrconf", "# site\nCKPT=0 TYPE=XOR\n\nCKPT=1 INTERVAL=2 GROUP=RACK\n");
+  auto c = Config::load(fake.sources(dir));
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  EXPECT_TRUE(FailsWith(build_descriptors(*c).status(),
+                        {"CKPT=1", dir.file(".scrconf") + ":4", "RACK"}));
+}
+
+TEST(Descriptors, IntervalSelectionHighestMatchWins) {
+  Descriptors d = build(with({"CKPT=0 TYPE=XOR", "CKPT=1 INTERVAL=4 TYPE=RS",
+                              "CKPT=2 INTERVAL=8 TYPE=PARTNER", "CKPT=3 INTERVAL=16 ENABLED=0",
+                              "CKPT=4 OUTPUT=1 TYPE=SINGLE"}));
+  EXPECT_EQ(select(d.reds, 1).index, 0);
+  EXPECT_EQ(select(d.reds, 3).index, 0);
+  EXPECT_EQ(select(d.reds, 4).index, 1);
+  EXPECT_EQ(select(d.reds, 12).index, 1);
+  EXPECT_EQ(select(d.reds, 8).index, 2);
+  EXPECT_EQ(select(d.reds, 16).index, 2);  // interval 16 is disabled
+  EXPECT_EQ(select(d.reds, 5, true).index, 4);
+  EXPECT_EQ(select(d.reds, 16, true).index, 4);
+}
+
+TEST(Descriptors, SelectionTiesAndNoOutputDescriptor) {
+  Descriptors d = build(with({"CKPT=0 TYPE=XOR", "CKPT=1 TYPE=RS", "CKPT=2 INTERVAL=2"}));
+  EXPECT_EQ(select(d.reds, 3).index, 0);        // equal intervals: lowest index
+  EXPECT_EQ(select(d.reds, 3, true).index, 0);  // no OUTPUT=1: the interval rule
+  EXPECT_EQ(select(d.reds, 2, true).index, 2);
+}
+
+TEST(Descriptors, RedTypeNames) {
+  EXPECT_STREQ(red_type_name(RedType::single), "SINGLE");
+  EXPECT_STREQ(red_type_name(RedType::partner), "PARTNER");
+  EXPECT_STREQ(red_type_name(RedType::xor_parity), "XOR");
+  EXPECT_STREQ(red_type_name(RedType::reed_solomon), "RS");
+}
+
+}  // namespace
+}  // namespace scr::rt
