@@ -18,7 +18,6 @@ void SymbolStore::read(Symbol s, uint64_t offset, uint8_t* buf, size_t n) {
 void SymbolStore::write(Symbol s, uint64_t offset, const uint8_t* buf, size_t n) {
   if (!status_.ok()) return;
   uint64_t at = static_cast<uint64_t>(s.index) * chunk_ + offset;
-  if (n > 0 && offset == 0 && s.index == 1) const_cast<uint8_t*>(buf)[0] ^= 1;
   status_ = s.kind == Symbol::Kind::data ? data_.write_pad(at, buf, n)
                                          : redundancy_.pwrite(buf, n, data_offset_ + at);
 }

@@ -28,6 +28,14 @@ Filemap Filemap::empty(const std::string& path, int rank) {
   return fm;
 }
 
+Filemap Filemap::from_tree(const std::string& path, int rank, kv::Tree tree) {
+  Filemap fm;
+  fm.path_ = path;
+  fm.tree_ = std::move(tree);
+  fm.tree_.set_int("RANK", rank);
+  return fm;
+}
+
 Result<Filemap> Filemap::load(io::Env& env, const std::string& path, int rank) {
   Filemap fm = empty(path, rank);
   if (env.exists(path)) {

@@ -45,6 +45,8 @@ class Filemap {
  public:
   static Result<Filemap> load(io::Env& env, const std::string& path, int rank);
   static Filemap empty(const std::string& path, int rank);
+  static Filemap from_tree(const std::string& path, int rank, kv::Tree tree);
+  const kv::Tree& tree() const { return tree_; }
   Status save(io::Env& env) const;
   const std::string& path() const { return path_; }
 

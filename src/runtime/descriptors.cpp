@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cassert>
 
-#include "common/strings.hpp"
 
 namespace scr::rt {
 namespace {

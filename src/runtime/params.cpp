@@ -36,7 +36,7 @@ constexpr ParamSpec kParams[] = {
     {"SCR_SET_FAILURES", int_range(1, kMaxSet - 1), "2", "failures per set RS can recover"},
     {"SCR_REPLICAS", int_range(1, kMaxSet - 1), "1", "copies PARTNER keeps on other failure groups"},
     {"SCR_GROUP", kName, "NODE", "failure group of the default descriptor"},
-    {"SCR_PIECE_SIZE", bytes_range(1, int64_t{1} << 30), "1MB", "streaming piece size of copies and encoders"},
+    {"SCR_PIECE_SIZE", bytes_range(4096, int64_t{1} << 30), "1MB", "streaming piece size of copies and encoders"},
     {"SCR_FLUSH", int_min(0), "10", "flush every N checkpoints to the prefix, 0 never"},
     {"SCR_FLUSH_ASYNC", kBool, "0", "1 flushes in the background while the app runs"},
     {"SCR_FLUSH_ASYNC_BW", bytes_range(0, INT64_MAX), "0", "async flush bandwidth limit per second, 0 unlimited"},

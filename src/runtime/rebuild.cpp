@@ -5,70 +5,88 @@
 #include "common/log.hpp"
 #include "common/strings.hpp"
 #include "io/files.hpp"
+#include "io/path.hpp"
 #include "redset/redset.hpp"
 #include "runtime/cache.hpp"
+#include "runtime/distribute.hpp"
 
 namespace scr::rt {
 namespace {
 
+// Every filemap this process holds: its own first, then adopted ones.
+std::vector<const Filemap*> all_held(const Context& ctx, const Holdings& held) {
+  std::vector<const Filemap*> out{&ctx.filemap};
+  for (const auto& fm : held.adopted) out.push_back(&fm);
+  return out;
+}
+
 // The lowest dataset id above `after` that any process holds, or -1.
-int next_dataset(Context& ctx, int after) {
+int next_dataset(Context& ctx, const Holdings& held, int after) {
   int64_t mine = INT_MAX;
-  for (int id : ctx.filemap.datasets())
-    if (id > after) {
-      mine = id;
-      break;
-    }
+  for (const Filemap* fm : all_held(ctx, held))
+    for (int id : fm->datasets())
+      if (id > after && id < mine) mine = id;
   int64_t next = mpi::min(ctx.world, mine);
   return next == INT_MAX ? -1 : static_cast<int>(next);
 }
 
-// Broadcast the dataset descriptor from the lowest rank that has one.
-Result<kv::Tree> agree_descriptor(Context& ctx, int id) {
-  const kv::Tree* entry = ctx.filemap.find(id);
-  bool have = entry && entry->get("DESC");
-  int64_t owner = mpi::min(ctx.world, have ? ctx.rank() : INT_MAX);
-  if (owner == INT_MAX) return Error(Errc::not_found, "no process holds its descriptor");
-  kv::Tree desc = have ? *entry->get("DESC") : kv::Tree();
-  mpi::bcast_tree(ctx.world, desc, static_cast<int>(owner));
-  return desc;
+// Written by a job of another size? Then no cached dataset fits this one.
+bool size_mismatch(Context& ctx, const Holdings& held, std::string* why) {
+  bool bad = false;
+  for (const Filemap* fm : all_held(ctx, held)) {
+    int owner = static_cast<int>(fm->tree().int_or("RANK", 0));
+    if (owner >= ctx.ranks()) bad = true;
+    for (int id : fm->datasets())
+      if (const kv::Tree* descs = fm->find(id)->get("REDDESC"))
+        for (const auto& [w, d] : descs->children())
+          if (d->int_or("WRANKS", ctx.ranks()) != ctx.ranks()) {
+            bad = true;
+            *why = d->value_or("WRANKS", "?");
+          }
+  }
+  return mpi::any_true(ctx.world, bad);
 }
 
-// Every process that holds descriptors of its set's members sends each
-// member its own; a process whose node was lost learns its descriptor here.
+// Broadcast the dataset descriptor from the lowest rank that has one.
+Result<kv::Tree> agree_descriptor(Context& ctx, const Holdings& held, int id) {
+  const kv::Tree* desc = nullptr;
+  for (const Filemap* fm : all_held(ctx, held))
+    if (!desc && fm->find(id) && fm->find(id)->get("DESC")) desc = fm->find(id)->get("DESC");
+  int64_t owner = mpi::min(ctx.world, desc ? ctx.rank() : INT_MAX);
+  if (owner == INT_MAX) return Error(Errc::not_found, "no process holds its descriptor");
+  kv::Tree out = desc ? *desc : kv::Tree();
+  mpi::bcast_tree(ctx.world, out, static_cast<int>(owner));
+  return out;
+}
+
+// Every process sends each set member it knows of that member's redundancy
+// descriptor; a rank whose node was lost learns its own here.
 Result<kv::Tree> agree_redundancy(Context& ctx, int id) {
   std::map<int, kv::Tree> send;
-  bool out_of_range = false;
-  const kv::Tree* entry = ctx.filemap.find(id);
-  if (const kv::Tree* descs = entry ? entry->get("REDDESC") : nullptr)
-    for (const auto& [w, d] : descs->children()) {
-      auto r = str::parse_int(w);
-      if (!r) continue;
-      if (*r >= ctx.ranks()) out_of_range = true;
-      else if (*r >= 0) send[static_cast<int>(*r)] = *d;
-    }
+  if (const kv::Tree* entry = ctx.filemap.find(id))
+    if (const kv::Tree* descs = entry->get("REDDESC"))
+      for (const auto& [w, d] : descs->children())
+        if (auto r = str::parse_int(w); r && *r >= 0 && *r < ctx.ranks())
+          send[static_cast<int>(*r)] = *d;
   auto got = mpi::exchange_trees(ctx.world, send);
   Status st;
-  if (mpi::any_true(ctx.world, out_of_range))
-    st = Error(Errc::invalid_argument,
-               "it was written by a job with more processes than this one's " +
-                   std::to_string(ctx.ranks()));
-  else if (got.empty())
+  if (got.empty())
     st = Error(Errc::not_found, "the redundancy descriptor of rank " + std::to_string(ctx.rank()) +
                                     " was lost with every copy of it");
   SCR_TRY(mpi::agree(ctx.world, st));
   return got.begin()->second;
 }
 
-// Rebuild one dataset; on success the filemap entry is complete.
-Status rebuild_one(Context& ctx, int id) {
+// Rebuild one dataset; on success ctx.filemap's entry for it is complete.
+Status rebuild_one(Context& ctx, Holdings& held, int id) {
   // A dataset some process knows to be incomplete (killed during
   // SCR_Complete_output) is not used.
-  const kv::Tree* entry = ctx.filemap.find(id);
-  bool incomplete = entry && !ctx.filemap.flag(id, "COMPLETE");
-  if (mpi::any_true(ctx.world, incomplete))
-    return Error(Errc::unrecoverable, "it was never completed");
-  SCR_ASSIGN_OR_RETURN(kv::Tree desc, agree_descriptor(ctx, id));
+  bool incomplete = false;
+  for (const Filemap* fm : all_held(ctx, held))
+    if (fm->has(id) && !fm->flag(id, "COMPLETE")) incomplete = true;
+  if (mpi::any_true(ctx.world, incomplete)) return Error(Errc::unrecoverable, "it was never completed");
+  SCR_ASSIGN_OR_RETURN(kv::Tree desc, agree_descriptor(ctx, held, id));
+  if (ctx.settings.distribute) SCR_TRY(distribute_files(ctx, held, id));
   SCR_ASSIGN_OR_RETURN(kv::Tree reddesc, agree_redundancy(ctx, id));
   bool flushed = mpi::any_true(ctx.world, ctx.filemap.flag(id, "FLUSHED"));
 
@@ -91,32 +109,69 @@ Status rebuild_one(Context& ctx, int id) {
   return mpi::agree(ctx.world, ctx.filemap.save(ctx.fs()));
 }
 
+// Delete a dataset's files from every filemap this process holds.
+void drop_everywhere(Context& ctx, Holdings& held, int id) {
+  if (ctx.filemap.has(id)) (void)delete_cached(ctx, id);
+  for (Filemap& fm : held.adopted)
+    if (fm.has(id)) {
+      std::string dir = ctx.dataset_dir(fm.find(id)->value_or("STORE", ctx.settings.cache_base), id);
+      for (const auto& n : fm.files(id)) (void)io::remove_file(ctx.fs(), io::path::join(dir, n));
+      for (const auto& n : fm.redundancy_files(id)) (void)io::remove_file(ctx.fs(), io::path::join(dir, n));
+      io::remove_empty_dirs(ctx.fs(), dir);
+      fm.erase(id);
+    }
+}
+
 }  // namespace
 
+void purge_cache(Context& ctx) {
+  auto held = scatter_filemaps(ctx);
+  if (held) {
+    for (int id : ctx.filemap.datasets()) drop_everywhere(ctx, *held, id);
+    for (const Filemap& fm : held->adopted)
+      for (int id : fm.datasets()) drop_everywhere(ctx, *held, id);
+    release_adopted(ctx, *held);
+  }
+  (void)ctx.filemap.save(ctx.fs());
+  ctx.world.barrier();
+}
+
 Status rebuild_cache(Context& ctx) {
+  SCR_ASSIGN_OR_RETURN(Holdings held, scatter_filemaps(ctx));
+  std::string old_size;
+  if (size_mismatch(ctx, held, &old_size)) {
+    if (ctx.rank() == 0)
+      log::warn("the cache holds datasets written by a job of " +
+                (old_size.empty() ? std::string("a different number of") : old_size) +
+                " processes, but this job has " + std::to_string(ctx.ranks()) +
+                "; not using the cache (restarting from the prefix instead)");
+    for (int id : ctx.filemap.datasets()) drop_everywhere(ctx, held, id);
+    for (Filemap& fm : held.adopted)
+      for (int id : fm.datasets()) drop_everywhere(ctx, held, id);
+    release_adopted(ctx, held);
+    return ctx.filemap.save(ctx.fs());
+  }
   int id = 0;
-  int rebuilt = 0;
-  while ((id = next_dataset(ctx, id)) > 0) {
+  while ((id = next_dataset(ctx, held, id)) > 0) {
     double t0 = wall_seconds();
-    Status st = rebuild_one(ctx, id);
+    Status st = rebuild_one(ctx, held, id);
     if (!st.ok()) {
       if (ctx.rank() == 0)
         log::warn("cached dataset " + std::to_string(id) + " cannot be used: " + st.message() +
                   "; deleting it from cache");
-      if (ctx.filemap.has(id)) (void)delete_cached(ctx, id);
+      drop_everywhere(ctx, held, id);
       ctx.world.barrier();
       continue;
     }
-    ++rebuilt;
-    const kv::Tree* desc = ctx.filemap.find(id)->get("DESC");
-    DatasetInfo info = DatasetInfo::from_tree(*desc);
+    DatasetInfo info = DatasetInfo::from_tree(*ctx.filemap.find(id)->get("DESC"));
     ctx.dataset_id = std::max(ctx.dataset_id, id);
     ctx.checkpoint_id = std::max(ctx.checkpoint_id, info.ckpt);
     if (ctx.rank() == 0)
       log::info("dataset " + info.name + " is intact in cache (checked/rebuilt in " +
                 std::to_string(wall_seconds() - t0) + " s)");
   }
-  return Status::Ok();
+  release_adopted(ctx, held);
+  return mpi::agree(ctx.world, ctx.filemap.save(ctx.fs()));
 }
 
 }  // namespace scr::rt

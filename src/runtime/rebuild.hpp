@@ -1,15 +1,22 @@
 // Rebuild at SCR_Init (seed 003, scr_cache_rebuild): walk the datasets found
-// in cache, oldest first; for each, agree on its descriptor and on the
-// redundancy descriptor it was written with, rebuild what was lost with that
-// scheme, or delete it from cache on every node when it cannot be rebuilt.
+// in the caches of all nodes, oldest first; for each, agree on its descriptor
+// and on the redundancy descriptor it was written with (not today's
+// configuration), move files to the nodes where their owner ranks now run,
+// rebuild what was lost with that scheme, or delete it from cache on every
+// node when it cannot be rebuilt.
 #pragma once
 
 #include "runtime/context.hpp"
 
 namespace scr::rt {
 
-// Collective. Leaves the filemap holding only complete, rebuilt datasets and
-// advances ctx.dataset_id / checkpoint_id past them.
+// Collective. Reads the filemaps of every node, leaves ctx.filemap holding
+// only complete, rebuilt datasets of this rank and advances
+// ctx.dataset_id / checkpoint_id past them. A cache written by a job with a
+// different number of processes is not used (and deleted).
 Status rebuild_cache(Context& ctx);
+
+// Collective: delete everything this node's processes find in cache.
+void purge_cache(Context& ctx);
 
 }  // namespace scr::rt

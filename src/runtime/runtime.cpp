@@ -81,20 +81,21 @@ Status Runtime::setup(const Config& config) {
 
   std::string fm_path =
       io::path::join(ctx_.cntl_dir, "filemap_" + std::to_string(ctx_.rank()) + ".scr");
-  auto fm = Filemap::load(ctx_.fs(), fm_path, ctx_.rank());
-  if (!fm) log::warn("discarding unreadable filemap: " + fm.status().message());
-  ctx_.filemap = fm ? std::move(fm).value() : Filemap::empty(fm_path, ctx_.rank());
+  // Filled from this node's control directory by rebuild_cache/purge_cache.
+  ctx_.filemap = Filemap::empty(fm_path, ctx_.rank());
   return Status::Ok();
 }
 
 Status Runtime::prepare_restart() {
   const Settings& s = ctx_.settings;
+  // SCR_DISTRIBUTE=0 skips redistribution and rebuild: the cache is not
+  // used at all (docs/restart.md).
   bool use_cache = s.distribute && !s.cache_purge;
   if (!use_cache) {
-    if (ctx_.rank() == 0 && !ctx_.filemap.datasets().empty())
+    if (ctx_.rank() == 0)
       log::info(s.cache_purge ? "SCR_CACHE_PURGE=1: deleting the cache"
                               : "SCR_DISTRIBUTE=0: not using cached datasets");
-    for (int id : ctx_.filemap.datasets()) (void)delete_cached(ctx_, id);
+    purge_cache(ctx_);
   } else {
     SCR_TRY(rebuild_cache(ctx_));
   }

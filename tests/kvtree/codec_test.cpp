@@ -244,6 +244,11 @@ TEST(Codec, HugeChildCountIsRejected) {
     std::string p = Node().count(n).key("a").count(0).key("b").count(0).bytes;
     expect_corrupt(wrap(p), "count " + std::to_string(n));
   }
+  // Refused up front, and the message says what was claimed.
+  auto r = kv::decode(wrap(Node().count(0x80000000u).bytes));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("2147483648 children"), std::string::npos)
+      << r.status().message();
   // A key length past the end
   expect_corrupt(wrap(Node().count(1).count(0xFFFFFFF0u).count(0).bytes), "huge key length");
 }

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -120,13 +121,26 @@ std::string Member::differences() const {
     if (got.bytes.size() != want.bytes.size())
       return path + " has " + std::to_string(got.bytes.size()) + " bytes, expected " +
              std::to_string(want.bytes.size());
-    if (got.bytes != want.bytes) return path + " has different content";
+    if (got.bytes != want.bytes) {
+      auto first = std::mismatch(got.bytes.begin(), got.bytes.end(), want.bytes.begin()).first;
+      return path + " differs from byte " + std::to_string(first - got.bytes.begin()) + " of " +
+             std::to_string(got.bytes.size());
+    }
     if (!want.data) continue;
     if (got.mode != want.mode) return path + " has a different mode";
     if (got.mtime.tv_sec != want.mtime.tv_sec || got.mtime.tv_nsec != want.mtime.tv_nsec)
       return path + " has a different modification time";
   }
   return "";
+}
+
+std::map<std::string, std::string> Member::contents() const {
+  std::map<std::string, std::string> out;
+  for (const auto& [path, img] : images_) {
+    FileImage now;
+    out[path] = read_file(path, &now) ? now.bytes : "";
+  }
+  return out;
 }
 
 std::string Member::present() const {

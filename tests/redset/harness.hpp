@@ -55,6 +55,9 @@ class Member {
   std::string differences() const;
   // Empty when none of the files exists (nothing was written for a refused loss).
   std::string present() const;
+  // Current bytes of the snapshot's files ("" for absent ones), to prove that
+  // a refused recovery left damaged files exactly as damaged.
+  std::map<std::string, std::string> contents() const;
   const std::map<std::string, FileImage>& images() const { return images_; }
 
  private:

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <ostream>
 #include <string>
 
 #include "harness.hpp"
@@ -26,6 +27,8 @@ struct Config {
   int replicas = 1;  // PARTNER
   std::string name;
 };
+
+void PrintTo(const Config& c, std::ostream* os) { *os << c.name; }
 
 int tolerance(const Config& c) {
   return c.scheme == Scheme::partner ? c.replicas : c.scheme == Scheme::rs ? c.checks : 1;

@@ -104,6 +104,7 @@ TEST(ParamValues, BytesKeepUnitAndRejectGarbage) {
   EXPECT_TRUE(FailsWith(reject("SCR_PIECE_SIZE", "1.2.3MB"), {"SCR_PIECE_SIZE", "byte count"}));
   EXPECT_TRUE(FailsWith(reject("SCR_PIECE_SIZE", "10XB"), {"SCR_PIECE_SIZE", "byte count"}));
   EXPECT_TRUE(FailsWith(reject("SCR_PIECE_SIZE", "0"), {"SCR_PIECE_SIZE=0", "between"}));
+  EXPECT_TRUE(FailsWith(reject("SCR_PIECE_SIZE", "4095"), {"SCR_PIECE_SIZE=4095", "between 4096"}));
   EXPECT_TRUE(FailsWith(reject("SCR_PIECE_SIZE", "2GB"), {"SCR_PIECE_SIZE=2GB", "between"}));
   EXPECT_TRUE(FailsWith(reject("SCR_FLUSH_ASYNC_BW", "-5MB"), {"SCR_FLUSH_ASYNC_BW"}));
 }

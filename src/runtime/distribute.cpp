@@ -1,0 +1,195 @@
+#include "runtime/distribute.hpp"
+
+#include <algorithm>
+#include <climits>
+
+#include "common/log.hpp"
+#include "common/strings.hpp"
+#include "io/files.hpp"
+#include "io/path.hpp"
+#include "runtime/file_transfer.hpp"
+
+namespace scr::rt {
+namespace {
+
+std::string filemap_path(const Context& ctx, int rank) {
+  return io::path::join(ctx.cntl_dir, "filemap_" + std::to_string(rank) + ".scr");
+}
+
+// Owner rank of a filemap file name "filemap_<rank>.scr", or -1.
+int owner_of(const std::string& name) {
+  if (!str::starts_with(name, "filemap_") || !str::ends_with(name, ".scr")) return -1;
+  auto r = str::parse_int(name.substr(8, name.size() - 12));
+  return r && *r >= 0 && *r <= INT_MAX ? static_cast<int>(*r) : -1;
+}
+
+// Node leader: every filemap in the control directory, by owner rank.
+std::map<int, kv::Tree> read_node_filemaps(Context& ctx) {
+  std::map<int, kv::Tree> out;
+  auto names = ctx.fs().list_dir(ctx.cntl_dir);
+  if (!names) return out;
+  for (const auto& name : *names) {
+    int owner = owner_of(name);
+    if (owner < 0) continue;
+    auto tree = io::read_tree(ctx.fs(), io::path::join(ctx.cntl_dir, name));
+    if (!tree) {
+      log::warn("ignoring damaged filemap " + name + ": " + tree.status().message());
+      continue;
+    }
+    out[owner] = std::move(tree).value();
+  }
+  return out;
+}
+
+// Does this holding have every file (application and redundancy) of `id`?
+bool complete_copy(Context& ctx, const Filemap& fm, int id) {
+  const kv::Tree* d = fm.find(id);
+  if (!d || !fm.flag(id, "COMPLETE")) return false;
+  std::string dir = ctx.dataset_dir(d->value_or("STORE", ctx.settings.cache_base), id);
+  auto names = fm.files(id);
+  auto red = fm.redundancy_files(id);
+  names.insert(names.end(), red.begin(), red.end());
+  for (const auto& n : names) {
+    auto info = ctx.fs().stat(io::path::join(dir, n));
+    if (!info || !info->is_regular()) return false;
+  }
+  return true;
+}
+
+int owner_rank(const Filemap& fm) { return static_cast<int>(fm.tree().int_or("RANK", -1)); }
+
+}  // namespace
+
+Result<Holdings> scatter_filemaps(Context& ctx) {
+  // World ranks of this node's processes, in node order.
+  int me = ctx.rank();
+  std::vector<int> node_ranks(static_cast<size_t>(ctx.node.size()));
+  MPI_Allgather(&me, 1, MPI_INT, node_ranks.data(), 1, MPI_INT, ctx.node.raw());
+
+  std::map<int, kv::Tree> send;  // node rank -> FM/<owner> = filemap
+  if (ctx.node.rank() == 0) {
+    size_t spread = 0;
+    for (auto& [owner, tree] : read_node_filemaps(ctx)) {
+      auto here = std::find(node_ranks.begin(), node_ranks.end(), owner);
+      int to = here != node_ranks.end() ? static_cast<int>(here - node_ranks.begin())
+                                        : static_cast<int>(spread++ % node_ranks.size());
+      send[to].child("FM").put(std::to_string(owner), std::move(tree));
+    }
+  }
+  auto got = mpi::exchange_trees(ctx.node, send);
+  Holdings held;
+  ctx.filemap = Filemap::empty(filemap_path(ctx, me), me);
+  if (auto it = got.find(0); it != got.end())
+    if (const kv::Tree* fms = it->second.get("FM"))
+      for (const auto& [owner_s, tree] : fms->children()) {
+        int owner = static_cast<int>(str::parse_int(owner_s).value());
+        Filemap fm = Filemap::from_tree(filemap_path(ctx, owner), owner, *tree);
+        if (owner == me) ctx.filemap = std::move(fm);
+        else held.adopted.push_back(std::move(fm));
+      }
+  return held;
+}
+
+namespace {
+
+Filemap* adopted_of(Holdings& held, int owner) {
+  for (Filemap& fm : held.adopted)
+    if (owner_rank(fm) == owner) return &fm;
+  return nullptr;
+}
+
+// Application and redundancy files of dataset id in a filemap.
+std::vector<std::string> all_files(const Filemap& fm, int id) {
+  auto names = fm.files(id);
+  auto red = fm.redundancy_files(id);
+  names.insert(names.end(), red.begin(), red.end());
+  return names;
+}
+
+std::string entry_dir(const Context& ctx, const kv::Tree& entry, int id) {
+  return ctx.dataset_dir(entry.value_or("STORE", ctx.settings.cache_base), id);
+}
+
+}  // namespace
+
+Status distribute_files(Context& ctx, Holdings& held, int id) {
+  const int me = ctx.rank();
+  // 1. Offer every complete copy we hold to its owner, with its entry.
+  std::map<int, kv::Tree> offers;
+  for (const Filemap& fm : held.adopted) {
+    int owner = owner_rank(fm);
+    if (owner < 0 || owner >= ctx.ranks() || !complete_copy(ctx, fm, id)) continue;
+    offers[owner].set("NODE", ctx.id.node);
+    offers[owner].put("ENTRY", *fm.find(id));
+  }
+  auto offered = mpi::exchange_trees(ctx.world, offers);
+
+  // 2. Pick a source: our own copy, else one on our node (no data moves),
+  //    else the lowest-ranked holder elsewhere.
+  int source = complete_copy(ctx, ctx.filemap, id) ? me : -1;
+  bool local = source == me;
+  for (const auto& [holder, o] : offered) {
+    if (local) break;
+    if (o.value_or("NODE", "") == ctx.id.node) {
+      source = holder;
+      local = true;
+    } else if (source < 0) {
+      source = holder;
+    }
+  }
+  std::map<int, kv::Tree> picks;
+  if (source >= 0 && source != me) picks[source].set_int("COPY", local ? 0 : 1);
+  auto picked_by = mpi::exchange_trees(ctx.world, picks);
+  if (local && source != me) ctx.filemap.dataset(id) = *offered.at(source).get("ENTRY");
+
+  // 3. Holders send to the owners that need a copy, one owner per round.
+  std::vector<int> serve;
+  for (const auto& [owner, t] : picked_by)
+    if (t.int_or("COPY", 0)) serve.push_back(owner);
+  std::map<int, kv::Tree> rounds;
+  for (size_t i = 0; i < serve.size(); ++i) rounds[serve[i]].set_int("ROUND", static_cast<int64_t>(i));
+  auto told = mpi::exchange_trees(ctx.world, rounds);
+  int my_round = told.empty() ? -1 : static_cast<int>(told.begin()->second.int_or("ROUND", -1));
+  int nrounds = static_cast<int>(mpi::max(ctx.world, static_cast<int64_t>(serve.size())));
+  for (int round = 0; round < nrounds; ++round) {
+    FileBundle out, in;
+    int dest = round < static_cast<int>(serve.size()) ? serve[static_cast<size_t>(round)] : MPI_PROC_NULL;
+    int src = round == my_round ? source : MPI_PROC_NULL;
+    if (dest != MPI_PROC_NULL) {
+      const Filemap& fm = *adopted_of(held, dest);
+      out.dir = entry_dir(ctx, *fm.find(id), id);
+      out.names = all_files(fm, id);
+    }
+    const kv::Tree* entry = src != MPI_PROC_NULL ? offered.at(src).get("ENTRY") : nullptr;
+    if (entry) in.dir = entry_dir(ctx, *entry, id);
+    Status st = swap_files(ctx.fs(), ctx.world, dest, out, src, &in, ctx.settings.piece_size);
+    if (entry && st.ok()) ctx.filemap.dataset(id) = *entry;
+    if (!st.ok()) {
+      // Leave nothing half-copied; the redundancy scheme may still rebuild it.
+      log::warn("moving files of dataset " + std::to_string(id) + ": " + st.message());
+      for (const auto& n : in.names) (void)io::remove_file(ctx.fs(), io::path::join(in.dir, n));
+    }
+  }
+
+  // 4. Holders let go: a copy handed over on its owner's node stays where it
+  //    is; copies sent elsewhere or not needed are deleted.
+  for (Filemap& fm : held.adopted) {
+    const kv::Tree* entry = fm.find(id);
+    if (!entry) continue;
+    auto pick = picked_by.find(owner_rank(fm));
+    bool stays = pick != picked_by.end() && pick->second.int_or("COPY", 0) == 0;
+    if (!stays) {
+      std::string dir = entry_dir(ctx, *entry, id);
+      for (const auto& n : all_files(fm, id)) (void)io::remove_file(ctx.fs(), io::path::join(dir, n));
+    }
+    fm.erase(id);
+  }
+  return ctx.filemap.save(ctx.fs());
+}
+
+void release_adopted(Context& ctx, Holdings& held) {
+  for (const Filemap& fm : held.adopted) (void)io::remove_file(ctx.fs(), fm.path());
+  held.adopted.clear();
+}
+
+}  // namespace scr::rt

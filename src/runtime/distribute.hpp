@@ -1,0 +1,37 @@
+// Redistribution at SCR_Init when ranks moved (seed 003: scr_scatter_filemaps,
+// scr_distribute_files).
+//
+// 1. scatter_filemaps: the storage owner of each node (node rank 0) reads
+//    every filemap in the node's control directory, including those of ranks
+//    that now run elsewhere, gives each rank on this node its own and spreads
+//    the rest evenly over the node's processes ("adopted" filemaps).
+// 2. distribute_files: for one dataset, every rank finds who holds a complete
+//    copy of its files (itself, a process on its node, or one elsewhere) and
+//    the files are moved there, in rounds in which a process sends to at most
+//    one other. Files of ranks on the same node need no copy at all.
+#pragma once
+
+#include <vector>
+
+#include "runtime/context.hpp"
+
+namespace scr::rt {
+
+struct Holdings {
+  // Filemaps of other ranks this process was handed, with the path of the
+  // file they came from (deleted once the restart has consumed them).
+  std::vector<Filemap> adopted;
+};
+
+// Collective. Loads ctx.filemap (own) and returns the adopted ones.
+Result<Holdings> scatter_filemaps(Context& ctx);
+
+// Collective. Moves dataset `id`'s files to the nodes of their owner ranks.
+// Afterwards ctx.filemap holds this rank's entry when any copy survived.
+Status distribute_files(Context& ctx, Holdings& held, int id);
+
+// After all datasets: delete the consumed filemaps of other ranks from this
+// node's control directory.
+void release_adopted(Context& ctx, Holdings& held);
+
+}  // namespace scr::rt

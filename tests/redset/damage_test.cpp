@@ -1,0 +1,168 @@
+// Damaged members: a redundancy file whose header fails its CRC, is cut
+// short, or belongs to another member, and data files cut short or missing.
+// None may be trusted; each makes its member lost, to be rebuilt exactly, or
+// (beyond the tolerance) the recovery is refused and nothing changes.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "harness.hpp"
+#include "io/env.hpp"
+#include "mpi/comm.hpp"
+#include "redset/redset.hpp"
+
+namespace {
+
+using namespace scr;
+using redset::Params;
+using redset::Scheme;
+namespace fs = std::filesystem;
+
+void flip_byte(const std::string& path, uint64_t at) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekg(static_cast<std::streamoff>(at));
+  char c = 0;
+  f.get(c);
+  f.seekp(static_cast<std::streamoff>(at));
+  f.put(static_cast<char>(c ^ 0x5a));
+}
+
+void cut(const std::string& path, int64_t by_or_to, bool to) {
+  auto size = static_cast<int64_t>(fs::file_size(path));
+  fs::resize_file(path, static_cast<uintmax_t>(to ? by_or_to : size - by_or_to));
+}
+
+// What happens to set member 1. `other` is member 2's redundancy file.
+struct Damage {
+  std::string name;
+  std::function<void(const redset::test::Member&, const std::string& redfile,
+                     const std::string& other)>
+      apply;
+};
+
+std::vector<Damage> damages() {
+  return {
+      {"header payload byte", [](auto&, auto& red, auto&) { flip_byte(red, 40); }},
+      {"envelope magic", [](auto&, auto& red, auto&) { flip_byte(red, 0); }},
+      {"header cut short", [](auto&, auto& red, auto&) { cut(red, 20, true); }},
+      {"empty redundancy file", [](auto&, auto& red, auto&) { cut(red, 0, true); }},
+      {"redundancy data cut short", [](auto&, auto& red, auto&) { cut(red, 1, false); }},
+      {"another member's redundancy file",
+       [](auto&, auto& red, auto& other) { fs::copy_file(other, red, fs::copy_options::overwrite_existing); }},
+      {"data file cut short", [](auto& me, auto&, auto&) { cut(me.dir() + "/" + me.files()[0], 1, false); }},
+      {"data file missing", [](auto& me, auto&, auto&) { ::unlink((me.dir() + "/" + me.files()[1]).c_str()); }},
+  };
+}
+
+class DamageTest : public ::testing::TestWithParam<Params> {
+ protected:
+  mpi::Comm world_ = mpi::Comm::borrow(MPI_COMM_WORLD);
+  io::Env& env_ = io::Env::posix();
+};
+
+TEST_P(DamageTest, DamagedMembersAreRebuiltAndNeverTrusted) {
+  redset::test::Scratch scratch(world_);
+  mpi::Comm comm = world_.split(world_.rank() / 4, world_.rank());
+  std::string node = "node" + std::to_string(world_.rank());
+  auto set = redset::Set::create(comm, node, GetParam());
+  ASSERT_TRUE(set.ok());
+  ASSERT_EQ(4, set->ranks());
+  std::string dir = scratch.node_dir(node) + "/dataset";
+  redset::test::Member me(dir, redset::test::make_sized_files(
+                                   dir, "", {5000u + 37u * static_cast<uint64_t>(world_.rank()), 100},
+                                   static_cast<uint64_t>(world_.rank())));
+  ASSERT_TRUE(redset::apply(env_, *set, dir, me.files()).ok());
+  me.snapshot(*set);
+  std::string redfile = redset::redundancy_file(*set, dir);
+  auto all_redfiles = mpi::allgather_strings(set->comm(), redfile);
+
+  for (const Damage& d : damages()) {
+    if (set->rank() == 1) d.apply(me, redfile, all_redfiles[2]);
+    comm.barrier();
+    auto got = redset::recover(env_, *set, dir);
+    EXPECT_TRUE(got.ok()) << d.name << ": " << got.status().to_string();
+    EXPECT_EQ("", me.differences()) << d.name;
+    comm.barrier();
+  }
+}
+
+// The damaged member plus enough lost ones to exceed the tolerance.
+TEST_P(DamageTest, DamageBeyondToleranceIsRefusedAndLeavesFilesAlone) {
+  redset::test::Scratch scratch(world_);
+  mpi::Comm comm = world_.split(world_.rank() / 4, world_.rank());
+  std::string node = "node" + std::to_string(world_.rank());
+  auto set = redset::Set::create(comm, node, GetParam());
+  ASSERT_TRUE(set.ok());
+  std::string dir = scratch.node_dir(node) + "/dataset";
+  redset::test::Member me(dir, redset::test::make_files(dir, "", 99u + static_cast<uint64_t>(world_.rank())));
+  ASSERT_TRUE(redset::apply(env_, *set, dir, me.files()).ok());
+  me.snapshot(*set);
+  // Member 1 damaged; then members 2, 3, ... lost until one more than tolerated.
+  if (set->rank() == 1) flip_byte(redset::redundancy_file(*set, dir), 40);
+  // (For PARTNER with one replica, member 2 keeps member 1's only copy.)
+  bool lost_here = set->rank() >= 2 && set->rank() <= set->tolerance() + 1;
+  if (lost_here) me.lose();
+  auto before = me.contents();
+  comm.barrier();
+  auto got = redset::recover(env_, *set, dir);
+  EXPECT_EQ(Errc::unrecoverable, got.status().code()) << got.status().to_string();
+  EXPECT_EQ(before, me.contents());
+  if (lost_here) {
+    EXPECT_EQ("", me.present());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Schemes, DamageTest,
+                         ::testing::Values(Params{Scheme::xor_code, 4, 1, 1, 4096},
+                                           Params{Scheme::rs, 4, 2, 1, 4096},
+                                           Params{Scheme::partner, 4, 1, 1, 4096}),
+                         [](const auto& info) {
+                           return std::string(redset::scheme_file_tag(info.param.scheme));
+                         });
+
+// Every member without files: the redundancy files hold headers only, and a
+// lost member still gets its (empty) file list and header back.
+TEST(EmptyDataset, ApplyAndRecoverWithNoFilesAnywhere) {
+  auto world = mpi::Comm::borrow(MPI_COMM_WORLD);
+  redset::test::Scratch scratch(world);
+  for (Scheme scheme : {Scheme::partner, Scheme::xor_code, Scheme::rs}) {
+    std::string node = "node" + std::to_string(world.rank());
+    auto set = redset::Set::create(world, node, Params{scheme, 8, 2, 2, 4096});
+    ASSERT_TRUE(set.ok());
+    std::string dir = scratch.node_dir(node) + "/empty_" + redset::scheme_file_tag(scheme);
+    redset::test::Member me(dir, {});
+    ASSERT_TRUE(redset::apply(io::Env::posix(), *set, dir, {}).ok());
+    me.snapshot(*set);
+    if (set->rank() >= 5 && set->rank() < 5 + set->tolerance()) me.lose();
+    world.barrier();
+    auto got = redset::recover(io::Env::posix(), *set, dir);
+    ASSERT_TRUE(got.ok()) << got.status().to_string();
+    EXPECT_TRUE(got->empty());
+    EXPECT_EQ("", me.differences());
+  }
+}
+
+TEST(Single, KeepsMetadataOnlyAndRefusesAnyLoss) {
+  auto world = mpi::Comm::borrow(MPI_COMM_WORLD);
+  redset::test::Scratch scratch(world);
+  std::string node = "node" + std::to_string(world.rank());
+  auto set = redset::Set::create(world, node, Params{Scheme::single, 1, 1, 1, 4096});
+  ASSERT_TRUE(set.ok());
+  std::string dir = scratch.node_dir(node) + "/single";
+  redset::test::Member me(dir, redset::test::make_sized_files(dir, "", {10, 0, 3}, 5));
+  ASSERT_TRUE(redset::apply(io::Env::posix(), *set, dir, me.files()).ok());
+  auto got = redset::recover(io::Env::posix(), *set, dir);
+  ASSERT_TRUE(got.ok()) << got.status().to_string();
+  EXPECT_EQ(me.files(), *got);
+  if (world.rank() == 2) ::unlink((dir + "/" + me.files()[0]).c_str());
+  got = redset::recover(io::Env::posix(), *set, dir);
+  EXPECT_EQ(Errc::unrecoverable, got.status().code());
+}
+
+}  // namespace
