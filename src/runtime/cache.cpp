@@ -7,6 +7,7 @@
 #include "io/path.hpp"
 #include "kvtree/codec.hpp"
 #include "redset/redset.hpp"
+#include "runtime/async_flush.hpp"
 
 namespace scr::rt {
 
@@ -55,19 +56,34 @@ uint64_t cached_bytes(Context& ctx, int id) {
   return sum;
 }
 
+namespace {
+// Checkpoint datasets (complete or not) this process holds, ascending.
+std::vector<int> held_checkpoints(const Context& ctx) {
+  std::vector<int> out;
+  for (int id : ctx.filemap.datasets()) {
+    const kv::Tree* desc = ctx.filemap.find(id)->get("DESC");
+    if (!desc || DatasetInfo::from_tree(*desc).is_checkpoint()) out.push_back(id);
+  }
+  return out;
+}
+}  // namespace
+
 Status evict_for_checkpoint(Context& ctx) {
   for (;;) {
-    std::vector<int> held = ctx.filemap.datasets();
-    int count = static_cast<int>(held.size());
+    std::vector<int> held = held_checkpoints(ctx);
     // Every process decides on the same numbers: the most any holds, and
-    // the oldest id anyone holds.
-    int most = static_cast<int>(mpi::max(ctx.world, static_cast<int64_t>(count)));
+    // the oldest id anyone holds. Output-only datasets leave the cache when
+    // flushed and do not count.
+    int most = static_cast<int>(mpi::max(ctx.world, static_cast<int64_t>(held.size())));
     if (most < ctx.settings.cache_size || most == 0) return Status::Ok();
     int oldest = static_cast<int>(
         mpi::min(ctx.world, held.empty() ? INT32_MAX : static_cast<int64_t>(held.front())));
-    log::debug(1, "cache full (" + std::to_string(most) + " of " +
-                      std::to_string(ctx.settings.cache_size) + "): evicting dataset " +
-                      std::to_string(oldest));
+    if (ctx.rank() == 0)
+      log::debug(1, "cache holds " + std::to_string(most) + " of SCR_CACHE_SIZE=" +
+                        std::to_string(ctx.settings.cache_size) + " checkpoints: evicting dataset " +
+                        std::to_string(oldest));
+    // Never delete a dataset while it is being flushed: wait for the flush.
+    SCR_TRY(ctx.flusher->wait_for(ctx, oldest));
     Status st = ctx.filemap.has(oldest) ? delete_cached(ctx, oldest) : Status::Ok();
     SCR_TRY(mpi::agree(ctx.world, st));
   }

@@ -3,8 +3,12 @@
 #include <chrono>
 
 #include "io/path.hpp"
+#include "runtime/async_flush.hpp"
 
 namespace scr::rt {
+
+Context::Context() : flusher(std::make_unique<AsyncFlusher>()) {}
+Context::~Context() = default;
 
 std::string Context::dataset_dir(const std::string& store, int dataset) const {
   return io::path::join(cache_dir(store), "scr.dataset." + std::to_string(dataset));

@@ -18,6 +18,8 @@
 
 namespace scr::rt {
 
+class AsyncFlusher;
+
 enum class Phase { idle, output, restart };
 
 struct Timing {
@@ -55,6 +57,13 @@ struct Context {
   // one SCR_Have_restart currently reports.
   std::vector<int> restart_candidates;
   bool restart_started = false;
+
+  // Background flushes in flight (SCR_FLUSH_ASYNC=1).
+  std::unique_ptr<AsyncFlusher> flusher;
+
+  Context();
+  ~Context();
+  Context(Context&&) = delete;
 
   int rank() const { return world.rank(); }
   int ranks() const { return world.size(); }

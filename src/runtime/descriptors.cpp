@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cassert>
 
-
 namespace scr::rt {
 namespace {
 

@@ -1,9 +1,13 @@
 #include "runtime/flush.hpp"
 
+#include <chrono>
+#include <thread>
+
 #include "common/log.hpp"
 #include "common/strings.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "runtime/cache.hpp"
 #include "runtime/prefix_index.hpp"
 #include "runtime/prefix_window.hpp"
 
@@ -16,103 +20,126 @@ Status update_index(Context& ctx, F&& change) {
   Status st;
   if (ctx.rank() == 0) {
     auto idx = PrefixIndex::load(ctx.fs(), ctx.settings.prefix);
-    if (!idx) st = idx.status();
-    else {
-      change(*idx);
-      st = idx->save(ctx.fs());
-    }
+    st = idx.status();
+    if (st.ok()) st = change(*idx);
+    if (st.ok()) st = idx->save(ctx.fs());
   }
   return mpi::agree(ctx.world, st);
 }
 
-// Copy this process's files of dataset id; returns {FILE/<rel>/{SIZE,CRC},
-// REDFILE/<name>/{SIZE}}.
-Result<kv::Tree> copy_out(Context& ctx, int id) {
-  kv::Tree mine;
-  std::string dir = ctx.dataset_dir(id);
-  io::CopyOptions opt;
-  opt.piece_size = ctx.settings.piece_size;
-  for (const auto& rel : ctx.filemap.files(id)) {
-    std::string dst = io::path::join(ctx.settings.prefix, rel);
-    SCR_TRY(io::make_dirs(ctx.fs(), io::path::dirname(dst), 0755));
-    uint32_t crc = 0;
-    opt.crc32c = ctx.settings.crc_on_flush ? &crc : nullptr;
-    SCR_ASSIGN_OR_RETURN(uint64_t bytes, io::copy_file(ctx.fs(), io::path::join(dir, rel), dst, opt));
-    kv::Tree& f = mine.child("FILE").child(rel);
-    f.set_uint("SIZE", bytes);
-    if (ctx.settings.crc_on_flush) f.set_uint("CRC", crc);
-  }
-  std::string meta_dir = prefix_dataset_dir(ctx.settings.prefix, id);
-  opt.crc32c = nullptr;
-  for (const auto& name : ctx.filemap.redundancy_files(id)) {
-    SCR_ASSIGN_OR_RETURN(uint64_t bytes, io::copy_file(ctx.fs(), io::path::join(dir, name),
-                                                       io::path::join(meta_dir, name), opt));
-    mine.child("REDFILE").child(name).set_uint("SIZE", bytes);
-  }
-  return mine;
+// Sleep as needed so that `done` bytes take at least done/rate seconds.
+void throttle(uint64_t rate, uint64_t done, std::chrono::steady_clock::time_point start) {
+  if (rate == 0) return;
+  auto due = start + std::chrono::duration<double>(static_cast<double>(done) / static_cast<double>(rate));
+  std::this_thread::sleep_until(std::chrono::time_point_cast<std::chrono::steady_clock::duration>(due));
 }
 
 }  // namespace
 
-bool flush_due(const Context& ctx, const DatasetInfo& info) {
-  if (info.is_output()) return true;
-  return ctx.settings.flush > 0 && info.ckpt > 0 && info.ckpt % ctx.settings.flush == 0;
+FlushJob plan_flush(const Context& ctx, int id) {
+  FlushJob job;
+  job.id = id;
+  const kv::Tree* entry = ctx.filemap.find(id);
+  job.desc = entry && entry->get("DESC") ? *entry->get("DESC") : kv::Tree();
+  job.crc = ctx.settings.crc_on_flush;
+  job.piece_size = ctx.settings.piece_size;
+  std::string dir = ctx.dataset_dir(id);
+  std::string meta_dir = prefix_dataset_dir(ctx.settings.prefix, id);
+  job.dirs.push_back(meta_dir);
+  for (const auto& rel : ctx.filemap.files(id)) {
+    std::string dst = io::path::join(ctx.settings.prefix, rel);
+    job.dirs.push_back(io::path::dirname(dst));
+    job.items.push_back({io::path::join(dir, rel), dst, true});
+  }
+  for (const auto& name : ctx.filemap.redundancy_files(id))
+    job.items.push_back({io::path::join(dir, name), io::path::join(meta_dir, name), false});
+  return job;
 }
 
-Status flush_dataset(Context& ctx, int id) {
-  const kv::Tree* entry = ctx.filemap.find(id);
-  kv::Tree desc = entry && entry->get("DESC") ? *entry->get("DESC") : kv::Tree();
-  DatasetInfo info = DatasetInfo::from_tree(desc);
-  double t0 = wall_seconds();
+Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string& prefix) {
+  for (const auto& d : job.dirs) SCR_TRY(io::make_dirs(env, d, 0755));
+  kv::Tree mine;
+  uint64_t total = 0;
+  auto start = std::chrono::steady_clock::now();
+  io::CopyOptions opt;
+  opt.piece_size = job.piece_size;
+  for (const auto& item : job.items) {
+    uint64_t before = total;
+    opt.progress = [&](uint64_t copied) {
+      throttle(job.bytes_per_second, before + copied, start);
+      if (job.progress) job.progress->store(before + copied);
+    };
+    uint32_t crc = 0;
+    opt.crc32c = item.app_file && job.crc ? &crc : nullptr;
+    SCR_ASSIGN_OR_RETURN(uint64_t bytes, io::copy_file(env, item.src, item.dst, opt));
+    total += bytes;
+    if (item.app_file) {
+      SCR_ASSIGN_OR_RETURN(std::string rel, io::path::relative_to(prefix, item.dst));
+      kv::Tree& f = mine.child("FILE").child(rel);
+      f.set_uint("SIZE", bytes);
+      if (job.crc) f.set_uint("CRC", crc);
+    } else {
+      mine.child("REDFILE").child(io::path::basename(item.dst)).set_uint("SIZE", bytes);
+    }
+  }
+  return mine;
+}
 
-  SCR_TRY(update_index(ctx, [&](PrefixIndex& idx) {
-    kv::Tree& e = idx.upsert(desc);
+Status begin_flush(Context& ctx, const FlushJob& job) {
+  return update_index(ctx, [&](PrefixIndex& idx) {
+    kv::Tree& e = idx.upsert(job.desc);
     e.erase("COMPLETE");
     e.erase("FLUSHED");
-  }));
-  Status st = io::make_dirs(ctx.fs(), prefix_dataset_dir(ctx.settings.prefix, id), 0700);
-  Result<kv::Tree> mine = st.ok() ? copy_out(ctx, id) : Result<kv::Tree>(st);
-  SCR_TRY(mpi::agree(ctx.world, mine.status()).with_context("flush of dataset " + info.name));
+    return Status::Ok();
+  });
+}
 
-  // Gather every process's file list at rank 0 for the summary.
+Status end_flush(Context& ctx, const FlushJob& job, const Result<kv::Tree>& mine) {
+  DatasetInfo info = DatasetInfo::from_tree(job.desc);
+  SCR_TRY(mpi::agree(ctx.world, mine.status()).with_context("flush of dataset " + info.name));
   int64_t my_bytes = 0;
   if (const kv::Tree* files = mine->get("FILE"))
     for (const auto& [rel, f] : files->children()) my_bytes += f->int_or("SIZE", 0);
   int64_t bytes = mpi::sum(ctx.world, my_bytes);
+  // Gather every process's file list at rank 0 for the summary.
   std::map<int, kv::Tree> send;
-  send[0] = std::move(mine).value();
+  send[0] = *mine;
   auto lists = mpi::exchange_trees(ctx.world, send);
   SCR_TRY(update_index(ctx, [&](PrefixIndex& idx) {
     kv::Tree summary;
-    summary.put("DSET", desc);
+    summary.put("DSET", job.desc);
     summary.set_int("RANKS", ctx.ranks());
     for (auto& [r, t] : lists) summary.child("RANK").put(std::to_string(r), std::move(t));
-    Status written = io::write_tree(ctx.fs(), summary_path(ctx.settings.prefix, id), summary);
-    if (!written.ok()) {
-      log::error(written.message());
-      return;  // the index keeps the dataset incomplete
-    }
-    kv::Tree& e = idx.upsert(desc);
+    // The summary must be durable before the index points at it.
+    SCR_TRY(io::write_tree(ctx.fs(), summary_path(ctx.settings.prefix, job.id), summary));
+    kv::Tree& e = idx.upsert(job.desc);
     e.set_int("SIZE", bytes);
     e.set_int("COMPLETE", 1);
     e.set_int("FLUSHED", 1);
     if (info.is_checkpoint()) idx.set_current(info.name);
     apply_prefix_window(ctx, idx);
+    return Status::Ok();
   }));
-  // The summary write may have failed on rank 0 only: check the index.
-  bool ok = true;
-  if (ctx.rank() == 0) {
-    auto idx = PrefixIndex::load(ctx.fs(), ctx.settings.prefix);
-    ok = idx && idx->flag(id, "FLUSHED");
+  if (ctx.filemap.has(job.id)) {
+    ctx.filemap.set_flag(job.id, "FLUSHED", true);
+    SCR_TRY(mpi::agree(ctx.world, ctx.filemap.save(ctx.fs())));
+    // An output-only dataset has reached the prefix; it need not stay cached.
+    if (!info.is_checkpoint()) SCR_TRY(mpi::agree(ctx.world, delete_cached(ctx, job.id)));
   }
-  if (!mpi::all_true(ctx.world, ok))
-    return Error(Errc::io_error, "flush of dataset " + info.name + " did not complete");
-  ctx.filemap.set_flag(id, "FLUSHED", true);
-  SCR_TRY(ctx.filemap.save(ctx.fs()));
   if (ctx.rank() == 0)
-    log::info("flushed dataset " + info.name + " (" + str::format_bytes(static_cast<uint64_t>(bytes)) +
-              ") in " + std::to_string(wall_seconds() - t0) + " s");
+    log::info("flushed dataset " + info.name + " (" + str::format_bytes(static_cast<uint64_t>(bytes)) + ")");
   return Status::Ok();
+}
+
+Status flush_dataset(Context& ctx, int id) {
+  FlushJob job = plan_flush(ctx, id);
+  SCR_TRY(begin_flush(ctx, job));
+  return end_flush(ctx, job, run_copies(ctx.fs(), job, ctx.settings.prefix));
+}
+
+bool flush_due(const Context& ctx, const DatasetInfo& info) {
+  if (info.is_output()) return true;
+  return ctx.settings.flush > 0 && info.ckpt > 0 && info.ckpt % ctx.settings.flush == 0;
 }
 
 }  // namespace scr::rt

@@ -1,23 +1,55 @@
-// Flush: copy a cached dataset to the prefix directory, synchronously.
+// Flush: copy a cached dataset to the prefix directory.
 //
 // Order of steps (crash safety): the index first records the dataset as
-// incomplete; then every process copies its files to the paths the
-// application named (each via a temporary and rename) and the redundancy
-// files into .scr/scr.dataset.<id>/; then rank 0 writes the summary with
-// per-file sizes and CRC32C; only then the index marks it COMPLETE and
-// FLUSHED (and CURRENT for a checkpoint). A crash at any point leaves the
-// previous current dataset in force and this one never loadable.
+// incomplete (begin_flush); then every process copies its files to the
+// paths the application named (each via a temporary and rename) and the
+// redundancy files into .scr/scr.dataset.<id>/ (run_copies, which touches no
+// MPI and may run in a background thread); then rank 0 writes the summary
+// with per-file sizes and CRC32C and only then marks the dataset COMPLETE and
+// FLUSHED in the index, and CURRENT for a checkpoint (end_flush). A crash at
+// any point leaves the previous current dataset in force and this one never
+// loadable.
 #pragma once
+
+#include <atomic>
+#include <string>
+#include <vector>
 
 #include "runtime/context.hpp"
 
 namespace scr::rt {
 
-// Collective.
+struct CopyItem {
+  std::string src, dst;
+  bool app_file;  // application file (CRC and FILE entry) or redundancy file
+};
+
+// Everything a process must copy for one dataset, fixed when the flush starts
+// so the copy can run without looking at the (changing) filemap.
+struct FlushJob {
+  int id = 0;
+  kv::Tree desc;
+  std::vector<CopyItem> items;
+  std::vector<std::string> dirs;  // prefix directories to create first
+  bool crc = true;
+  size_t piece_size = 1 << 20;
+  uint64_t bytes_per_second = 0;  // 0: unthrottled
+  std::atomic<uint64_t>* progress = nullptr;  // bytes copied so far, if wanted
+};
+
+FlushJob plan_flush(const Context& ctx, int id);
+// Local, MPI-free: copy the files; returns {FILE/<rel>/{SIZE,CRC}, REDFILE/..}.
+Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string& prefix);
+// Collective: mark the dataset incomplete in the index.
+Status begin_flush(Context& ctx, const FlushJob& job);
+// Collective: agree on the copies, write the summary, mark it flushed.
+Status end_flush(Context& ctx, const FlushJob& job, const Result<kv::Tree>& mine);
+
+// Collective, synchronous: all three steps.
 Status flush_dataset(Context& ctx, int id);
 
-// Collective: should dataset id be flushed now (outputs always; checkpoints
-// every SCR_FLUSH checkpoints)?
+// Should dataset id be flushed now (outputs always; checkpoints every
+// SCR_FLUSH checkpoints)?
 bool flush_due(const Context& ctx, const DatasetInfo& info);
 
 }  // namespace scr::rt

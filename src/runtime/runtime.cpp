@@ -6,6 +6,7 @@
 #include "common/log.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "runtime/async_flush.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/fetch.hpp"
 #include "runtime/flush.hpp"
@@ -126,6 +127,8 @@ Status Runtime::finalize() {
     st = finish_output(false);
   }
   ctx_.phase = Phase::idle;
+  Status waited = ctx_.flusher->poll(ctx_, true);
+  if (st.ok()) st = waited;
   // Flush the newest checkpoint if it is not in the prefix yet.
   auto ckpts = cached_checkpoints(ctx_);
   if (!ckpts.empty() && !mpi::all_true(ctx_.world, ctx_.filemap.flag(ckpts.front(), "FLUSHED"))) {
@@ -196,6 +199,7 @@ Status Runtime::remove(const std::string& name) {
   bool found_cache = false;
   if (int id = cached_by_name(name); id > 0) {
     found_cache = true;
+    SCR_TRY(ctx_.flusher->wait_for(ctx_, id));
     Status st = ctx_.filemap.has(id) ? delete_cached(ctx_, id) : Status::Ok();
     SCR_TRY(mpi::agree(ctx_.world, st));
     auto& c = ctx_.restart_candidates;

@@ -6,6 +6,7 @@
 #include "common/strings.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "runtime/async_flush.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/flush.hpp"
 #include "runtime/halt.hpp"
@@ -17,6 +18,7 @@ Result<bool> Runtime::need_checkpoint() {
   if (ctx_.phase != Phase::idle)
     return Error(Errc::bad_state, "SCR_Need_checkpoint called inside an output or restart phase");
   const Settings& s = ctx_.settings;
+  SCR_TRY(ctx_.flusher->poll(ctx_, false));
   ++ctx_.timing.need_calls;
   bool halting = !check_halt(ctx_).empty();
   int decide = 0;
@@ -54,12 +56,13 @@ Status Runtime::start_output(const std::string& name, int flags) {
     return Error(Errc::invalid_argument, "dataset name '" + name + "' must not contain '/'");
   // Starting a new dataset abandons a restart that was offered but not taken.
   ctx_.restart_candidates.clear();
+  SCR_TRY(ctx_.flusher->poll(ctx_, false));
   ctx_.world.barrier();
   ctx_.timing.phase_start = wall_seconds();
 
   int id = ++ctx_.dataset_id;
   int ckpt = (flags & kFlagCheckpoint) ? ++ctx_.checkpoint_id : 0;
-  SCR_TRY(evict_for_checkpoint(ctx_));
+  if (ckpt > 0) SCR_TRY(evict_for_checkpoint(ctx_));
   const Protection& p = select_protection(ctx_.settings, ckpt, !(flags & kFlagCheckpoint));
 
   kv::Tree desc;
@@ -116,7 +119,9 @@ Result<std::string> Runtime::route_file(const std::string& name) {
 Status Runtime::complete_output(bool valid) {
   if (ctx_.phase != Phase::output)
     return Error(Errc::bad_state, "SCR_Complete_output called without SCR_Start_output");
-  return finish_output(valid);
+  Status st = finish_output(valid);
+  Status polled = ctx_.flusher->poll(ctx_, false);
+  return st.ok() ? polled : st;
 }
 
 Status Runtime::finish_output(bool valid) {
@@ -153,10 +158,8 @@ Status Runtime::finish_output(bool valid) {
   SCR_TRY(mpi::agree(ctx_.world, ctx_.filemap.save(ctx_.fs())));
 
   if (flush_due(ctx_, info)) {
-    Status fl = flush_dataset(ctx_, id);
-    if (!fl.ok()) return fl;
-    // An output-only dataset has reached the prefix; it need not stay cached.
-    if (!info.is_checkpoint()) SCR_TRY(mpi::agree(ctx_.world, delete_cached(ctx_, id)));
+    if (ctx_.settings.flush_async) SCR_TRY(ctx_.flusher->start(ctx_, id));
+    else SCR_TRY(flush_dataset(ctx_, id));
   }
   ctx_.timing.checkpoint_total += wall_seconds() - ctx_.timing.phase_start;
   if (info.is_checkpoint()) {

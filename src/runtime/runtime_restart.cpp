@@ -2,6 +2,7 @@
 // a restart, SCR_Complete_restart (falling back to older checkpoints).
 #include "common/log.hpp"
 #include "io/path.hpp"
+#include "runtime/async_flush.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/fetch.hpp"
 #include "runtime/prefix_index.hpp"
@@ -72,6 +73,7 @@ Status Runtime::complete_restart(bool valid) {
 Status Runtime::reject_restart() {
   int id = ctx_.restart_candidates.front();
   ctx_.restart_candidates.erase(ctx_.restart_candidates.begin());
+  SCR_TRY(ctx_.flusher->wait_for(ctx_, id));
   SCR_TRY(mpi::agree(ctx_.world, delete_cached(ctx_, id)));
   Status marked;
   if (ctx_.rank() == 0) {

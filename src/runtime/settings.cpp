@@ -77,6 +77,7 @@ Result<Settings> settings_from_config(const Config& config) {
 
   SCR_ASSIGN_OR_RETURN(Descriptors d, build_descriptors(config));
   s.groups = d.groups;
+  s.reds = d.reds;
   for (const RedDesc& red : d.reds) {
     if (red.bypass)
       return Error(Errc::unsupported, "CKPT=" + std::to_string(red.index) +
@@ -100,20 +101,14 @@ Result<Settings> settings_from_config(const Config& config) {
     return Error(Errc::unsupported,
                  "SCR_CACHE_BYPASS=1 (write checkpoints straight to the prefix) is not supported "
                  "by SCR++; the cache is always used");
-  if (s.piece_size < 4096)
-    return Error(Errc::invalid_argument, "SCR_PIECE_SIZE must be at least 4096 bytes");
   return s;
 }
 
 const Protection& select_protection(const Settings& s, int checkpoint_id, bool output_only) {
-  const Protection* best = nullptr;
-  for (const auto& p : s.protections) {
-    if (!p.enabled) continue;
-    if (output_only && p.output) return p;
-    bool applies = checkpoint_id <= 0 ? p.interval == 1 : checkpoint_id % p.interval == 0;
-    if (applies && (!best || p.interval > best->interval)) best = &p;
-  }
-  return best ? *best : s.protections.front();
+  int index = select(s.reds, checkpoint_id, output_only).index;
+  for (const auto& p : s.protections)
+    if (p.index == index) return p;
+  return s.protections.front();
 }
 
 }  // namespace scr::rt

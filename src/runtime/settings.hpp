@@ -61,15 +61,14 @@ struct Settings {
   std::string fault_inject;
   size_t piece_size = 1 << 20;
   std::vector<Protection> protections;
+  std::vector<RedDesc> reds;  // as configured; selection follows descriptors.hpp
   GroupDescs groups;
 };
 
 // Resolve from a loaded configuration.
 Result<Settings> settings_from_config(const Config& config);
 
-// The descriptor for a dataset: for output-only datasets the one marked
-// OUTPUT if any; otherwise the one with the largest INTERVAL dividing the
-// checkpoint id.
+// The protection for a dataset, chosen by descriptors.hpp's select().
 const Protection& select_protection(const Settings& s, int checkpoint_id, bool output_only);
 
 }  // namespace scr::rt

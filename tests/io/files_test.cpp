@@ -4,7 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -12,6 +14,7 @@
 #include "common/crc32c.hpp"
 #include "io/fault_env.hpp"
 #include "io/files.hpp"
+#include "io/path.hpp"
 #include "kvtree/codec.hpp"
 #include "temp_dir.hpp"
 
@@ -53,6 +56,82 @@ TEST(WriteFileAtomic, CreatesAndReplaces) {
   ASSERT_TRUE(io::write_file_atomic(Env::posix(), p, "second, longer").ok());
   EXPECT_EQ(read_raw(p), "second, longer");
   EXPECT_EQ(names_in(dir.path()), std::vector<std::string>{"meta"}) << "temporary left behind";
+}
+
+// Records every mutating call in order, to check durability ordering that
+// file contents alone cannot show.
+class RecordingEnv final : public io::EnvWrapper {
+ public:
+  explicit RecordingEnv(Env& target) : EnvWrapper(target) {}
+  std::vector<std::string> log;
+
+  scr::Result<std::unique_ptr<io::File>> open(const std::string& p, OpenMode mode,
+                                              uint32_t perms) override {
+    if (mode != OpenMode::read) log.push_back("create " + p);
+    SCR_ASSIGN_OR_RETURN(auto f, EnvWrapper::open(p, mode, perms));
+    return std::unique_ptr<io::File>(std::make_unique<RecordingFile>(std::move(f), log));
+  }
+  scr::Status rename(const std::string& from, const std::string& to) override {
+    log.push_back("rename " + from + " " + to);
+    return EnvWrapper::rename(from, to);
+  }
+  scr::Status sync_dir(const std::string& p) override {
+    log.push_back("syncdir " + p);
+    return EnvWrapper::sync_dir(p);
+  }
+
+ private:
+  class RecordingFile final : public io::File {
+   public:
+    RecordingFile(std::unique_ptr<io::File> f, std::vector<std::string>& log)
+        : f_(std::move(f)), log_(log) {}
+    scr::Result<size_t> pread(void* b, size_t n, uint64_t o) override { return f_->pread(b, n, o); }
+    scr::Status pwrite(const void* b, size_t n, uint64_t o) override {
+      log_.push_back("write " + path());
+      return f_->pwrite(b, n, o);
+    }
+    scr::Status sync() override {
+      log_.push_back("sync " + path());
+      return f_->sync();
+    }
+    scr::Status close() override { return f_->close(); }
+    scr::Result<uint64_t> size() override { return f_->size(); }
+    const std::string& path() const override { return f_->path(); }
+
+   private:
+    std::unique_ptr<io::File> f_;
+    std::vector<std::string>& log_;
+  };
+};
+
+// The data reaches the disk before the rename makes it visible, and the
+// rename is made durable by syncing the directory.
+TEST(WriteFileAtomic, SyncsDataBeforeRenameAndDirectoryAfter) {
+  TempDir dir;
+  std::string p = dir / "meta";
+  RecordingEnv env(Env::posix());
+  ASSERT_TRUE(io::write_file_atomic(env, p, "content").ok());
+  ASSERT_EQ(env.log.size(), 5u) << ::testing::PrintToString(env.log);
+  const std::string tmp = env.log[0].substr(std::string("create ").size());
+  EXPECT_NE(tmp, p) << "must write a temporary, not the file itself";
+  EXPECT_EQ(io::path::dirname(tmp), dir.path()) << "temporary must be on the same file system";
+  EXPECT_EQ(env.log, (std::vector<std::string>{"create " + tmp, "write " + tmp, "sync " + tmp,
+                                               "rename " + tmp + " " + p, "syncdir " + dir.path()}));
+}
+
+TEST(CopyFile, SyncsBeforeRename) {
+  TempDir dir;
+  write_raw(dir / "src", "data");
+  RecordingEnv env(Env::posix());
+  ASSERT_TRUE(io::copy_file(env, dir / "src", dir / "dst").ok());
+  ASSERT_GE(env.log.size(), 4u) << ::testing::PrintToString(env.log);
+  const std::string tmp = env.log[0].substr(std::string("create ").size());
+  auto at = [&](const std::string& what) {
+    return std::find(env.log.begin(), env.log.end(), what) - env.log.begin();
+  };
+  EXPECT_LT(at("write " + tmp), at("sync " + tmp));
+  EXPECT_LT(at("sync " + tmp), at("rename " + tmp + " " + dir / "dst"));
+  EXPECT_LT(at("rename " + tmp + " " + dir / "dst"), static_cast<long>(env.log.size()));
 }
 
 TEST(WriteFileAtomic, ReplacesASymlinkInsteadOfWritingThroughIt) {

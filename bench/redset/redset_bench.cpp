@@ -1,0 +1,179 @@
+// redset_bench: what redundancy costs next to simply writing the checkpoint.
+// Each repetition, on simulated nodes (contiguous blocks of ranks, each with
+// its own cache directory): write every rank's checkpoint and fsync (the
+// SINGLE baseline), apply the scheme, delete the files of as many members per
+// set as the scheme tolerates, and rebuild them (verified by CRC). One JSON
+// line reports the medians. Run under mpirun; see --help.
+#include <mpi.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "checkpoint.hpp"
+#include "io/files.hpp"
+#include "mpi/comm.hpp"
+#include "options.hpp"
+#include "redset/redset.hpp"
+
+namespace {
+
+using namespace scr;
+
+struct Sample {
+  double write_s = 0, encode_s = 0, rebuild_s = 0;
+  bool verified = true;
+};
+
+// Wall time of a collective step: from a barrier to the last rank done.
+template <class F>
+double timed(const mpi::Comm& world, F&& step) {
+  world.barrier();
+  double t0 = MPI_Wtime();
+  step();
+  world.barrier();
+  return MPI_Wtime() - t0;
+}
+
+Status check(const mpi::Comm& world, const Status& local, const char* what) {
+  Status st = mpi::agree(world, local);
+  if (!st.ok()) st.context(what);
+  return st;
+}
+
+Result<Sample> run_once(const mpi::Comm& world, const redset::Set& set, const std::string& dir,
+                        bench::Checkpoint& ckpt, uint32_t crc) {
+  io::Env& env = io::Env::posix();
+  std::string file = "rank" + std::to_string(world.rank()) + ".ckpt";
+  std::string path = dir + "/" + file;
+  SCR_TRY(check(world, io::make_dirs(env, dir), "create the cache directory"));
+  Sample s;
+  Status st;
+  s.write_s = timed(world, [&] { st = ckpt.write(env, path); });
+  SCR_TRY(check(world, st, "write the checkpoint"));
+  s.encode_s = timed(world, [&] { st = redset::apply(env, set, dir, {file}); });
+  SCR_TRY(check(world, st, "apply"));
+
+  bool lost = set.rank() < set.tolerance();
+  if (lost) {
+    SCR_TRY(io::remove_file(env, path));
+    SCR_TRY(redset::unapply(env, set, dir));
+  }
+  Result<std::vector<std::string>> got = Status(Errc::unsupported, "not run");
+  s.rebuild_s = timed(world, [&] { got = redset::recover(env, set, dir); });
+  SCR_TRY(check(world, got.status(), "recover"));
+  if (lost) {
+    auto rebuilt = io::file_crc32c(env, path);
+    s.verified = rebuilt.ok() && *rebuilt == crc;
+  }
+  s.verified = mpi::all_true(world, s.verified);
+
+  SCR_TRY(io::remove_file(env, path));
+  SCR_TRY(redset::unapply(env, set, dir));
+  return s;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double peak_rss_mib(const mpi::Comm& world) {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return mpi::max(world, static_cast<double>(usage.ru_maxrss) / 1024.0);  // KiB on Linux
+}
+
+int k_of(const redset::Set& set) {
+  switch (set.scheme()) {
+    case redset::Scheme::rs: return set.params().failures;
+    case redset::Scheme::xor_code: return 1;
+    case redset::Scheme::partner: return set.params().replicas;
+    case redset::Scheme::single: return 0;
+  }
+  return 0;
+}
+
+void report(const bench::Options& o, const mpi::Comm& world, int nodes, const redset::Set& set,
+            const std::vector<Sample>& samples) {
+  std::vector<double> write, encode, rebuild, enc_ratio, reb_ratio;
+  bool verified = true;
+  for (const Sample& s : samples) {
+    write.push_back(s.write_s);
+    encode.push_back(s.encode_s);
+    rebuild.push_back(s.rebuild_s);
+    enc_ratio.push_back(s.encode_s / s.write_s);
+    reb_ratio.push_back(s.rebuild_s / s.encode_s);
+    verified = verified && s.verified;
+  }
+  int set_size = static_cast<int>(mpi::max(world, int64_t{set.ranks()}));
+  double rss = peak_rss_mib(world);
+  if (world.rank() != 0) return;
+  double protected_bps = static_cast<double>(o.bytes_per_rank) * world.size() / median(encode);
+  std::printf(
+      "{\"scheme\":\"%s\",\"ranks\":%d,\"nodes\":%d,\"set_size\":%d,\"k\":%d,"
+      "\"bytes_per_rank\":%llu,\"piece_size\":%zu,\"repeat\":%d,\"write_s\":%.4f,"
+      "\"encode_s\":%.4f,\"rebuild_s\":%.4f,\"protected_bytes_per_s\":%.4g,"
+      "\"encode_over_write\":%.3f,\"rebuild_over_encode\":%.3f,\"peak_rss_mib\":%.1f,"
+      "\"verified\":%s}\n",
+      redset::scheme_name(set.scheme()), world.size(), nodes, set_size, k_of(set),
+      static_cast<unsigned long long>(o.bytes_per_rank), o.piece_size, o.repeat, median(write),
+      median(encode), median(rebuild), protected_bps, median(enc_ratio), median(reb_ratio), rss,
+      verified ? "true" : "false");
+  std::fflush(stdout);
+}
+
+int run(const bench::Options& o, const mpi::Comm& world) {
+  int nodes = o.nodes > 0 ? o.nodes : world.size();
+  if (world.size() % nodes != 0) {
+    if (world.rank() == 0)
+      std::fprintf(stderr, "redset_bench: %d ranks do not split evenly into %d nodes\n", world.size(), nodes);
+    return 2;
+  }
+  int node = world.rank() / (world.size() / nodes);
+  std::string node_name = "node" + std::to_string(node);
+  redset::Params params{o.scheme, o.set_size, o.k, o.replicas, o.piece_size};
+  auto set = redset::Set::create(world, node_name, params);
+  if (!set.ok()) {
+    if (world.rank() == 0) std::fprintf(stderr, "redset_bench: %s\n", set.status().to_string().c_str());
+    return 1;
+  }
+  bench::Checkpoint ckpt(world.rank(), o.bytes_per_rank);
+  uint32_t crc = ckpt.crc();
+  std::vector<Sample> samples;
+  for (int rep = 0; rep < o.repeat; ++rep) {
+    std::string dir = o.dir + "/" + node_name + "/dataset" + std::to_string(rep);
+    auto s = run_once(world, *set, dir, ckpt, crc);
+    if (!s.ok()) {
+      if (world.rank() == 0) std::fprintf(stderr, "redset_bench: %s\n", s.status().to_string().c_str());
+      return 1;
+    }
+    samples.push_back(*s);
+  }
+  report(o, world, nodes, *set, samples);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int code = 0;
+  {
+    mpi::Comm world = mpi::Comm::borrow(MPI_COMM_WORLD);
+    auto options = bench::parse_options(argc, argv);
+    if (!options.ok() || options->help) {
+      if (world.rank() == 0)
+        std::fprintf(options.ok() ? stdout : stderr, "%s%s", options.ok() ? "" : (options.status().to_string() + "\n").c_str(),
+                     bench::kUsage);
+      code = options.ok() ? 0 : 2;
+    } else {
+      code = run(*options, world);
+    }
+  }
+  MPI_Finalize();
+  return code;
+}

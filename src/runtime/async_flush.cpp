@@ -1,0 +1,68 @@
+#include "runtime/async_flush.hpp"
+
+#include "common/log.hpp"
+
+namespace scr::rt {
+
+AsyncFlusher::~AsyncFlusher() {
+  for (auto& [id, f] : flights_)
+    if (f->thread.joinable()) f->thread.join();
+}
+
+uint64_t AsyncFlusher::progress(int id) const {
+  auto it = flights_.find(id);
+  return it == flights_.end() ? 0 : it->second->copied.load();
+}
+
+Status AsyncFlusher::start(Context& ctx, int id) {
+  int max = std::max(1, ctx.settings.flush_async_max);
+  while (static_cast<int>(flights_.size()) >= max) SCR_TRY(wait_for(ctx, flights_.begin()->first));
+  auto flight = std::make_unique<Flight>();
+  flight->job = plan_flush(ctx, id);
+  flight->job.progress = &flight->copied;
+  if (ctx.settings.flush_async_bw > 0)
+    flight->job.bytes_per_second = std::max<uint64_t>(1, ctx.settings.flush_async_bw / ctx.node.size());
+  SCR_TRY(begin_flush(ctx, flight->job));
+  ctx.filemap.set_flag(id, "FLUSHING", true);
+  SCR_TRY(ctx.filemap.save(ctx.fs()));
+  Flight* f = flight.get();
+  io::Env* env = ctx.env;
+  std::string prefix = ctx.settings.prefix;
+  f->thread = std::thread([f, env, prefix] {
+    f->result = run_copies(*env, f->job, prefix);
+    f->done = true;
+  });
+  flights_[id] = std::move(flight);
+  return Status::Ok();
+}
+
+Status AsyncFlusher::finish(Context& ctx, int id) {
+  auto node = flights_.extract(id);
+  Flight& f = *node.mapped();
+  f.thread.join();
+  if (ctx.filemap.has(id)) ctx.filemap.set_flag(id, "FLUSHING", false);
+  Status st = end_flush(ctx, f.job, f.result);
+  if (!st.ok() && ctx.rank() == 0) log::error(st.message());
+  return st;
+}
+
+Status AsyncFlusher::wait_for(Context& ctx, int id) {
+  bool mine = in_flight(id);
+  if (!mpi::any_true(ctx.world, mine)) return Status::Ok();
+  return finish(ctx, id);
+}
+
+Status AsyncFlusher::poll(Context& ctx, bool wait) {
+  Status first;
+  // Every process holds the same flights, started in the same calls.
+  std::vector<int> ids;
+  for (const auto& [id, f] : flights_) ids.push_back(id);
+  for (int id : ids) {
+    if (!wait && !mpi::all_true(ctx.world, flights_.at(id)->done.load())) continue;
+    Status st = finish(ctx, id);
+    if (first.ok()) first = st;
+  }
+  return first;
+}
+
+}  // namespace scr::rt
