@@ -178,6 +178,9 @@ Result<uint64_t> copy_file(Env& env, const std::string& src, const std::string& 
     (void)env.unlink(tmp);
     return st;
   }
+  // Without this the rename itself may be lost on power failure, after the
+  // caller already recorded the copy as done.
+  if (options.fsync) SCR_TRY(env.sync_dir(path::dirname(dst)));
   if (options.crc32c) *options.crc32c = crc;
   return offset;
 }

@@ -44,7 +44,7 @@ Status remove_file(Env& env, const std::string& path);
 
 struct CopyOptions {
   size_t piece_size = kDefaultPieceSize;
-  bool fsync = true;
+  bool fsync = true;                // fsync the data, then the directory after the rename
   bool keep_meta = true;            // copy mode and times to the destination
   uint32_t* crc32c = nullptr;       // when set, receives the CRC32C of the bytes
   // Called after each piece with bytes copied so far; may sleep to throttle.

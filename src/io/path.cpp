@@ -44,12 +44,12 @@ std::string normalize(std::string_view p) {
     }
     parts.push_back(part);
   }
+  if (parts.empty()) return abs ? "/" : ".";
   std::string out = abs ? "/" : "";
   for (size_t i = 0; i < parts.size(); ++i) {
     if (i) out.push_back('/');
     out += parts[i];
   }
-  if (out.empty()) out = ".";
   return out;
 }
 

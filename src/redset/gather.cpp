@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "redset/buffer.hpp"
+#include "redset/wait.hpp"
 
 namespace scr::redset {
 namespace {
@@ -117,9 +118,6 @@ class Gatherer {
   std::vector<size_t> in_start_, out_start_;  // per gathered stripe
   PhaseBuffers sets_[2];
 
-  static void wait_all(std::vector<MPI_Request>& reqs) {
-    MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE);
-  }
 
   void phase(uint64_t q) {
     PhaseBuffers& b = sets_[q % 2];
@@ -172,10 +170,10 @@ class Gatherer {
       srcs.push_back(b.in[i].data());
     }
     MPI_Request* in_req = b.in_req.data() + in_start_[g];
-    MPI_Waitall(static_cast<int>(job.sources.size()), in_req, MPI_STATUSES_IGNORE);
+    wait_all(std::span(in_req, job.sources.size()));
     // Output buffers of this set may still be on their way from two phases ago.
     MPI_Request* out_req = b.out_req.data() + out_start_[g];
-    MPI_Waitall(static_cast<int>(job.outputs.size()), out_req, MPI_STATUSES_IGNORE);
+    wait_all(std::span(out_req, job.outputs.size()));
     std::vector<uint8_t*> outs;
     for (size_t r = 0; r < job.outputs.size(); ++r) outs.push_back(b.out[out_start_[g] + r].data());
     job.coefficients.encode(srcs, outs, n);

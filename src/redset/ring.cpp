@@ -7,6 +7,7 @@
 
 #include "redset/buffer.hpp"
 #include "redset/kernels/xor.hpp"
+#include "redset/wait.hpp"
 
 namespace scr::redset {
 namespace {
@@ -39,7 +40,7 @@ class Ring {
       step(u);
       if (u + kLookahead < total_) prepare(u + kLookahead);
     }
-    MPI_Waitall(kSlots, sends_, MPI_STATUSES_IGNORE);
+    wait_all(sends_);
   }
 
  private:
@@ -62,7 +63,7 @@ class Ring {
 
   void prepare(uint64_t u) {
     uint64_t s = u % kSlots;
-    MPI_Wait(&sends_[s], MPI_STATUS_IGNORE);
+    wait_one(sends_[s]);
     if (at(u).receive)
       MPI_Irecv(slots_[s].data(), length(u), MPI_BYTE, left_, kTag, comm_, &recvs_[s]);
   }
@@ -78,7 +79,7 @@ class Ring {
       else std::memset(acc, 0, len);
     } else {
       if (st.add) store_.read(*st.add, offset, own_.data(), len);
-      MPI_Wait(&recvs_[s], MPI_STATUS_IGNORE);
+      wait_one(recvs_[s]);
       if (st.add) kernels::xor_into(acc, own_.data(), len);
     }
     if (st.send) MPI_Isend(acc, static_cast<int>(len), MPI_BYTE, right_, kTag, comm_, &sends_[s]);

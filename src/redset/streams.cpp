@@ -7,6 +7,7 @@
 
 #include "redset/buffer.hpp"
 #include "redset/layout.hpp"
+#include "redset/wait.hpp"
 
 namespace scr::redset {
 namespace {
@@ -40,7 +41,7 @@ class Streams {
       receive_round(t);
     }
     for (auto& set : out_reqs_)
-      for (auto& reqs : set) MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE);
+      for (auto& reqs : set) wait_all(reqs);
     return status_;
   }
 
@@ -67,7 +68,7 @@ class Streams {
       int len = length(o.size, t);
       if (len == 0) continue;
       auto& reqs = out_reqs_[t % 2][i];
-      MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE);
+      wait_all(reqs);
       uint8_t* buf = out_bufs_[t % 2][i].data();
       if (status_.ok()) status_ = o.read(t * piece_, buf, static_cast<size_t>(len));
       if (!status_.ok()) std::memset(buf, 0, static_cast<size_t>(len));
@@ -89,7 +90,7 @@ class Streams {
     for (size_t i = 0; i < ins_.size(); ++i) {
       int len = length(ins_[i].size, t);
       if (len == 0) continue;
-      MPI_Wait(&in_reqs_[t % 2][i], MPI_STATUS_IGNORE);
+      wait_one(in_reqs_[t % 2][i]);
       if (status_.ok())
         status_ = ins_[i].write(t * piece_, in_bufs_[t % 2][i].data(), static_cast<size_t>(len));
     }

@@ -11,6 +11,32 @@
 
 namespace scr::rt {
 
+Status record_crcs(Context& ctx, int id) {
+  std::string dir = ctx.dataset_dir(id);
+  kv::Tree& crcs = ctx.filemap.dataset(id).reset("CRC");
+  for (const auto& rel : ctx.filemap.files(id)) {
+    SCR_ASSIGN_OR_RETURN(uint32_t crc, io::file_crc32c(ctx.fs(), io::path::join(dir, rel),
+                                                       ctx.settings.piece_size));
+    crcs.set_uint(rel, crc);
+  }
+  return Status::Ok();
+}
+
+std::vector<std::string> damaged_files(Context& ctx, int id) {
+  std::vector<std::string> bad;
+  const kv::Tree* entry = ctx.filemap.find(id);
+  const kv::Tree* crcs = entry ? entry->get("CRC") : nullptr;
+  if (!crcs) return bad;
+  std::string dir = ctx.dataset_dir(id);
+  for (const auto& [rel, v] : crcs->children()) {
+    std::string p = io::path::join(dir, rel);
+    if (!ctx.fs().exists(p)) continue;  // missing, not damaged: recover handles it
+    auto crc = io::file_crc32c(ctx.fs(), p, ctx.settings.piece_size);
+    if (!crc || *crc != crcs->uint_or(rel, 0)) bad.push_back(rel);
+  }
+  return bad;
+}
+
 Status protect_dataset(Context& ctx, int id, const Protection& p) {
   redset::Params params = p.params;
   params.piece_size = ctx.settings.piece_size;
@@ -21,6 +47,7 @@ Status protect_dataset(Context& ctx, int id, const Protection& p) {
   SCR_TRY(redset::apply(ctx.fs(), set, dir, ctx.filemap.files(id)));
 
   ctx.filemap.set_redundancy_files(id, redset::redundancy_files(set));
+  if (ctx.settings.crc_on_copy) SCR_TRY(mpi::agree(ctx.world, record_crcs(ctx, id)));
   // Every member keeps all members' descriptors.
   auto descs = mpi::allgather_strings(set.comm(), kv::encode(set.desc()));
   kv::Tree& reddesc = ctx.filemap.dataset(id).reset("REDDESC");
@@ -32,6 +59,10 @@ Status protect_dataset(Context& ctx, int id, const Protection& p) {
 }
 
 Status delete_cached(Context& ctx, int id) {
+  if (ctx.filemap.flag(id, "BYPASS")) {  // read in place from the prefix: nothing cached
+    ctx.filemap.erase(id);
+    return ctx.filemap.save(ctx.fs());
+  }
   std::string dir = ctx.dataset_dir(id);
   Status first;
   auto note = [&](Status st) {

@@ -13,6 +13,11 @@ namespace scr::rt {
 // filemap, so a member whose node is lost can be told its own.
 Status protect_dataset(Context& ctx, int id, const Protection& p);
 
+// SCR_CRC_ON_COPY: record the CRC32C of this process's files of a dataset in
+// its filemap entry, and list the files whose content no longer matches.
+Status record_crcs(Context& ctx, int id);
+std::vector<std::string> damaged_files(Context& ctx, int id);
+
 // Local: delete this process's files of a dataset (application files and
 // redundancy file) from cache and forget it in the filemap.
 Status delete_cached(Context& ctx, int id);

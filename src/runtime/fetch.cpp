@@ -53,27 +53,41 @@ Status distribute_summary(Context& ctx, int id, kv::Tree* desc, kv::Tree* mine) 
   return Status::Ok();
 }
 
-// Copy this process's files into the cache and check sizes and CRCs.
-Status copy_in(Context& ctx, int id, const kv::Tree& mine, const std::string& dir) {
-  io::CopyOptions opt;
-  opt.piece_size = ctx.settings.piece_size;
+// Compare what was read with what the summary recorded at flush.
+Status verify(const std::string& src, const kv::Tree& f, uint64_t bytes, uint32_t crc) {
+  if (bytes != f.uint_or("SIZE", bytes))
+    return Error(Errc::corrupt, src + " has " + std::to_string(bytes) + " bytes, expected " +
+                                    f.value_or("SIZE", "?"));
+  if (f.has("CRC") && crc != f.uint_or("CRC", 0))
+    return Error(Errc::corrupt, src + " fails its CRC32C check (data changed since the flush)");
+  return Status::Ok();
+}
+
+// Copy this process's files into the cache (or, with SCR_FETCH_BYPASS, only
+// read them in place) and check sizes and CRCs.
+Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string& dir) {
   const kv::Tree* files = mine.get("FILE");
   if (!files) return Status::Ok();
+  io::CopyOptions opt;
+  opt.piece_size = ctx.settings.piece_size;
   for (const auto& [rel, f] : files->children()) {
     std::string src = io::path::join(ctx.settings.prefix, rel);
     std::string dst = io::path::join(dir, rel);
     if (!io::path::is_within(ctx.settings.prefix, src) || !io::path::is_within(dir, dst))
       return Error(Errc::corrupt, "summary names a file outside the prefix: " + rel);
-    SCR_TRY(io::make_dirs(ctx.fs(), io::path::dirname(dst), 0700));
     ctx.filemap.add_file(id, rel);
     uint32_t crc = 0;
-    opt.crc32c = &crc;
-    SCR_ASSIGN_OR_RETURN(uint64_t bytes, io::copy_file(ctx.fs(), src, dst, opt));
-    if (bytes != f->uint_or("SIZE", bytes))
-      return Error(Errc::corrupt, src + " has " + std::to_string(bytes) + " bytes, expected " +
-                                      f->value_or("SIZE", "?"));
-    if (f->has("CRC") && crc != f->uint_or("CRC", 0))
-      return Error(Errc::corrupt, src + " fails its CRC32C check (data changed since the flush)");
+    uint64_t bytes = 0;
+    if (ctx.settings.fetch_bypass) {
+      SCR_ASSIGN_OR_RETURN(crc, io::file_crc32c(ctx.fs(), src, ctx.settings.piece_size));
+      SCR_ASSIGN_OR_RETURN(io::FileInfo info, ctx.fs().stat(src));
+      bytes = info.size;
+    } else {
+      SCR_TRY(io::make_dirs(ctx.fs(), io::path::dirname(dst), 0700));
+      opt.crc32c = &crc;
+      SCR_ASSIGN_OR_RETURN(bytes, io::copy_file(ctx.fs(), src, dst, opt));
+    }
+    SCR_TRY(verify(src, *f, bytes, crc));
   }
   return ctx.filemap.save(ctx.fs());
 }
@@ -87,14 +101,16 @@ Status try_fetch(Context& ctx, int id) {
   kv::Tree& entry = ctx.filemap.dataset(id);
   entry.put("DESC", desc);
   entry.set("STORE", p.store);
-  Status st = io::make_dirs(ctx.fs(), dir, 0700);
-  if (st.ok()) st = copy_in(ctx, id, mine, dir);
+  if (ctx.settings.fetch_bypass) entry.set_int("BYPASS", 1);
+  Status st = ctx.settings.fetch_bypass ? Status::Ok() : io::make_dirs(ctx.fs(), dir, 0700);
+  if (st.ok()) st = load_files(ctx, id, mine, dir);
   st = mpi::agree(ctx.world, st);
   if (!st.ok()) {
     (void)delete_cached(ctx, id);
     return st;
   }
-  SCR_TRY(protect_dataset(ctx, id, p));
+  // Fetched into cache: protect it like a new checkpoint.
+  if (!ctx.settings.fetch_bypass) SCR_TRY(protect_dataset(ctx, id, p));
   ctx.filemap.set_flag(id, "COMPLETE", true);
   ctx.filemap.set_flag(id, "FLUSHED", true);
   return ctx.filemap.save(ctx.fs());

@@ -41,7 +41,9 @@ Result<std::string> Runtime::route_restart_file(const std::string& rel) {
   int id = ctx_.restart_candidates.front();
   for (const auto& f : ctx_.filemap.files(id)) {
     if (f != rel) continue;
-    std::string path = io::path::join(ctx_.dataset_dir(id), rel);
+    // SCR_FETCH_BYPASS: the checkpoint is read where it lies in the prefix.
+    bool bypass = ctx_.filemap.flag(id, "BYPASS");
+    std::string path = io::path::join(bypass ? ctx_.settings.prefix : ctx_.dataset_dir(id), rel);
     auto info = ctx_.fs().stat(path);
     if (!info || !info->is_regular())
       return Error(Errc::not_found, "checkpoint file " + rel + " is missing from cache");
@@ -56,6 +58,12 @@ Status Runtime::complete_restart(bool valid) {
     return Error(Errc::bad_state, "SCR_Complete_restart called without SCR_Start_restart");
   ctx_.phase = Phase::idle;
   if (mpi::all_true(ctx_.world, valid)) {
+    int id = ctx_.restart_candidates.front();
+    // A checkpoint read in place from the prefix was never in cache.
+    if (ctx_.filemap.flag(id, "BYPASS")) {
+      ctx_.filemap.erase(id);
+      SCR_TRY(mpi::agree(ctx_.world, ctx_.filemap.save(ctx_.fs())));
+    }
     ctx_.restart_candidates.clear();
     return Status::Ok();
   }

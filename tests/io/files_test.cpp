@@ -131,7 +131,12 @@ TEST(CopyFile, SyncsBeforeRename) {
   };
   EXPECT_LT(at("write " + tmp), at("sync " + tmp));
   EXPECT_LT(at("sync " + tmp), at("rename " + tmp + " " + dir / "dst"));
-  EXPECT_LT(at("rename " + tmp + " " + dir / "dst"), static_cast<long>(env.log.size()));
+  EXPECT_EQ(env.log.back(), "syncdir " + dir.path()) << "the rename must be made durable";
+  env.log.clear();
+  io::CopyOptions nosync;
+  nosync.fsync = false;
+  ASSERT_TRUE(io::copy_file(env, dir / "src", dir / "dst2", nosync).ok());
+  for (const auto& e : env.log) EXPECT_EQ(e.rfind("sync", 0), std::string::npos) << e;
 }
 
 TEST(WriteFileAtomic, ReplacesASymlinkInsteadOfWritingThroughIt) {

@@ -1,0 +1,17 @@
+// Waiting for messages without taking the CPU from the processes that produce
+// them. MPI_Wait spins; with more processes than cores (simulated nodes,
+// tests, busy nodes) the spinning waiters compete with the workers they wait
+// for. These waits spin briefly, as the message is usually close, then sleep
+// in growing steps. With a core per process they cost a few microseconds.
+#pragma once
+
+#include <mpi.h>
+
+#include <span>
+
+namespace scr::redset {
+
+void wait_all(std::span<MPI_Request> requests);
+inline void wait_one(MPI_Request& request) { wait_all(std::span(&request, 1)); }
+
+}  // namespace scr::redset

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Scenario 10a: every function of scr.h from a strict C99 program
+# (c_api_all.c), 4 ranks on 2 simulated nodes: a first run that checkpoints,
+# writes outputs, drops, deletes and marks a current checkpoint, then a second
+# run in the same prefix that restarts (rejecting the first checkpoint offered).
+source "$(dirname "$0")/../e2e/lib.sh"
+e2e_begin api_c_all
+PROG="$SCRPP_BUILD/tests/api/c_api_all"
+need_file "$PROG" "c_api_all is not built"
+
+# The program configures itself through SCR_Config (copy type included).
+run_job SCR_COPY_TYPE= "E2E_CACHE=$CACHE" -- "$E2E_NP" "$PROG" first
+[[ $LAST_RC -eq 0 ]] || fail "c_api_all first exited with $LAST_RC"
+expect_out "c_api_all first: ALL"
+expect_announced_errors
+for r in $(seq 0 $((E2E_NP - 1))); do
+  assert_file_content "$PREFIX/results/out_$r.txt" "output rank $r of $E2E_NP"
+  assert_no_file "$PREFIX/both/rank_$r.dat" "file of the deleted dataset both.3"
+  assert_file_content "$PREFIX/ckpt_b/rank_$r.dat" "checkpoint B rank $r"
+  assert_no_file "$PREFIX/ckpt_d/rank_$r.dat" "file of the invalid checkpoint"
+done
+assert_eq "$(index_field out.1 id)" absent "out.1 in the index after SCR_Drop"
+assert_eq "$(index_field both.3 id)" absent "both.3 in the index after SCR_Delete"
+expect_index named.ckpt loadable 1
+expect_index scr.dataset.1 loadable 1
+assert_eq "$(index_current)" named.ckpt "current checkpoint after SCR_Current"
+[[ -z "$(find "$CACHE" -path '*/both/*' -o -path '*/results/*')" ]] || fail "deleted or output files left in cache"
+
+run_job SCR_COPY_TYPE= "E2E_CACHE=$CACHE" -- "$E2E_NP" "$PROG" restart
+[[ $LAST_RC -eq 0 ]] || fail "c_api_all restart exited with $LAST_RC"
+expect_out "c_api_all restart: ALL"
+expect_out "RESTARTED-FROM scr.dataset.1"
+expect_announced_errors
+expect_index named.ckpt failed 1
+expect_index after.restart loadable 1
+assert_eq "$(index_current)" after.restart "current checkpoint after the second run"
+e2e_pass

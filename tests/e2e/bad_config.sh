@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Scenario 9: bad configuration makes SCR_Init fail with a message naming the
+# key, and leaves the existing prefix (index, datasets, halt file), cache and
+# control directories exactly as they were. Afterwards a good run still
+# resumes from the existing checkpoint. An unknown SCR_* environment variable
+# is only a warning naming it.
+source "$(dirname "$0")/lib.sh"
+e2e_begin bad_config
+ARGS=(-n 30 -c 10)
+
+run_job SCR_FLUSH=1 -- "$E2E_NP" "$HEAT" -n 20 -c 10 --crash-at 20
+expect_crashed "job that leaves a prefix and a cache behind"
+expect_index step.20 loadable 1
+
+digest() {
+  {
+    tree_digest "$PREFIX" './.scrconf'
+    tree_digest "$CACHE"
+    tree_digest "$CNTL"
+  } | sha256sum | cut -d' ' -f1
+}
+before="$(digest)"
+
+# bad_init WHAT EXPECTED_MESSAGE [VAR=VALUE...]
+bad_init() {
+  local what="$1" message="$2"
+  shift 2
+  run_job "$@" -- "$E2E_NP" "$HEAT" "${ARGS[@]}"
+  expect_failed "job with $what"
+  expect_err "SCR_Init"
+  expect_err "$message"
+  expect_err "SCR_Init failed"
+  expect_no_out "RESULT"
+  [[ "$(digest)" == "$before" ]] || fail "the job with $what changed the prefix, cache or control directory"
+  say "rejected $what: $(grep -m1 -F "$message" "$LAST_ERR")"
+}
+
+bad_init "SCR_CACHE_SIZE=abc" "SCR_CACHE_SIZE=abc: not an integer" SCR_CACHE_SIZE=abc
+bad_init "SCR_CACHE_SIZE=0" "SCR_CACHE_SIZE=0" SCR_CACHE_SIZE=0
+bad_init "SCR_FLUSH=-1" "SCR_FLUSH=-1" SCR_FLUSH=-1
+bad_init "SCR_COPY_TYPE=FOO" "SCR_COPY_TYPE=FOO: must be one of SINGLE, PARTNER, XOR, RS" SCR_COPY_TYPE=FOO
+bad_init "SCR_SIM_NODES=a,b,c" "SCR_SIM_NODES lists 3 nodes but the job has $E2E_NP ranks" SCR_SIM_NODES=a,b,c
+bad_init "a bad node name" "SCR_SIM_NODES" "SCR_SIM_NODES=n0,../n1"
+bad_init "SCR_CACHE_BYPASS=1" "SCR_CACHE_BYPASS" SCR_CACHE_BYPASS=1
+
+conf="$E2E_DIR/bad.conf"
+printf '# a user configuration file\nSCR_FLUSH=1\nSCR_FOO=1\n' >"$conf"
+bad_init "an unknown key in SCR_CONF_FILE" "$conf:3: unknown key 'SCR_FOO'" "SCR_CONF_FILE=$conf"
+printf 'SCR_CACHE_SIZE=two\n' >"$conf"
+bad_init "a malformed value in SCR_CONF_FILE" "$conf:1: SCR_CACHE_SIZE=two" "SCR_CONF_FILE=$conf"
+printf 'CKPT=0 TYPE=SINGLE COLOR=red\n' >"$conf"
+bad_init "an unknown descriptor item in SCR_CONF_FILE" "COLOR" "SCR_CONF_FILE=$conf"
+bad_init "a missing SCR_CONF_FILE" "$E2E_DIR/missing.conf" "SCR_CONF_FILE=$E2E_DIR/missing.conf"
+printf 'SCR_CACHE_SIZ=2\n' >"$PREFIX/.scrconf"
+bad_init "an unknown key in <prefix>/.scrconf" "unknown key 'SCR_CACHE_SIZ'"
+rm "$PREFIX/.scrconf"
+
+# Nothing was damaged: a good run resumes from the checkpoint.
+run_job SCR_FLUSH=1 SCR_NOT_A_PARAMETER=1 -- "$E2E_NP" "$HEAT" "${ARGS[@]}"
+expect_ok "good run after the bad ones"
+expect_resumed_from step.20
+expect_err "SCR_NOT_A_PARAMETER"
+expect_result_equals_uninterrupted "${ARGS[@]}"
+e2e_pass
