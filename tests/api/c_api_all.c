@@ -87,7 +87,7 @@ static void configure(void) {
 
 static void first_run(void) {
   char name[SCR_MAX_FILENAME], file[SCR_MAX_FILENAME], path[SCR_MAX_FILENAME], text[128];
-  char cwd[SCR_MAX_FILENAME];
+  char cwd[512];
   int flag = -1;
   CHECK(getcwd(cwd, sizeof cwd) != NULL);
 
@@ -168,7 +168,7 @@ static void first_run(void) {
 
 static void restart_run(void) {
   char name[SCR_MAX_FILENAME], started[SCR_MAX_FILENAME], file[SCR_MAX_FILENAME];
-  char path[SCR_MAX_FILENAME], text[128];
+  char path[SCR_MAX_FILENAME], text[128], older[SCR_MAX_FILENAME];
   int flag = 0;
 
   /* SCR_Current chose named.ckpt. */
@@ -192,6 +192,7 @@ static void restart_run(void) {
   CHECK_OK(SCR_Have_restart(&flag, name));
   CHECK(flag == 1);
   CHECK(strcmp(name, "named.ckpt") != 0 && strlen(name) > 0);
+  strcpy(older, name);
   CHECK_OK(SCR_Start_restart(NULL));
   sprintf(file, "ckpt/rank_%d.dat", rank);
   sprintf(text, "checkpoint A rank %d\n", rank);
@@ -200,7 +201,8 @@ static void restart_run(void) {
   CHECK_OK(SCR_Complete_restart(1));
   CHECK_OK(SCR_Have_restart(&flag, name));
   CHECK(flag == 0);
-  if (rank == 0) printf("RESTARTED-FROM %s\n", name[0] ? name : "(generated name)");
+  CHECK_STR(name, "");
+  if (rank == 0) printf("RESTARTED-FROM %s\n", older);
 
   /* Carry on checkpointing. */
   CHECK_OK(SCR_Need_checkpoint(&flag));

@@ -17,12 +17,9 @@ say "$n misused calls returned errors with messages"
 expect_err "SCR_Start_output: SCR_Start_output called while dataset 'open.one' is still open"
 expect_err "SCR_Start_checkpoint called before SCR_Init"
 expect_err "called after SCR_Finalize"
-# The good checkpoints made between the misuses are all there.
-for i in 1 2 3; do
-  for r in $(seq 0 $((E2E_NP - 1))); do
-    [[ -n "$(find "$CACHE" "$PREFIX" -path "*/good_$i/rank_$r.dat" | head -n1)" ]] ||
-      [[ $i -lt 3 ]] || fail "the last good checkpoint's file of rank $r is missing"
-  done
+# The last good checkpoint, made after all the misuses, was flushed by
+# SCR_Finalize.
+for r in $(seq 0 $((E2E_NP - 1))); do
+  assert_file_content "$PREFIX/good_3/rank_$r.dat" "good"
 done
-expect_index open.one complete 1 2>/dev/null || true
 e2e_pass
