@@ -37,10 +37,11 @@ if [ ${#targets[@]} -eq 0 ]; then
   exit 2
 fi
 
+mkdir -p "$build"
 cmake -S "$root" -B "$build" \
   -DCMAKE_C_COMPILER="${CC:-clang}" -DCMAKE_CXX_COMPILER="${CXX:-clang++}" \
   -DSCR_BUILD_FUZZ=ON -DSCR_BUILD_TESTS=OFF -DSCR_BUILD_EXAMPLES=OFF -DSCR_BUILD_BENCH=OFF \
-  >"$build.configure.log" 2>&1 || { cat "$build.configure.log" >&2; exit 1; }
+  >"$build/configure.log" 2>&1 || { cat "$build/configure.log" >&2; exit 1; }
 
 failed=()
 for target in "${targets[@]}"; do

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <thread>
-#include <cstdlib>
 
 namespace scr::redset {
 namespace {
@@ -16,8 +15,6 @@ constexpr auto kLongestNap = std::chrono::microseconds(200);
 
 void wait_all(std::span<MPI_Request> requests) {
   if (requests.empty()) return;
-  static const bool spin = getenv("REDSET_SPIN") != nullptr;  // EXPERIMENT
-  if (spin) { MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE); return; }
   int done = 0;
   for (int i = 0; i < kSpins; ++i) {
     MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE);

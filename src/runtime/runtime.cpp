@@ -129,9 +129,10 @@ Status Runtime::finalize() {
   ctx_.phase = Phase::idle;
   Status waited = ctx_.flusher->poll(ctx_, true);
   if (st.ok()) st = waited;
-  // Flush the newest checkpoint if it is not in the prefix yet.
+  // Flush the newest checkpoint if it is not in the prefix yet (unless
+  // SCR_FLUSH=0 made flushing the application's business).
   auto ckpts = cached_checkpoints(ctx_);
-  if (!ckpts.empty() && !mpi::all_true(ctx_.world, ctx_.filemap.flag(ckpts.front(), "FLUSHED"))) {
+  if (ctx_.settings.flush > 0 && !ckpts.empty() && !mpi::all_true(ctx_.world, ctx_.filemap.flag(ckpts.front(), "FLUSHED"))) {
     Status fl = flush_dataset(ctx_, ckpts.front());
     if (st.ok()) st = fl;
   }

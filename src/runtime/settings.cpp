@@ -74,6 +74,12 @@ Result<Settings> settings_from_config(const Config& config) {
   s.fault_inject = r.text("SCR_FAULT_INJECT");
   s.piece_size = static_cast<size_t>(r.bytes("SCR_PIECE_SIZE", 1 << 20));
   SCR_TRY(r.status);
+  // Before the descriptors: SCR_CACHE_BYPASS also turns on the default
+  // descriptor's BYPASS, and the error must name the key the user set.
+  if (s.cache_bypass)
+    return Error(Errc::unsupported,
+                 "SCR_CACHE_BYPASS=1 (write checkpoints straight to the prefix) is not supported "
+                 "by SCR++; the cache is always used");
 
   SCR_ASSIGN_OR_RETURN(Descriptors d, build_descriptors(config));
   s.groups = d.groups;
@@ -97,10 +103,6 @@ Result<Settings> settings_from_config(const Config& config) {
     p.params.piece_size = s.piece_size;
     s.protections.push_back(p);
   }
-  if (s.cache_bypass)
-    return Error(Errc::unsupported,
-                 "SCR_CACHE_BYPASS=1 (write checkpoints straight to the prefix) is not supported "
-                 "by SCR++; the cache is always used");
   return s;
 }
 

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Runtime benchmarks, one JSON line per measurement:
+#  - flush: time blocked in SCR_Complete_output with sync and async flush,
+#    against the flush itself (8 ranks x 64 MiB by default);
+#  - rebuild: SCR_Init after losing 1 and k nodes, against the encode time.
+# Usage: bench/runtime/run.sh [BUILD_DIR]   (env: BYTES, REPEAT, DIR)
+set -euo pipefail
+build="${1:-$(cd "$(dirname "$0")/../.." && pwd)/build}"
+bench="$build/bench/runtime/scr_bench"
+bytes="${BYTES:-$((64 << 20))}"
+repeat="${REPEAT:-3}"
+dir="${DIR:-/dev/shm/scr_bench}"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_btl=self,vader
+unset SCR_BUILD_DIR SCR_SOURCE_DIR
+
+run() {  # run <nodes> <env...> -- <args>
+  local nodes="$1"; shift
+  local envs=()
+  while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+  shift
+  (cd "$dir/prefix" && env SCR_PREFIX="$dir/prefix" SCR_CACHE_BASE="$dir/cache" SCR_CNTL_BASE="$dir/cntl" \
+     SCR_SIM_NODES="$nodes" "${envs[@]}" timeout 600 mpirun -n 8 "$bench" "$@" 2>/dev/null | grep '^{')
+}
+fresh() { rm -rf "$dir"; mkdir -p "$dir/prefix"; }
+
+nodes8=n0,n1,n2,n3,n4,n5,n6,n7
+for i in $(seq "$repeat"); do
+  for async in 0 1; do
+    fresh
+    echo "{\"bench\":\"flush\",\"async\":$async,\"run\":$i,\"result\":$(run $nodes8 SCR_COPY_TYPE=XOR SCR_FLUSH=1 SCR_FLUSH_ASYNC=$async SCR_FLUSH_ASYNC_MAX=1 -- write "$bytes" 100000)}"
+  done
+done
+for i in $(seq "$repeat"); do
+  for setup in "XOR 8 1" "XOR 4 1" "RS 8 2" "RS 4 2"; do
+    read -r scheme size k <<< "$setup"
+    nodes=$nodes8
+    for lost in 1 "$k"; do
+      fresh
+      w=$(run $nodes SCR_COPY_TYPE="$scheme" SCR_SET_SIZE="$size" SCR_SET_FAILURES="$k" SCR_FLUSH=0 -- write "$bytes")
+      # The job ended cleanly; lose `lost` nodes, then restart on spares.
+      rm -rf "$dir/cache/n0" "$dir/cntl/n0"
+      [ "$lost" -ge 2 ] && rm -rf "$dir/cache/n1" "$dir/cntl/n1"
+      spares=$(echo "$nodes" | sed 's/n0/s0/; s/n1/s1/')
+      [ "$lost" -ge 2 ] || spares=$(echo "$nodes" | sed 's/n0/s0/')
+      r=$(run "$spares" SCR_COPY_TYPE="$scheme" SCR_SET_SIZE="$size" SCR_SET_FAILURES="$k" -- restart)
+      echo "{\"bench\":\"rebuild\",\"scheme\":\"$scheme\",\"set_size\":$size,\"k\":$k,\"lost_nodes\":$lost,\"run\":$i,\"write\":$w,\"restart\":$r}"
+    done
+  done
+done
