@@ -32,6 +32,14 @@ struct FileInfo {
   bool is_symlink() const;
 };
 
+// Bytes of a file seen in place (File::view), valid until destroyed.
+class FileView {
+ public:
+  virtual ~FileView() = default;
+  virtual const uint8_t* data() const = 0;
+  virtual size_t size() const = 0;
+};
+
 // An open file. Not thread-safe; one owner at a time.
 class File {
  public:
@@ -47,6 +55,12 @@ class File {
 
   // Reads exactly n bytes or fails naming the file as truncated.
   Status pread_exact(void* buf, size_t n, uint64_t offset);
+
+  // n bytes at offset, read-only and in place (memory-mapped) rather than
+  // copied, for encoders streaming large files; the range must lie within
+  // the file. Errc::unsupported (the default) when this file cannot be
+  // mapped: callers then pread.
+  virtual Result<std::unique_ptr<FileView>> view(uint64_t offset, size_t n);
 };
 
 enum class OpenMode {

@@ -27,6 +27,10 @@ class FaultFile final : public File {
   Status close() override { return inner_->close(); }
   Result<uint64_t> size() override { return inner_->size(); }
   const std::string& path() const override { return inner_->path(); }
+  // Faults are injected into mutations only; reading in place is passed on.
+  Result<std::unique_ptr<FileView>> view(uint64_t offset, size_t n) override {
+    return inner_->view(offset, n);
+  }
 
  private:
   std::unique_ptr<File> inner_;

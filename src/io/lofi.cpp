@@ -66,6 +66,19 @@ Status LogicalFile::read_pad(uint64_t offset, void* buf, size_t n) {
   return Status::Ok();
 }
 
+Result<std::unique_ptr<FileView>> LogicalFile::view(uint64_t offset, size_t n) {
+  size_t i = static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), offset) -
+                                 starts_.begin());
+  // The last part starting at or before offset is the only one that can hold
+  // it (empty parts share its start and hold nothing).
+  if (i == 0 || n == 0 || offset + n > total_)
+    return Error(Errc::unsupported, "range is not inside one file");
+  --i;
+  uint64_t in_part = offset - starts_[i];
+  if (in_part + n > parts_[i].size) return Error(Errc::unsupported, "range is not inside one file");
+  return files_[i]->view(in_part, n);
+}
+
 Status LogicalFile::write_pad(uint64_t offset, const void* buf, size_t n) {
   const auto* in = static_cast<const char*>(buf);
   size_t i = static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), offset) -

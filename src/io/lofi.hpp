@@ -32,6 +32,9 @@ class LogicalFile {
 
   // Read n bytes at logical offset; bytes past the data are zeros.
   Status read_pad(uint64_t offset, void* buf, size_t n);
+  // n bytes at logical offset in place (File::view), when they lie within
+  // the data of one part; Errc::unsupported otherwise (use read_pad).
+  Result<std::unique_ptr<FileView>> view(uint64_t offset, size_t n);
   // Write n bytes at logical offset; bytes that fall in the padding are dropped.
   Status write_pad(uint64_t offset, const void* buf, size_t n);
   Status sync();

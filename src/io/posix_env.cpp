@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "io/env.hpp"
+#include "io/file_view.hpp"
 
 namespace scr::io {
 
@@ -93,6 +94,10 @@ class PosixFile final : public File {
   }
 
   const std::string& path() const override { return path_; }
+
+  Result<std::unique_ptr<FileView>> view(uint64_t offset, size_t n) override {
+    return map_range(fd_, path_, offset, n);
+  }
 
  private:
   int fd_;

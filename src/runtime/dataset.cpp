@@ -66,14 +66,16 @@ void Filemap::erase(int id) {
   if (kv::Tree* d = tree_.get("DSET")) d->erase(std::to_string(id));
 }
 
-std::vector<std::string> Filemap::files(int id) const {
+std::vector<std::string> Filemap::list(int id, const char* key) const {
   std::vector<std::string> out;
   const kv::Tree* d = find(id);
-  if (!d || !d->get("FILE")) return out;
-  const kv::Tree& list = *d->get("FILE");
-  for (int64_t i : list.int_keys()) out.push_back(list.value_or(std::to_string(i), ""));
+  if (!d || !d->get(key)) return out;
+  const kv::Tree& items = *d->get(key);
+  for (int64_t i : items.int_keys()) out.push_back(items.value_or(std::to_string(i), ""));
   return out;
 }
+
+std::vector<std::string> Filemap::files(int id) const { return list(id, "FILE"); }
 
 void Filemap::add_file(int id, const std::string& rel) {
   for (const auto& f : files(id))
@@ -82,14 +84,7 @@ void Filemap::add_file(int id, const std::string& rel) {
   list.set(std::to_string(list.size()), rel);
 }
 
-std::vector<std::string> Filemap::redundancy_files(int id) const {
-  std::vector<std::string> out;
-  const kv::Tree* d = find(id);
-  if (!d || !d->get("REDFILE")) return out;
-  const kv::Tree& list = *d->get("REDFILE");
-  for (int64_t i : list.int_keys()) out.push_back(list.value_or(std::to_string(i), ""));
-  return out;
-}
+std::vector<std::string> Filemap::redundancy_files(int id) const { return list(id, "REDFILE"); }
 
 void Filemap::set_redundancy_files(int id, const std::vector<std::string>& names) {
   kv::Tree& list = dataset(id).reset("REDFILE");

@@ -66,6 +66,8 @@ class Filemap {
   void set_flag(int id, const char* key, bool on);
 
  private:
+  // Values of an indexed list (KEY/0, KEY/1, ...) of a dataset, in order.
+  std::vector<std::string> list(int id, const char* key) const;
   std::string path_;
   kv::Tree tree_;
 };

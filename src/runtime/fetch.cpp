@@ -4,7 +4,7 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "runtime/cache.hpp"
-#include "runtime/prefix_index.hpp"
+#include "runtime/index_edit.hpp"
 
 namespace scr::rt {
 namespace {
@@ -137,20 +137,23 @@ Result<int> fetch_checkpoint(Context& ctx) {
     double t0 = wall_seconds();
     Status st = try_fetch(ctx, id);
     std::string name;
-    if (ctx.rank() == 0) {
-      auto idx = PrefixIndex::load(ctx.fs(), ctx.settings.prefix);
-      if (idx) {
-        name = idx->entry(id) ? idx->entry(id)->value_or("NAME", "") : "";
-        if (st.ok()) {
-          idx->set_current(name);
-          idx->entry(id)->set_int("FETCHED", static_cast<int64_t>(wall_seconds()));
-        } else if (st.code() != Errc::invalid_argument) {
-          // Damaged or missing data: never try it again.
-          idx->set_flag(id, "FAILED", true);
-          if (idx->current() == name) idx->clear_current();
-        }
-        if (Status saved = idx->save(ctx.fs()); !saved.ok()) log::error(saved.message());
+    // Record the outcome: CURRENT and FETCHED, or FAILED for damaged data (a
+    // dataset of another job size is fine, just not for this job).
+    Status recorded = edit_index(ctx, [&](PrefixIndex& idx) {
+      kv::Tree* e = idx.entry(id);
+      if (!e) return Status::Ok();
+      name = e->value_or("NAME", "");
+      if (st.ok()) {
+        idx.set_current(name);
+        e->set_int("FETCHED", static_cast<int64_t>(wall_seconds()));
+      } else if (st.code() != Errc::invalid_argument) {
+        idx.set_flag(id, "FAILED", true);
+        if (idx.current() == name) idx.clear_current();
       }
+      return Status::Ok();
+    });
+    if (!recorded.ok() && ctx.rank() == 0) log::error(recorded.message());
+    if (ctx.rank() == 0) {
       if (st.ok())
         log::info("fetched checkpoint " + name + " from the prefix in " +
                   std::to_string(wall_seconds() - t0) + " s");

@@ -8,24 +8,11 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "runtime/cache.hpp"
-#include "runtime/prefix_index.hpp"
+#include "runtime/index_edit.hpp"
 #include "runtime/prefix_window.hpp"
 
 namespace scr::rt {
 namespace {
-
-// Rank 0 updates the index; everyone learns whether it worked.
-template <class F>
-Status update_index(Context& ctx, F&& change) {
-  Status st;
-  if (ctx.rank() == 0) {
-    auto idx = PrefixIndex::load(ctx.fs(), ctx.settings.prefix);
-    st = idx.status();
-    if (st.ok()) st = change(*idx);
-    if (st.ok()) st = idx->save(ctx.fs());
-  }
-  return mpi::agree(ctx.world, st);
-}
 
 // Sleep as needed so that `done` bytes take at least done/rate seconds.
 void throttle(uint64_t rate, uint64_t done, std::chrono::steady_clock::time_point start) {
@@ -86,7 +73,7 @@ Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string
 }
 
 Status begin_flush(Context& ctx, const FlushJob& job) {
-  return update_index(ctx, [&](PrefixIndex& idx) {
+  return edit_index(ctx, [&](PrefixIndex& idx) {
     kv::Tree& e = idx.upsert(job.desc);
     e.erase("COMPLETE");
     e.erase("FLUSHED");
@@ -105,7 +92,7 @@ Status end_flush(Context& ctx, const FlushJob& job, const Result<kv::Tree>& mine
   std::map<int, kv::Tree> send;
   send[0] = *mine;
   auto lists = mpi::exchange_trees(ctx.world, send);
-  SCR_TRY(update_index(ctx, [&](PrefixIndex& idx) {
+  SCR_TRY(edit_index(ctx, [&](PrefixIndex& idx) {
     kv::Tree summary;
     summary.put("DSET", job.desc);
     summary.set_int("RANKS", ctx.ranks());

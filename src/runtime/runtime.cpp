@@ -11,7 +11,7 @@
 #include "runtime/fetch.hpp"
 #include "runtime/flush.hpp"
 #include "runtime/halt.hpp"
-#include "runtime/prefix_index.hpp"
+#include "runtime/index_edit.hpp"
 #include "runtime/prefix_window.hpp"
 #include "runtime/rebuild.hpp"
 
@@ -145,23 +145,6 @@ Status Runtime::finalize() {
 Result<bool> Runtime::should_exit() { return !check_halt(ctx_).empty(); }
 
 // --- dataset management -----------------------------------------------------
-
-namespace {
-
-// Rank 0 edits the index; the result is agreed.
-template <class F>
-Status edit_index(Context& ctx, F&& edit) {
-  Status st;
-  if (ctx.rank() == 0) {
-    auto idx = PrefixIndex::load(ctx.fs(), ctx.settings.prefix);
-    st = idx.status();
-    if (st.ok()) st = edit(*idx);
-    if (st.ok()) st = idx->save(ctx.fs());
-  }
-  return mpi::agree(ctx.world, st);
-}
-
-}  // namespace
 
 int Runtime::cached_by_name(const std::string& name) {
   int found = 0;

@@ -5,7 +5,7 @@
 #include "runtime/async_flush.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/fetch.hpp"
-#include "runtime/prefix_index.hpp"
+#include "runtime/index_edit.hpp"
 #include "runtime/runtime.hpp"
 
 namespace scr::rt {
@@ -83,17 +83,12 @@ Status Runtime::reject_restart() {
   ctx_.restart_candidates.erase(ctx_.restart_candidates.begin());
   SCR_TRY(ctx_.flusher->wait_for(ctx_, id));
   SCR_TRY(mpi::agree(ctx_.world, delete_cached(ctx_, id)));
-  Status marked;
-  if (ctx_.rank() == 0) {
-    auto idx = PrefixIndex::load(ctx_.fs(), ctx_.settings.prefix);
-    marked = idx.status();
-    if (idx && idx->has(id)) {
-      idx->set_flag(id, "FAILED", true);
-      if (idx->current() == idx->entry(id)->value_or("NAME", "")) idx->clear_current();
-      marked = idx->save(ctx_.fs());
-    }
-  }
-  SCR_TRY(mpi::agree(ctx_.world, marked));
+  SCR_TRY(edit_index(ctx_, [&](PrefixIndex& idx) {
+    if (!idx.has(id)) return Status::Ok();
+    idx.set_flag(id, "FAILED", true);
+    if (idx.current() == idx.entry(id)->value_or("NAME", "")) idx.clear_current();
+    return Status::Ok();
+  }));
   if (ctx_.restart_candidates.empty() && ctx_.settings.fetch) {
     SCR_ASSIGN_OR_RETURN(int fetched, fetch_checkpoint(ctx_));
     if (fetched > 0) ctx_.restart_candidates.push_back(fetched);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Scenario 6: SCR_CACHE_SIZE eviction. Checkpoints every 10 steps, nothing
-# flushed (SCR_FLUSH=0), outputs every 5 steps. After the job, each node's
-# cache holds exactly SCR_CACHE_SIZE dataset directories: the newest
+# Scenario 6: SCR_CACHE_SIZE eviction. Checkpoints every 10 steps, flushed
+# only by SCR_Finalize (SCR_FLUSH=1000), outputs every 5 steps. After the job,
+# each node's cache holds exactly SCR_CACHE_SIZE dataset directories: the newest
 # checkpoints, each with the files of the ranks on that node; output datasets
 # never take a cache slot. A restart after a kill can use any of them.
 source "$(dirname "$0")/lib.sh"
@@ -31,13 +31,13 @@ $(find "$CACHE/$node" -type f)"
   done
 }
 
-run_job SCR_CACHE_SIZE=2 SCR_FLUSH=0 -- "$E2E_NP" "$HEAT" "${ARGS[@]}" --crash-at 50
+run_job SCR_CACHE_SIZE=2 SCR_FLUSH=1000 -- "$E2E_NP" "$HEAT" "${ARGS[@]}" --crash-at 50
 expect_crashed "job killed after the checkpoint of step 50"
 expect_checkpoint_steps "10 20 30 40 50"
 expect_cache 2 40 50
 
 # The restart keeps the limit (SCR_Finalize flushes but does not add a slot).
-run_job SCR_CACHE_SIZE=2 SCR_FLUSH=0 -- "$E2E_NP" "$HEAT" -n 70 -c 10 -o 5
+run_job SCR_CACHE_SIZE=2 SCR_FLUSH=1000 -- "$E2E_NP" "$HEAT" -n 70 -c 10 -o 5
 expect_ok "restart to step 70"
 expect_resumed_from step.50
 expect_cache 2 60 70
@@ -45,7 +45,7 @@ expect_index step.70 loadable 1
 
 for size in 1 3; do
   rm -rf "$E2E_DIR/run" && use_dirs "$E2E_DIR/run"
-  run_job SCR_CACHE_SIZE=$size SCR_FLUSH=0 -- "$E2E_NP" "$HEAT" "${ARGS[@]}"
+  run_job SCR_CACHE_SIZE=$size SCR_FLUSH=1000 -- "$E2E_NP" "$HEAT" "${ARGS[@]}"
   expect_ok "run with SCR_CACHE_SIZE=$size"
   case $size in
     1) expect_cache 1 50 ;;

@@ -2,7 +2,7 @@
 # Scenario 7: SCR_Should_exit.
 #  a) A halt file with EXIT_REASON (as scr_halt writes it, through the
 #     runtime's own writer) stops a running job at its next step; the job
-#     exits cleanly (exit 0, SCR_Finalize flushes its last checkpoint). With
+#     exits cleanly (exit 0; SCR_Finalize flushes its last checkpoint). With
 #     the halt file removed the next run resumes where it stopped.
 #  b) A halt file present at start-up stops the job after its first step, and
 #     SCR_Need_checkpoint says yes so the job checkpoints before leaving.
@@ -20,9 +20,10 @@ stopped_at() {
 
 # a) halt while running. A long job on a small grid; once its first
 # checkpoint is saved the halt file is written.
-LONG=(-n 2000000 -c 500 -g 16 16)
+# SCR_FLUSH=1000: no periodic flush, so SCR_Finalize flushes the last one.
+LONG=(-n 1000000 -c 500 -g 16 16)
 (
-  run_job SCR_FLUSH=0 -- "$E2E_NP" "$HEAT" "${LONG[@]}"
+  run_job SCR_FLUSH=1000 -- "$E2E_NP" "$HEAT" "${LONG[@]}"
   echo "$LAST_RC" >"$E2E_DIR/bg.rc"
 ) &
 bg=$!
@@ -42,17 +43,17 @@ LAST_CMD="heat ${LONG[*]} (halted by the halt file)"
 expect_ok "halted job"
 stop="$(stopped_at)"
 [[ -n "$stop" ]] || fail "the job did not report '$halt_message'"
-((stop >= 500 && stop < 2000000)) || fail "the job stopped at step $stop"
+((stop >= 500 && stop < 1000000)) || fail "the job stopped at step $stop"
 say "job stopped at step $stop"
 last_ckpt="$(checkpoint_steps | awk '{print $NF}')"
 expect_index "step.$last_ckpt" loadable 1
 # The halt request persists until cleared: the next run stops at once.
-run_job SCR_FLUSH=0 -- "$E2E_NP" "$HEAT" "${LONG[@]}"
+run_job SCR_FLUSH=1000 -- "$E2E_NP" "$HEAT" "${LONG[@]}"
 expect_ok "run with the halt file still present"
 expect_resumed_from "step.$last_ckpt"
 assert_eq "$(stopped_at)" $((last_ckpt + 1)) "step at which the job stops while the halt file is present"
 rm "$PREFIX/.scr/halt.scr"
-run_job SCR_FLUSH=0 -- "$E2E_NP" "$HEAT" -n $((last_ckpt + 30)) -c 500 -g 16 16
+run_job SCR_FLUSH=1000 -- "$E2E_NP" "$HEAT" -n $((last_ckpt + 30)) -c 500 -g 16 16
 expect_ok "run after the halt file was removed"
 expect_resumed_from "step.$last_ckpt"
 [[ -z "$(stopped_at)" ]] || fail "the job halted although the halt file was removed"
@@ -60,7 +61,7 @@ expect_resumed_from "step.$last_ckpt"
 # b) halt file present at start; heat -c 0 asks SCR_Need_checkpoint each step.
 rm -rf "$E2E_DIR/run" && use_dirs "$E2E_DIR/run"
 write_halt EXIT_REASON=test
-run_job SCR_FLUSH=0 SCR_CHECKPOINT_INTERVAL=1000 -- "$E2E_NP" "$HEAT" -n 40 -c 0
+run_job SCR_FLUSH=1000 SCR_CHECKPOINT_INTERVAL=1000 -- "$E2E_NP" "$HEAT" -n 40 -c 0
 expect_ok "job started with a halt file"
 assert_eq "$(stopped_at)" 1 "step at which the job stops"
 expect_checkpoint_steps "1"

@@ -34,7 +34,7 @@ $found"
 
 # Uninterrupted run: four output datasets, checkpoints only in cache until
 # SCR_Finalize flushes the last one.
-run_job SCR_FLUSH=0 -- "$E2E_NP" "$HEAT" "${ARGS[@]}"
+run_job SCR_FLUSH=1000 -- "$E2E_NP" "$HEAT" "${ARGS[@]}"
 expect_ok "uninterrupted run"
 for s in 5 10 15 20; do expect_out "step $s: output dataset 'heat.$s' written to the prefix"; done
 check_outputs "5 10 15 20"
@@ -49,11 +49,11 @@ mkdir -p "$E2E_DIR/expected" && cp -a "$PREFIX/output" "$E2E_DIR/expected/"
 
 # Killed after step 15's output, restarted from step.10.
 rm -rf "$E2E_DIR/run" && use_dirs "$E2E_DIR/run"
-run_job SCR_FLUSH=0 -- "$E2E_NP" "$HEAT" "${ARGS[@]}" --crash-at 15
+run_job SCR_FLUSH=1000 -- "$E2E_NP" "$HEAT" "${ARGS[@]}" --crash-at 15
 expect_crashed "job killed at step 15"
 check_outputs "5 10 15"
 no_output_in_cache
-run_job SCR_FLUSH=0 -- "$E2E_NP" "$HEAT" "${ARGS[@]}"
+run_job SCR_FLUSH=1000 -- "$E2E_NP" "$HEAT" "${ARGS[@]}"
 expect_ok "restarted run"
 expect_resumed_from step.10
 check_outputs "5 10 15 20"
