@@ -5,7 +5,7 @@
 # scr_add_mpi_test(NAME src... NP n LIBS libs... [ENV VAR=VALUE...] [TIMEOUT s] [ARGS ...])
 #   A GoogleTest (or plain) binary run under mpirun with n ranks. Open MPI is
 #   told it may run as root and oversubscribe this 2-core machine.
-# scr_add_script_test(NAME script NP n [ENV ...] [TIMEOUT s])
+# scr_add_script_test(NAME script [ARGS...] [ENV ...] [TIMEOUT s])
 #   An end-to-end shell scenario (tests/e2e) that runs mpirun itself.
 
 set(SCR_MPI_ENV
@@ -46,7 +46,7 @@ function(scr_add_script_test name script)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 600)
   endif()
-  add_test(NAME ${name} COMMAND bash ${script})
+  add_test(NAME ${name} COMMAND bash ${script} ${T_UNPARSED_ARGUMENTS})
   set_tests_properties(${name} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS e2e PROCESSORS 2
     ENVIRONMENT "${SCR_MPI_ENV};SCR_BUILD_DIR=${PROJECT_BINARY_DIR};SCR_SOURCE_DIR=${PROJECT_SOURCE_DIR};MPIEXEC=${SCR_MPIEXEC};${T_ENV}")
 endfunction()

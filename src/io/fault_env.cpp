@@ -1,6 +1,7 @@
 #include "io/fault_env.hpp"
 
 #include <cerrno>
+#include <csignal>
 
 #include "common/strings.hpp"
 
@@ -43,8 +44,15 @@ Status FaultEnv::configure(const std::string& spec) {
   auto parts = str::split(spec, ':');
   auto bad = [&] {
     return Error(Errc::invalid_argument,
-                 "SCR_FAULT_INJECT='" + spec + "': expected write:N:ENOSPC|EIO, short:N or crash:N");
+                 "SCR_FAULT_INJECT='" + spec +
+                     "': expected write:N:ENOSPC|EIO, short:N, crash:N or kill:PATTERN:N");
   };
+  if (parts.size() == 3 && parts[0] == "kill") {
+    auto n = str::parse_int(parts[2]);
+    if (!n || *n < 1 || parts[1].empty()) return bad();
+    kill_at_create(parts[1], static_cast<int>(*n));
+    return Status::Ok();
+  }
   if (parts.size() < 2) return bad();
   auto n = str::parse_int(parts[1]);
   if (!n || *n < 1) return bad();
@@ -91,7 +99,11 @@ Status FaultEnv::on_step(const std::string& op, const std::string& path) {
 
 Result<std::unique_ptr<File>> FaultEnv::open(const std::string& path, OpenMode mode,
                                              uint32_t perms) {
-  if (mode != OpenMode::read) SCR_TRY(on_step("create", path));
+  if (mode != OpenMode::read) {
+    if (kind_ == Kind::kill && path.find(pattern_) != std::string::npos && ++matches_ == trigger_)
+      ::raise(SIGKILL);
+    SCR_TRY(on_step("create", path));
+  }
   SCR_ASSIGN_OR_RETURN(auto file, EnvWrapper::open(path, mode, perms));
   return std::unique_ptr<File>(std::make_unique<FaultFile>(std::move(file), *this));
 }

@@ -6,7 +6,11 @@
 //    and fail, as if the process had died there. Reads keep working so a test
 //    can inspect what a crash left behind.
 // The runtime wraps its Env in one when SCR_FAULT_INJECT is set (tests only),
-// with the syntax "write:N:ENOSPC", "write:N:EIO", "short:N", "crash:N".
+//  - kill the process (SIGKILL, a real crash) when it creates the N-th file
+//    whose path contains a pattern, e.g. "kill:.redset:3" dies while writing
+//    its third redundancy file, in the middle of SCR_Complete_output.
+// with the syntax "write:N:ENOSPC", "write:N:EIO", "short:N", "crash:N",
+// "kill:PATTERN:N".
 #pragma once
 
 #include <atomic>
@@ -18,13 +22,17 @@ namespace scr::io {
 
 class FaultEnv : public EnvWrapper {
  public:
-  enum class Kind { none, fail_write, short_write, crash };
+  enum class Kind { none, fail_write, short_write, crash, kill };
 
   explicit FaultEnv(Env& target) : EnvWrapper(target) {}
 
   void fail_write(int n, int err) { arm(Kind::fail_write, n, err); }
   void short_write(int n) { arm(Kind::short_write, n, EIO); }
   void crash_at_step(int n) { arm(Kind::crash, n, EIO); }
+  void kill_at_create(const std::string& pattern, int n) {
+    arm(Kind::kill, n, 0);
+    pattern_ = pattern;
+  }
   void disarm() { kind_ = Kind::none; }
   // Parse the SCR_FAULT_INJECT syntax above.
   Status configure(const std::string& spec);
@@ -57,6 +65,8 @@ class FaultEnv : public EnvWrapper {
   Kind kind_ = Kind::none;
   int trigger_ = 0;
   int err_ = EIO;
+  std::string pattern_;
+  std::atomic<int> matches_{0};
   std::atomic<int> steps_{0};
   std::atomic<int> writes_{0};
   std::atomic<bool> crashed_{false};

@@ -65,6 +65,7 @@ size_t piece_within_budget(const std::vector<StripeJob>& jobs, int members, size
 // Buffers and requests of one phase; two sets alternate.
 struct PhaseBuffers {
   std::vector<AlignedBuffer> send, in, out, receipt;
+  std::vector<ViewHold> send_views;  // source pieces sent in place, until sent
   std::vector<MPI_Request> send_req, in_req, out_req, receipt_req;
 
   static std::vector<AlignedBuffer> make(size_t n, size_t piece) {
@@ -92,6 +93,7 @@ class Gatherer {
       b.in = PhaseBuffers::make(ins, pieces.size());
       b.out = PhaseBuffers::make(outs, pieces.size());
       b.receipt = PhaseBuffers::make(share_.receipts.size(), pieces.size());
+      b.send_views.resize(share_.sends.size());
       b.send_req.assign(share_.sends.size(), MPI_REQUEST_NULL);
       b.in_req.assign(ins, MPI_REQUEST_NULL);
       b.out_req.assign(outs, MPI_REQUEST_NULL);
@@ -127,9 +129,9 @@ class Gatherer {
     wait_all(b.send_req);
     for (size_t i = 0; i < share_.sends.size(); ++i) {
       const Send& s = share_.sends[i];
-      store_.read(s.symbol, offset, b.send[i].data(), static_cast<size_t>(len));
-      MPI_Isend(b.send[i].data(), len, MPI_BYTE, s.to, kSourceTag + s.stripe, comm_,
-                &b.send_req[i]);
+      const uint8_t* piece = store_.view(s.symbol, offset, static_cast<size_t>(len),
+                                         b.send[i].data(), b.send_views[i]);
+      MPI_Isend(piece, len, MPI_BYTE, s.to, kSourceTag + s.stripe, comm_, &b.send_req[i]);
     }
     if (q + 1 < pieces_.count()) post_receives(q + 1);
     for (size_t g = 0; g < share_.gathers.size(); ++g) gather(g, b, offset, len);
@@ -164,10 +166,12 @@ class Gatherer {
     const StripeJob& job = jobs_[stripe];
     size_t n = static_cast<size_t>(len);
     std::vector<const uint8_t*> srcs;
+    ViewHold local;  // a gatherer supplies at most one source itself
     for (size_t c = 0; c < job.sources.size(); ++c) {
       size_t i = in_start_[g] + c;
-      if (job.sources[c].member == me_) store_.read(job.sources[c].symbol, offset, b.in[i].data(), n);
-      srcs.push_back(b.in[i].data());
+      bool mine = job.sources[c].member == me_;
+      srcs.push_back(mine ? store_.view(job.sources[c].symbol, offset, n, b.in[i].data(), local)
+                          : b.in[i].data());
     }
     MPI_Request* in_req = b.in_req.data() + in_start_[g];
     wait_all(std::span(in_req, job.sources.size()));

@@ -24,7 +24,7 @@
 
 namespace scr::redset {
 
-inline constexpr size_t kGatherMemory = size_t{24} << 20;
+inline constexpr size_t kGatherMemory = size_t{16} << 20;
 
 struct Located {
   int member = 0;

@@ -13,6 +13,7 @@
 #include "redset/schemes.hpp"
 #include "redset/streams.hpp"
 #include "redset/survey.hpp"
+#include "redset/views.hpp"
 
 namespace scr::redset::detail {
 namespace {
@@ -99,7 +100,9 @@ Status apply_partner(io::Env& env, const Set& set, const std::string& dir, const
   SCR_TRY(agree_in_set(set, red.status()));
 
   OutStream mine{{}, set.rank(), total_size(*own),
-                 [&](uint64_t off, uint8_t* buf, size_t n) { return data->read_pad(off, buf, n); }};
+                 [&](uint64_t off, size_t n, uint8_t* copy, ViewHold& hold) {
+                   return view_or_read(*data, off, n, copy, hold);
+                 }};
   for (int d = 1; d <= r; ++d) mine.to.push_back(set.right(d));
   std::vector<InStream> ins;
   for (int d = 1; d <= r; ++d) {
@@ -199,16 +202,16 @@ class PartnerRebuild : public Rebuild {
       if (t.source != set_.rank()) continue;
       if (t.owner == set_.rank()) {
         outs.push_back({t.dests, t.owner, total_size(self_.files),
-                        [this](uint64_t off, uint8_t* buf, size_t n) {
-                          return data_in_->read_pad(off, buf, n);
+                        [this](uint64_t off, size_t n, uint8_t* copy, ViewHold& hold) {
+                          return view_or_read(*data_in_, off, n, copy, hold);
                         }});
         continue;
       }
       const kv::Tree& slot = *self_.header.tree.at({"REPLICA", std::to_string(t.owner)});
       uint64_t base = self_.header.data_offset + slot.uint_or("OFFSET", 0);
       outs.push_back({t.dests, t.owner, slot.uint_or("SIZE", 0),
-                      [this, base](uint64_t off, uint8_t* buf, size_t n) {
-                        return red_in_->pread_exact(buf, n, base + off);
+                      [this, base](uint64_t off, size_t n, uint8_t* copy, ViewHold& hold) {
+                        return view_or_read(*red_in_, base + off, n, copy, hold);
                       }});
     }
     return outs;

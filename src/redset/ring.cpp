@@ -50,8 +50,9 @@ class Ring {
   const Pieces& pieces_;
   const std::vector<RingStep>& steps_;
   uint64_t total_;
-  AlignedBuffer own_;  // our symbol, read while the left neighbour's piece arrives
+  AlignedBuffer own_;  // our symbol, when it cannot be viewed in place
   std::vector<AlignedBuffer> slots_;
+  ViewHold views_[kSlots];  // symbols sent in place, kept until their send is done
   MPI_Request sends_[kSlots] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL,
                                 MPI_REQUEST_NULL};
   MPI_Request recvs_[kSlots] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL,
@@ -64,6 +65,7 @@ class Ring {
   void prepare(uint64_t u) {
     uint64_t s = u % kSlots;
     wait_one(sends_[s]);
+    views_[s].reset();
     if (at(u).receive)
       MPI_Irecv(slots_[s].data(), length(u), MPI_BYTE, left_, kTag, comm_, &recvs_[s]);
   }
@@ -71,19 +73,23 @@ class Ring {
   void step(uint64_t u) {
     const RingStep& st = at(u);
     uint64_t s = u % kSlots;
-    uint8_t* acc = slots_[s].data();
+    uint8_t* slot = slots_[s].data();
     size_t len = static_cast<size_t>(length(u));
     uint64_t offset = pieces_.offset(piece_of(u));
+    const uint8_t* result = slot;  // what is passed on and/or kept
     if (!st.receive) {
-      if (st.add) store_.read(*st.add, offset, acc, len);
-      else std::memset(acc, 0, len);
+      // A chain starts with our own symbol, sent from the file in place when possible.
+      if (st.add) result = store_.view(*st.add, offset, len, slot, views_[s]);
+      else std::memset(slot, 0, len);
     } else {
-      if (st.add) store_.read(*st.add, offset, own_.data(), len);
+      // Our symbol is fetched while the left neighbour's piece is on its way.
+      ViewHold own_view;
+      const uint8_t* own = st.add ? store_.view(*st.add, offset, len, own_.data(), own_view) : nullptr;
       wait_one(recvs_[s]);
-      if (st.add) kernels::xor_into(acc, own_.data(), len);
+      if (own) kernels::xor_into(slot, own, len);
     }
-    if (st.send) MPI_Isend(acc, static_cast<int>(len), MPI_BYTE, right_, kTag, comm_, &sends_[s]);
-    if (st.keep) store_.write(*st.keep, offset, acc, len);
+    if (st.send) MPI_Isend(result, static_cast<int>(len), MPI_BYTE, right_, kTag, comm_, &sends_[s]);
+    if (st.keep) store_.write(*st.keep, offset, result, len);
   }
 };
 

@@ -24,6 +24,7 @@ class Streams {
     for (const auto& o : outs_) {
       rounds_ = std::max(rounds_, rounds_of(o.size, piece_));
       for (auto& set : out_bufs_) set.emplace_back(piece_);
+      for (auto& set : out_views_) set.emplace_back();
       for (auto& set : out_reqs_) set.emplace_back(o.to.size(), MPI_REQUEST_NULL);
     }
     for (const auto& i : ins_) {
@@ -52,6 +53,7 @@ class Streams {
   const std::vector<InStream>& ins_;
   uint64_t rounds_ = 0;
   std::vector<AlignedBuffer> out_bufs_[2], in_bufs_[2];
+  std::vector<ViewHold> out_views_[2];  // pieces sent in place, until sent
   std::vector<std::vector<MPI_Request>> out_reqs_[2];
   std::vector<MPI_Request> in_reqs_[2];
   Status status_;
@@ -69,11 +71,16 @@ class Streams {
       if (len == 0) continue;
       auto& reqs = out_reqs_[t % 2][i];
       wait_all(reqs);
-      uint8_t* buf = out_bufs_[t % 2][i].data();
-      if (status_.ok()) status_ = o.read(t * piece_, buf, static_cast<size_t>(len));
-      if (!status_.ok()) std::memset(buf, 0, static_cast<size_t>(len));
+      uint8_t* copy = out_bufs_[t % 2][i].data();
+      const uint8_t* piece = copy;
+      if (status_.ok()) {
+        auto got = o.view(t * piece_, static_cast<size_t>(len), copy, out_views_[t % 2][i]);
+        if (got.ok()) piece = *got;
+        else status_ = got.status();
+      }
+      if (!status_.ok()) std::memset(copy, 0, static_cast<size_t>(len));
       for (size_t d = 0; d < o.to.size(); ++d)
-        MPI_Isend(buf, len, MPI_BYTE, o.to[d], kTagBase + o.tag, comm_, &reqs[d]);
+        MPI_Isend(piece, len, MPI_BYTE, o.to[d], kTagBase + o.tag, comm_, &reqs[d]);
     }
   }
 

@@ -15,17 +15,21 @@
 
 #include "common/status.hpp"
 #include "mpi/comm.hpp"
+#include "redset/views.hpp"
 
 namespace scr::redset {
 
-using ReadAt = std::function<Status(uint64_t offset, uint8_t* buf, size_t n)>;
+// Bytes [offset, offset + n) of a stream, in place (alive while `hold` is)
+// or copied into `copy` (see views.hpp).
+using ViewAt = std::function<Result<const uint8_t*>(uint64_t offset, size_t n, uint8_t* copy,
+                                                    ViewHold& hold)>;
 using WriteAt = std::function<Status(uint64_t offset, const uint8_t* buf, size_t n)>;
 
 struct OutStream {
   std::vector<int> to;  // receiving members
   int tag = 0;          // names the stream at the receivers
   uint64_t size = 0;
-  ReadAt read;
+  ViewAt view;
 };
 
 struct InStream {

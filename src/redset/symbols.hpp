@@ -14,6 +14,7 @@
 #include "io/env.hpp"
 #include "io/lofi.hpp"
 #include "redset/layout.hpp"
+#include "redset/views.hpp"
 
 namespace scr::redset {
 
@@ -22,8 +23,11 @@ class SymbolStore {
   SymbolStore(io::LogicalFile& data, io::File& redundancy, uint64_t data_offset, uint64_t chunk)
       : data_(data), redundancy_(redundancy), data_offset_(data_offset), chunk_(chunk) {}
 
-  // n bytes at `offset` within the symbol.
+  // n bytes at `offset` within the symbol, copied into buf.
   void read(Symbol s, uint64_t offset, uint8_t* buf, size_t n);
+  // The same bytes in place where possible (alive while `hold` is), else
+  // copied into `copy`.
+  const uint8_t* view(Symbol s, uint64_t offset, size_t n, uint8_t* copy, ViewHold& hold);
   void write(Symbol s, uint64_t offset, const uint8_t* buf, size_t n);
   const Status& status() const { return status_; }
 

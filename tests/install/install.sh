@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Scenario 12: SCR++ as an installed package. `cmake --install` of the build
+# into a temporary prefix, then a small C application is built against it
+#  - with CMake: find_package(SCR REQUIRED) and target SCR::scr;
+#  - with pkg-config: `pkg-config --cflags --libs scr` and mpicc;
+# and each build is run twice under mpirun -n 2 (checkpoint, then restart).
+source "$(dirname "$0")/../e2e/lib.sh"
+E2E_NP=2
+E2E_NODES=n0,n1
+e2e_begin install
+INSTALL="$E2E_DIR/install"
+
+cmake --install "$SCRPP_BUILD" --prefix "$INSTALL" >"$E2E_DIR/install.log" 2>&1 ||
+  fail "cmake --install failed:
+$(tail -20 "$E2E_DIR/install.log")"
+assert_file "$INSTALL/include/scr.h" "installed header"
+assert_file "$INSTALL/include/scr/scr.hpp" "installed C++ header"
+libscr="$(find "$INSTALL" -name 'libscr.so' | head -n1)"
+[[ -n "$libscr" ]] || fail "libscr.so was not installed"
+libdir="$(dirname "$libscr")"
+assert_file "$libdir/cmake/SCR/SCRConfig.cmake" "CMake package file"
+assert_file "$libdir/pkgconfig/scr.pc" "pkg-config file"
+say "installed into $INSTALL (libraries in ${libdir#"$INSTALL"/})"
+
+# run_consumer PROGRAM: fresh start, then restart from its checkpoint.
+run_consumer() {
+  rm -rf "$E2E_DIR/run" && use_dirs "$E2E_DIR/run"
+  run_job -- 2 "$1"
+  [[ $LAST_RC -eq 0 ]] || fail "$1 failed (exit $LAST_RC)"
+  expect_out "CONSUMER OK fresh start"
+  run_job -- 2 "$1"
+  [[ $LAST_RC -eq 0 ]] || fail "$1 failed on restart (exit $LAST_RC)"
+  expect_out "CONSUMER OK restarted from consumer.ckpt"
+}
+
+# pkg-config consumer.
+export PKG_CONFIG_PATH="$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+flags="$(pkg-config --cflags --libs scr)" || fail "pkg-config --cflags --libs scr failed"
+incdir="$(sed -n 's/.*-I\([^ ]*\).*/\1/p' <<<"$flags")"
+[[ -n "$incdir" && "$(realpath -m "$incdir")" == "$(realpath "$INSTALL/include")" && "$flags" == *"-lscr"* ]] ||
+  fail "pkg-config --cflags --libs scr gives '$flags': its include directory is not the installed $INSTALL/include"
+mkdir -p "$E2E_DIR/pc-build"
+# shellcheck disable=SC2086
+mpicc -std=c99 -Wall -Werror "$SCRPP_SOURCE/tests/install/consumer/consumer.c" -o "$E2E_DIR/pc-build/consumer" \
+  $flags -Wl,-rpath,"$libdir" >"$E2E_DIR/pc-build.log" 2>&1 ||
+  fail "building with pkg-config flags '$flags' failed:
+$(cat "$E2E_DIR/pc-build.log")"
+run_consumer "$E2E_DIR/pc-build/consumer"
+say "pkg-config consumer works ($flags)"
+
+# CMake consumer.
+cmake -S "$SCRPP_SOURCE/tests/install/consumer" -B "$E2E_DIR/cmake-build" \
+  -DCMAKE_PREFIX_PATH="$INSTALL" >"$E2E_DIR/consumer-cmake.log" 2>&1 ||
+  fail "configuring the find_package(SCR) consumer failed:
+$(tail -30 "$E2E_DIR/consumer-cmake.log")"
+cmake --build "$E2E_DIR/cmake-build" >"$E2E_DIR/consumer-build.log" 2>&1 ||
+  fail "building the find_package(SCR) consumer failed:
+$(tail -30 "$E2E_DIR/consumer-build.log")"
+ldd "$E2E_DIR/cmake-build/consumer" | grep -q "$libdir/libscr.so" ||
+  fail "the CMake consumer does not load the installed libscr:
+$(ldd "$E2E_DIR/cmake-build/consumer")"
+run_consumer "$E2E_DIR/cmake-build/consumer"
+say "find_package(SCR) + SCR::scr consumer works"
+
+e2e_pass

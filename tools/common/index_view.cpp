@@ -1,0 +1,108 @@
+#include "tools/common/index_view.hpp"
+
+#include <optional>
+
+#include "common/strings.hpp"
+#include "runtime/dataset.hpp"
+#include "tools/common/table.hpp"
+#include "tools/common/times.hpp"
+
+namespace scr::tools {
+namespace {
+
+const char* yes_no(bool b) { return b ? "yes" : "no"; }
+
+std::string created_text(int64_t usecs) {
+  return usecs > 0 ? local_time(usecs / 1000000) : "-";
+}
+
+}  // namespace
+
+std::vector<DatasetRow> index_rows(const rt::PrefixIndex& idx) {
+  std::vector<DatasetRow> rows;
+  // CURRENT names a dataset; with repeated names the runtime resolves it to
+  // the one find_name returns, so mark that one.
+  std::optional<int> current;
+  if (!idx.current().empty()) current = idx.find_name(idx.current());
+  for (int id : idx.ids()) {
+    const kv::Tree* e = idx.entry(id);
+    DatasetRow r;
+    r.id = id;
+    r.name = e->value_or("NAME", "");
+    r.flags = static_cast<int>(e->int_or("FLAGS", 0));
+    r.ckpt = static_cast<int>(e->int_or("CKPT", 0));
+    r.complete = idx.flag(id, "COMPLETE");
+    r.flushed = idx.flag(id, "FLUSHED");
+    r.failed = idx.flag(id, "FAILED");
+    r.current = current && *current == id;
+    r.loadable = idx.loadable(id);
+    r.size = e->uint_or("SIZE", 0);
+    r.files = e->int_or("FILES", 0);
+    r.created_usecs = e->int_or("CREATED", 0);
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+std::string flags_word(int flags) {
+  bool ckpt = flags & rt::kFlagCheckpoint;
+  bool out = flags & rt::kFlagOutput;
+  if (ckpt && out) return "checkpoint+output";
+  if (ckpt) return "checkpoint";
+  if (out) return "output";
+  return "none";
+}
+
+std::string restart_choice(const rt::PrefixIndex& idx) {
+  auto order = idx.fetch_order("");
+  return order.empty() ? "" : idx.entry(order.front())->value_or("NAME", "");
+}
+
+std::string index_text(const std::string& prefix, const rt::PrefixIndex& idx) {
+  auto rows = index_rows(idx);
+  if (rows.empty()) return "The index of " + prefix + " lists no datasets.\n";
+  Table t({"ID", "NAME", "TYPE", "COMPLETE", "FLUSHED", "FAILED", "CURRENT", "SIZE", "CREATED"});
+  t.align_right(0);
+  t.align_right(7);
+  for (const auto& r : rows)
+    t.add({std::to_string(r.id), r.name, flags_word(r.flags), yes_no(r.complete), yes_no(r.flushed),
+           yes_no(r.failed), r.current ? "*" : "", str::format_bytes(r.size),
+           created_text(r.created_usecs)});
+  std::string out = t.render();
+  std::string choice = restart_choice(idx);
+  if (choice.empty()) out += "A restart from this prefix finds no loadable checkpoint.\n";
+  else if (choice == idx.current()) out += "A restart from this prefix loads " + choice + " (CURRENT).\n";
+  else out += "A restart from this prefix loads " + choice + " (the newest loadable checkpoint).\n";
+  return out;
+}
+
+Json index_json(const std::string& prefix, const rt::PrefixIndex& idx) {
+  Json datasets = Json::array();
+  for (const auto& r : index_rows(idx)) {
+    Json d = Json::object();
+    d.set("id", r.id)
+        .set("name", r.name)
+        .set("checkpoint", (r.flags & rt::kFlagCheckpoint) != 0)
+        .set("output", (r.flags & rt::kFlagOutput) != 0)
+        .set("ckpt", r.ckpt)
+        .set("complete", r.complete)
+        .set("flushed", r.flushed)
+        .set("failed", r.failed)
+        .set("current", r.current)
+        .set("loadable", r.loadable)
+        .set("size", r.size)
+        .set("files", r.files)
+        .set("created", r.created_usecs > 0 ? Json(local_time(r.created_usecs / 1000000)) : Json())
+        .set("created_usecs", r.created_usecs);
+    datasets.push(std::move(d));
+  }
+  std::string choice = restart_choice(idx);
+  Json out = Json::object();
+  out.set("prefix", prefix)
+      .set("current", idx.current().empty() ? Json() : Json(idx.current()))
+      .set("restart", choice.empty() ? Json() : Json(choice))
+      .set("datasets", std::move(datasets));
+  return out;
+}
+
+}  // namespace scr::tools

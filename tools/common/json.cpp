@@ -1,0 +1,94 @@
+#include "tools/common/json.hpp"
+
+#include <cstdio>
+
+namespace scr::tools {
+
+Json Json::array() {
+  Json j;
+  j.kind_ = Kind::array;
+  return j;
+}
+
+Json Json::object() {
+  Json j;
+  j.kind_ = Kind::object;
+  return j;
+}
+
+Json& Json::push(Json value) {
+  if (kind_ != Kind::array) *this = array();
+  items_.push_back(std::move(value));
+  return *this;
+}
+
+Json& Json::set(std::string_view key, Json value) {
+  if (kind_ != Kind::object) *this = object();
+  for (size_t i = 0; i < keys_.size(); ++i)
+    if (keys_[i] == key) {
+      items_[i] = std::move(value);
+      return *this;
+    }
+  keys_.emplace_back(key);
+  items_.push_back(std::move(value));
+  return *this;
+}
+
+std::string json_quote(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);  // UTF-8 passes through
+        }
+    }
+  }
+  return out + "\"";
+}
+
+void Json::write(std::string& out, int indent) const {
+  std::string pad(static_cast<size_t>(indent + 2), ' ');
+  std::string close_pad(static_cast<size_t>(indent), ' ');
+  switch (kind_) {
+    case Kind::null: out += "null"; return;
+    case Kind::boolean: out += bool_ ? "true" : "false"; return;
+    case Kind::integer: out += std::to_string(int_); return;
+    case Kind::unsigned_integer: out += std::to_string(uint_); return;
+    case Kind::string: out += json_quote(text_); return;
+    case Kind::array:
+    case Kind::object: {
+      bool obj = kind_ == Kind::object;
+      if (items_.empty()) {
+        out += obj ? "{}" : "[]";
+        return;
+      }
+      out += obj ? "{\n" : "[\n";
+      for (size_t i = 0; i < items_.size(); ++i) {
+        out += pad;
+        if (obj) out += json_quote(keys_[i]) + ": ";
+        items_[i].write(out, indent + 2);
+        out += i + 1 < items_.size() ? ",\n" : "\n";
+      }
+      out += close_pad + (obj ? "}" : "]");
+      return;
+    }
+  }
+}
+
+std::string Json::dump() const {
+  std::string out;
+  write(out, 0);
+  return out;
+}
+
+}  // namespace scr::tools

@@ -1,0 +1,48 @@
+#include "tools/common/prefix_dir.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "io/path.hpp"
+
+namespace scr::tools {
+
+std::string default_prefix() {
+  if (const char* p = std::getenv("SCR_PREFIX"); p && *p) return absolute_path(p);
+  return absolute_path(".");
+}
+
+std::string absolute_path(const std::string& given) {
+  char buf[4096];
+  std::string cwd = ::getcwd(buf, sizeof buf) ? buf : "/";
+  return io::path::absolute(given, cwd);
+}
+
+std::string index_path(const std::string& prefix) {
+  return io::path::join(rt::prefix_scr_dir(prefix), "index.scr");
+}
+
+Status check_dir(io::Env& env, const std::string& dir) {
+  auto info = env.stat(dir);
+  if (!info) return Error(Errc::not_found, dir + " does not exist");
+  if (!info->is_dir()) return Error(Errc::not_found, dir + " is not a directory");
+  return Status::Ok();
+}
+
+bool has_index(io::Env& env, const std::string& prefix) { return env.exists(index_path(prefix)); }
+
+Result<rt::PrefixIndex> open_index(io::Env& env, const std::string& prefix) {
+  SCR_TRY(check_dir(env, prefix));
+  if (!has_index(env, prefix))
+    return Error(Errc::not_found, prefix + " is not an SCR prefix: " + index_path(prefix) +
+                                      " does not exist (no dataset was ever flushed there)");
+  auto idx = rt::PrefixIndex::load(env, prefix);
+  // The message names the file; a decoder complaint of any kind means the
+  // index is damaged, while I/O and permission errors keep their own code.
+  if (!idx && idx.status().code() == Errc::invalid_argument)
+    return Error(Errc::corrupt, idx.status().message());
+  return idx;
+}
+
+}  // namespace scr::tools

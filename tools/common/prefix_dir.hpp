@@ -1,0 +1,28 @@
+// Finding and opening a prefix directory the way every tool does: a prefix
+// is a directory holding .scr/index.scr. Opening never creates anything, so
+// a mistyped path leaves no trace.
+#pragma once
+
+#include <string>
+
+#include "common/status.hpp"
+#include "io/env.hpp"
+#include "runtime/prefix_index.hpp"
+
+namespace scr::tools {
+
+// $SCR_PREFIX when set, else the current directory (as the library does).
+std::string default_prefix();
+// Absolute, normalized form of a path given on the command line.
+std::string absolute_path(const std::string& given);
+std::string index_path(const std::string& prefix);
+
+// The directory exists (Errc::not_found naming it otherwise).
+Status check_dir(io::Env& env, const std::string& dir);
+bool has_index(io::Env& env, const std::string& prefix);
+
+// check_dir, then the index must exist (not_found: "... is not an SCR
+// prefix") and decode (corrupt, naming the file).
+Result<rt::PrefixIndex> open_index(io::Env& env, const std::string& prefix);
+
+}  // namespace scr::tools

@@ -1,0 +1,46 @@
+// A flushed dataset's summary (<prefix>/.scr/scr.dataset.<id>/summary.scr,
+// docs/formats/prefix.md) as plain structs, checked for the keys the runtime
+// writes, so tools never walk half-valid trees.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+#include "io/env.hpp"
+#include "kvtree/tree.hpp"
+#include "runtime/dataset.hpp"
+
+namespace scr::tools {
+
+struct SummaryFile {
+  std::string name;  // prefix-relative (FILE) or a name in the dataset dir (REDFILE)
+  uint64_t size = 0;
+  std::optional<uint32_t> crc;  // CRC32C, absent with SCR_CRC_ON_FLUSH=0
+};
+
+struct RankFiles {
+  int rank = 0;
+  std::vector<SummaryFile> files;
+  std::vector<SummaryFile> redundancy;
+};
+
+struct Summary {
+  kv::Tree desc;  // the DSET descriptor
+  rt::DatasetInfo info;
+  int ranks = 0;
+  std::vector<RankFiles> per_rank;  // by rank, every rank present
+  uint64_t bytes() const;           // application files only
+  size_t file_count() const;
+};
+
+// Errc::corrupt naming `where` and what is missing or malformed.
+Result<Summary> parse_summary(const kv::Tree& tree, const std::string& where);
+Result<Summary> read_summary(io::Env& env, const std::string& prefix, int id);
+
+// Ids of the scr.dataset.<id> directories in <prefix>/.scr, ascending.
+std::vector<int> dataset_dirs(io::Env& env, const std::string& prefix);
+
+}  // namespace scr::tools

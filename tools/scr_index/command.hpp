@@ -1,0 +1,40 @@
+// scr_index subcommands. Each is one option (--current NAME, --drop NAME,
+// ...) implemented in its own file and listed in the table in commands.cpp;
+// main.cpp builds the option list and --help from that table, so adding a
+// subcommand is one file plus one table line.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "io/env.hpp"
+#include "tools/common/cli.hpp"
+
+namespace scr::tools::index_cmd {
+
+struct Request {
+  io::Env& env;
+  const Cli& cli;
+  std::string prefix;  // absolute
+  std::string value;   // the option's value (NAME), empty for a flag
+  bool json = false;
+};
+
+struct Command {
+  std::string_view option;      // "--current"; "" for the default (listing)
+  std::string_view value_name;  // "NAME", or "" for a flag
+  std::string_view help;
+  bool json;                    // accepts --json
+  int (*run)(const Request&);   // returns the exit code
+};
+
+std::span<const Command> commands();
+
+int list_datasets(const Request& req);
+int set_current(const Request& req);
+int drop_dataset(const Request& req);
+int drop_after(const Request& req);
+int add_dataset(const Request& req);
+
+}  // namespace scr::tools::index_cmd

@@ -1,0 +1,31 @@
+#include "tools/scr_index/index_edit.hpp"
+
+#include <cstdio>
+
+#include "tools/common/index_view.hpp"
+
+namespace scr::tools::index_cmd {
+
+Result<int> find_dataset(const Request& req, const rt::PrefixIndex& idx, const std::string& name) {
+  if (auto id = idx.find_name(name)) return *id;
+  return Error(Errc::not_found, "no dataset named '" + name + "' in the index of " + req.prefix +
+                                    " (scr_index --prefix " + req.prefix + " lists them)");
+}
+
+int save_and_say(const Request& req, const rt::PrefixIndex& idx, const std::string& done) {
+  if (Status st = idx.save(req.env); !st.ok())
+    return req.cli.fail(exit_code::failed, "could not save the index: " + st.message());
+  std::string choice = restart_choice(idx);
+  std::printf("%s\n%s\n", done.c_str(),
+              choice.empty() ? "A restart from this prefix now finds no loadable checkpoint."
+                             : ("A restart from this prefix now loads " + choice + ".").c_str());
+  return exit_code::ok;
+}
+
+std::string forget_current_if(rt::PrefixIndex& idx, const std::string& name) {
+  if (idx.current() != name) return "";
+  idx.clear_current();
+  return " It was CURRENT; CURRENT is now unset.";
+}
+
+}  // namespace scr::tools::index_cmd

@@ -1,0 +1,25 @@
+// What the index-changing subcommands share: find a dataset by name with an
+// error that says where to look, and save with the message of what changed.
+#pragma once
+
+#include <string>
+
+#include "common/status.hpp"
+#include "runtime/prefix_index.hpp"
+#include "tools/scr_index/command.hpp"
+
+namespace scr::tools::index_cmd {
+
+// Errc::not_found: "no dataset named X in the index of P".
+Result<int> find_dataset(const Request& req, const rt::PrefixIndex& idx, const std::string& name);
+
+// Save atomically; on success print `done` and which checkpoint a restart
+// would now load on stdout, and return 0.
+int save_and_say(const Request& req, const rt::PrefixIndex& idx, const std::string& done);
+
+// When CURRENT names a dataset about to leave the index, clear it so the
+// runtime falls back to the newest loadable checkpoint instead of a name it
+// cannot find; returns a sentence saying so, or "".
+std::string forget_current_if(rt::PrefixIndex& idx, const std::string& name);
+
+}  // namespace scr::tools::index_cmd

@@ -1,0 +1,82 @@
+// scr_index: list the datasets of a prefix directory and edit its index
+// (which checkpoint a restart loads, which datasets it knows). Every change
+// goes through the runtime's PrefixIndex and is saved atomically; a damaged
+// index is reported and never rewritten.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "tools/common/args.hpp"
+#include "tools/common/cli.hpp"
+#include "tools/common/prefix_dir.hpp"
+#include "tools/scr_index/command.hpp"
+
+namespace {
+
+using namespace scr::tools;
+using index_cmd::Command;
+
+std::vector<OptionSpec> option_table() {
+  std::vector<OptionSpec> specs = {
+      {"--prefix", OptionSpec::value, "DIR", "the prefix directory (default: $SCR_PREFIX, else .)"},
+      {"--json", OptionSpec::flag, "", "print the listing as JSON"},
+  };
+  for (const Command& c : index_cmd::commands())
+    if (!c.option.empty())
+      specs.push_back({c.option, c.value_name.empty() ? OptionSpec::flag : OptionSpec::value,
+                       c.value_name, c.help});
+  specs.push_back({"--help", OptionSpec::flag, "", "show this help"});
+  return specs;
+}
+
+std::string help_text(const std::vector<OptionSpec>& specs) {
+  return "usage: scr_index [--prefix DIR] [--json]\n"
+         "       scr_index [--prefix DIR] --current NAME | --drop NAME | --drop-after NAME | ...\n"
+         "List the datasets in the index of an SCR++ prefix directory (.scr/index.scr), or\n"
+         "change it: one change per call. A change is saved atomically; a damaged index is\n"
+         "reported and left as it is. Change the index while no job runs in the prefix.\n\n"
+         "Options:\n" +
+         options_help(specs) +
+         "\nThe listing shows, per dataset: id, name, type (checkpoint/output), whether it is\n"
+         "complete, flushed, failed, which one is CURRENT (*), total size and creation time,\n"
+         "then which checkpoint a restart from the prefix would load.\n\n" +
+         exit_codes_help() +
+         "\nExamples:\n"
+         "  scr_index --prefix /p/run1\n"
+         "  scr_index --prefix /p/run1 --current step.20     # next restart loads step.20\n"
+         "  scr_index --prefix /p/run1 --drop-after step.20  # forget everything newer\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Cli cli("scr_index");
+  auto specs = option_table();
+  auto args = parse_args(specs, argc, argv);
+  if (!args) return cli.usage_error(args.status().message());
+  if (args->has("--help")) {
+    std::fputs(help_text(specs).c_str(), stdout);
+    return exit_code::ok;
+  }
+  if (!args->positional().empty())
+    return cli.usage_error("unexpected argument '" + args->positional().front() + "'");
+
+  const Command* chosen = nullptr;
+  for (const Command& c : index_cmd::commands()) {
+    if (c.option.empty() || !args->has(c.option)) continue;
+    if (chosen)
+      return cli.usage_error("choose one change per call (" + std::string(chosen->option) +
+                             " and " + std::string(c.option) + " were both given)");
+    chosen = &c;
+  }
+  if (!chosen) chosen = &index_cmd::commands().front();
+  bool json = args->has("--json");
+  if (json && !chosen->json)
+    return cli.usage_error("--json applies to the listing, not to " + std::string(chosen->option));
+
+  index_cmd::Request req{scr::io::Env::posix(), cli,
+                         absolute_path(args->value("--prefix").value_or(default_prefix())),
+                         chosen->option.empty() ? "" : args->value(chosen->option).value_or(""),
+                         json};
+  return chosen->run(req);
+}
