@@ -27,7 +27,9 @@ namespace {
 
 Result<int64_t> positive(std::string_view flag, const std::string& v) {
   auto n = str::parse_int(v);
-  if (!n || *n < 1) return Error(Errc::invalid_argument, std::string(flag) + " needs a positive integer, got '" + v + "'");
+  if (!n || *n < 1)
+    return Error(Errc::invalid_argument,
+                 std::string(flag) + " needs a positive integer, got '" + v + "'");
   return *n;
 }
 

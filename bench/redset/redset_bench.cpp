@@ -17,6 +17,7 @@
 #include "mpi/comm.hpp"
 #include "options.hpp"
 #include "redset/redset.hpp"
+#include "redset/wait.hpp"
 
 namespace {
 
@@ -39,14 +40,22 @@ double cpu_seconds() {
   return sec(u.ru_utime) + sec(u.ru_stime);
 }
 
+// A barrier whose waiters sleep: ranks done early must not take the CPU
+// from the ranks still working (8 ranks share 2 cores here).
+void barrier(const mpi::Comm& world) {
+  MPI_Request req = MPI_REQUEST_NULL;
+  MPI_Ibarrier(world.raw(), &req);
+  redset::wait_one(req);
+}
+
 // A collective step: wall time from a barrier to the last rank done.
 template <class F>
 Timing timed(const mpi::Comm& world, F&& step) {
-  world.barrier();
+  barrier(world);
   double t0 = MPI_Wtime(), c0 = cpu_seconds();
   step();
   double cpu = cpu_seconds() - c0;
-  world.barrier();
+  barrier(world);
   Timing t;
   t.wall_s = MPI_Wtime() - t0;
   MPI_Allreduce(&cpu, &t.cpu_s, 1, MPI_DOUBLE, MPI_SUM, world.raw());
@@ -115,7 +124,8 @@ int k_of(const redset::Set& set) {
 
 void report(const bench::Options& o, const mpi::Comm& world, int nodes, const redset::Set& set,
             const std::vector<Sample>& samples) {
-  std::vector<double> write, encode, rebuild, enc_ratio, reb_ratio, write_cpu, encode_cpu, rebuild_cpu;
+  std::vector<double> write, encode, rebuild, enc_ratio, reb_ratio, write_cpu, encode_cpu,
+      rebuild_cpu;
   bool verified = true;
   for (const Sample& s : samples) {
     write.push_back(s.write.wall_s);
@@ -150,7 +160,8 @@ int run(const bench::Options& o, const mpi::Comm& world) {
   int nodes = o.nodes > 0 ? o.nodes : world.size();
   if (world.size() % nodes != 0) {
     if (world.rank() == 0)
-      std::fprintf(stderr, "redset_bench: %d ranks do not split evenly into %d nodes\n", world.size(), nodes);
+      std::fprintf(stderr, "redset_bench: %d ranks do not split evenly into %d nodes\n",
+                   world.size(), nodes);
     return 2;
   }
   int node = world.rank() / (world.size() / nodes);
@@ -158,7 +169,8 @@ int run(const bench::Options& o, const mpi::Comm& world) {
   redset::Params params{o.scheme, o.set_size, o.k, o.replicas, o.piece_size};
   auto set = redset::Set::create(world, node_name, params);
   if (!set.ok()) {
-    if (world.rank() == 0) std::fprintf(stderr, "redset_bench: %s\n", set.status().to_string().c_str());
+    if (world.rank() == 0)
+      std::fprintf(stderr, "redset_bench: %s\n", set.status().to_string().c_str());
     return 1;
   }
   bench::Checkpoint ckpt(world.rank(), o.bytes_per_rank);
@@ -168,7 +180,8 @@ int run(const bench::Options& o, const mpi::Comm& world) {
     std::string dir = o.dir + "/" + node_name + "/dataset" + std::to_string(rep);
     auto s = run_once(world, *set, dir, ckpt, crc);
     if (!s.ok()) {
-      if (world.rank() == 0) std::fprintf(stderr, "redset_bench: %s\n", s.status().to_string().c_str());
+      if (world.rank() == 0)
+        std::fprintf(stderr, "redset_bench: %s\n", s.status().to_string().c_str());
       return 1;
     }
     samples.push_back(*s);
@@ -187,7 +200,8 @@ int main(int argc, char** argv) {
     auto options = bench::parse_options(argc, argv);
     if (!options.ok() || options->help) {
       if (world.rank() == 0)
-        std::fprintf(options.ok() ? stdout : stderr, "%s%s", options.ok() ? "" : (options.status().to_string() + "\n").c_str(),
+        std::fprintf(options.ok() ? stdout : stderr, "%s%s",
+                     options.ok() ? "" : (options.status().to_string() + "\n").c_str(),
                      bench::kUsage);
       code = options.ok() ? 0 : 2;
     } else {

@@ -42,10 +42,15 @@ HeaderCheck chunk_check(int checks) {
 
 class CodedRebuild : public Rebuild {
  public:
-  CodedRebuild(io::Env& env, const Set& set, std::string dir, std::string redfile,
-               SelfCheck self, SetLoss loss, std::map<int, kv::Tree> entries, Decoder decode)
-      : env_(env), set_(set), dir_(std::move(dir)), redfile_(std::move(redfile)),
-        self_(std::move(self)), loss_(std::move(loss)), entries_(std::move(entries)),
+  CodedRebuild(io::Env& env, const Set& set, std::string dir, std::string redfile, SelfCheck self,
+               SetLoss loss, std::map<int, kv::Tree> entries, Decoder decode)
+      : env_(env),
+        set_(set),
+        dir_(std::move(dir)),
+        redfile_(std::move(redfile)),
+        self_(std::move(self)),
+        loss_(std::move(loss)),
+        entries_(std::move(entries)),
         decode_(std::move(decode)) {}
 
   Result<std::vector<FileEntry>> run() override {
@@ -89,9 +94,9 @@ class CodedRebuild : public Rebuild {
     SCR_ASSIGN_OR_RETURN(auto files, files_from_tree(entries_[set_.rank()]));
     SCR_ASSIGN_OR_RETURN(auto pending_files, PendingFiles::create(env_, dir_, std::move(files)));
     data.emplace(std::move(pending_files));
-    SCR_ASSIGN_OR_RETURN(auto pending_red, PendingRedundancy::create(
-                                               env_, redfile_,
-                                               coded_header(set_, entries_, loss_.chunk)));
+    SCR_ASSIGN_OR_RETURN(
+        auto pending_red,
+        PendingRedundancy::create(env_, redfile_, coded_header(set_, entries_, loss_.chunk)));
     red.emplace(std::move(pending_red));
     return Status::Ok();
   }

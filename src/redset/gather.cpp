@@ -33,7 +33,7 @@ struct Share {
   std::vector<Send> sends;
   std::vector<int> gathers;  // stripes
   std::vector<Receipt> receipts;
-  size_t buffers = 0;        // piece buffers per phase
+  size_t buffers = 0;  // piece buffers per phase
 };
 
 Share share_of(int member, const std::vector<StripeJob>& jobs) {
@@ -79,7 +79,11 @@ class Gatherer {
  public:
   Gatherer(const mpi::Comm& comm, SymbolStore& store, const Pieces& pieces,
            const std::vector<StripeJob>& jobs)
-      : comm_(comm.raw()), me_(comm.rank()), store_(store), pieces_(pieces), jobs_(jobs),
+      : comm_(comm.raw()),
+        me_(comm.rank()),
+        store_(store),
+        pieces_(pieces),
+        jobs_(jobs),
         share_(share_of(me_, jobs)) {
     size_t ins = 0, outs = 0;
     for (int s : share_.gathers) {
@@ -119,7 +123,6 @@ class Gatherer {
   Share share_;
   std::vector<size_t> in_start_, out_start_;  // per gathered stripe
   PhaseBuffers sets_[2];
-
 
   void phase(uint64_t q) {
     PhaseBuffers& b = sets_[q % 2];
@@ -183,8 +186,10 @@ class Gatherer {
     job.coefficients.encode(srcs, outs, n);
     for (size_t r = 0; r < job.outputs.size(); ++r) {
       const Located& o = job.outputs[r];
-      if (o.member == me_) store_.write(o.symbol, offset, outs[r], n);
-      else MPI_Isend(outs[r], len, MPI_BYTE, o.member, kOutputTag + stripe, comm_, &out_req[r]);
+      if (o.member == me_)
+        store_.write(o.symbol, offset, outs[r], n);
+      else
+        MPI_Isend(outs[r], len, MPI_BYTE, o.member, kOutputTag + stripe, comm_, &out_req[r]);
     }
   }
 };

@@ -58,7 +58,8 @@ Status check_header(const Set& set, const kv::Tree& header) {
       return mismatch("GROUP/RANK/" + std::to_string(i));
   }
   const kv::Tree* mine = header.at({"DESC", std::to_string(set.rank()), "DESC"});
-  if (!mine || *mine != set.desc()) return mismatch("DESC of this member (scheme, set or job differ)");
+  if (!mine || *mine != set.desc())
+    return mismatch("DESC of this member (scheme, set or job differ)");
   for (int d = 1; d <= header_width(set); ++d)
     if (!header.at({"DESC", std::to_string(set.left(d))}))
       return mismatch("no metadata copy of left neighbour " + std::to_string(set.left(d)));

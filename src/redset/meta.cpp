@@ -121,17 +121,28 @@ Status restore_meta(io::Env& env, const std::string& dir, const std::vector<File
   return Status::Ok();
 }
 
+namespace {
+uint64_t aligned_data_offset(uint64_t header_end) {
+  return (header_end + kDataAlign - 1) / kDataAlign * kDataAlign;
+}
+}  // namespace
+
 Result<Header> read_header(io::Env& env, const std::string& path) {
   SCR_ASSIGN_OR_RETURN(auto file, env.open(path, io::OpenMode::read));
   Header h;
-  SCR_ASSIGN_OR_RETURN(h.tree, io::read_tree_at(*file, 0, &h.data_offset));
+  uint64_t end = 0;
+  SCR_ASSIGN_OR_RETURN(h.tree, io::read_tree_at(*file, 0, &end));
   if (!h.tree.has("DESC") || !h.tree.has("RANK"))
     return Error(Errc::corrupt, path + ": redundancy header lacks DESC or RANK");
+  h.data_offset = aligned_data_offset(end);
+  SCR_ASSIGN_OR_RETURN(uint64_t size, file->size());
+  if (size < h.data_offset) return Error(Errc::corrupt, path + ": header padding is truncated");
   return h;
 }
 
 Result<uint64_t> write_header(io::File& file, const kv::Tree& header) {
   std::string bytes = kv::encode(header);
+  bytes.resize(aligned_data_offset(bytes.size()), '\0');
   SCR_TRY(file.pwrite(bytes.data(), bytes.size(), 0));
   return static_cast<uint64_t>(bytes.size());
 }

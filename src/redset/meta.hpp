@@ -46,14 +46,19 @@ Status restore_meta(io::Env& env, const std::string& dir, const std::vector<File
 
 // The header common to every scheme: DESC/<set rank>/{DESC, FILE, FILES} for
 // each process whose metadata this header carries, GROUP/{RANK/<i>, RANKS}
-// and RANK (our set rank).
+// and RANK (our set rank). Scheme data follows at the first multiple of
+// kDataAlign after the header (zero bytes in between), so that data pieces
+// are page- and SIMD-aligned whether read or mapped.
+inline constexpr uint64_t kDataAlign = 4096;
+
 struct Header {
   kv::Tree tree;
-  uint64_t data_offset = 0;  // first byte after the header in the file
+  uint64_t data_offset = 0;  // where the scheme data starts
 };
 // Read and validate the header at the start of a redundancy file.
 Result<Header> read_header(io::Env& env, const std::string& path);
-// Write header bytes at offset 0 of an open file; returns the data offset.
+// Write header bytes and the zero padding after them at offset 0 of an open
+// file; returns the data offset.
 Result<uint64_t> write_header(io::File& file, const kv::Tree& header);
 
 }  // namespace scr::redset

@@ -39,7 +39,8 @@ Result<kv::Tree> replica_table(const Set& set, const std::map<int, kv::Tree>& en
   for (int d = 1; d <= set.params().replicas; ++d) {
     int x = set.left(d);
     auto it = entries.find(x);
-    if (it == entries.end()) return Error(Errc::corrupt, "no metadata for replica " + std::to_string(x));
+    if (it == entries.end())
+      return Error(Errc::corrupt, "no metadata for replica " + std::to_string(x));
     SCR_ASSIGN_OR_RETURN(uint64_t size, entry_size(it->second));
     kv::Tree& slot = table.child(std::to_string(x));
     slot.set_uint("OFFSET", offset);
@@ -72,7 +73,8 @@ HeaderCheck replica_check(const Set& set) {
       entries[set.left(d)] = *h.tree.at({"DESC", std::to_string(set.left(d))});
     SCR_ASSIGN_OR_RETURN(kv::Tree expected, replica_table(set, entries));
     const kv::Tree* table = h.tree.get("REPLICA");
-    if (!table || *table != expected) return Error(Errc::corrupt, "REPLICA table is missing or wrong");
+    if (!table || *table != expected)
+      return Error(Errc::corrupt, "REPLICA table is missing or wrong");
     if (file_size < h.data_offset || file_size - h.data_offset < replicas_end(expected))
       return Error(Errc::corrupt, "replica data is truncated");
     return Status::Ok();
@@ -99,10 +101,10 @@ Status apply_partner(io::Env& env, const Set& set, const std::string& dir, const
                                                  : PendingRedundancy::create(env, redfile, *header);
   SCR_TRY(agree_in_set(set, red.status()));
 
-  OutStream mine{{}, set.rank(), total_size(*own),
-                 [&](uint64_t off, size_t n, uint8_t* copy, ViewHold& hold) {
-                   return view_or_read(*data, off, n, copy, hold);
-                 }};
+  OutStream mine{
+      {}, set.rank(), total_size(*own), [&](uint64_t off, size_t n, uint8_t* copy, ViewHold& hold) {
+        return view_or_read(*data, off, n, copy, hold);
+      }};
   for (int d = 1; d <= r; ++d) mine.to.push_back(set.right(d));
   std::vector<InStream> ins;
   for (int d = 1; d <= r; ++d) {
@@ -124,8 +126,8 @@ namespace {
 // file); each comes from the member's keeper: the member itself when intact,
 // else its nearest intact right neighbour, which holds a replica.
 struct Transfer {
-  int owner;              // set rank whose files travel
-  int source;             // keeper(owner)
+  int owner;   // set rank whose files travel
+  int source;  // keeper(owner)
   std::vector<int> dests;
 };
 
@@ -147,10 +149,15 @@ std::vector<Transfer> plan_transfers(const Set& set, const SetLoss& loss) {
 
 class PartnerRebuild : public Rebuild {
  public:
-  PartnerRebuild(io::Env& env, const Set& set, std::string dir, std::string redfile,
-                 SelfCheck self, SetLoss loss, std::map<int, kv::Tree> entries)
-      : env_(env), set_(set), dir_(std::move(dir)), redfile_(std::move(redfile)),
-        self_(std::move(self)), loss_(std::move(loss)), entries_(std::move(entries)) {}
+  PartnerRebuild(io::Env& env, const Set& set, std::string dir, std::string redfile, SelfCheck self,
+                 SetLoss loss, std::map<int, kv::Tree> entries)
+      : env_(env),
+        set_(set),
+        dir_(std::move(dir)),
+        redfile_(std::move(redfile)),
+        self_(std::move(self)),
+        loss_(std::move(loss)),
+        entries_(std::move(entries)) {}
 
   Result<std::vector<FileEntry>> run() override {
     std::vector<Transfer> plan = plan_transfers(set_, loss_);
@@ -230,9 +237,10 @@ class PartnerRebuild : public Rebuild {
       }
       const kv::Tree& slot = *new_header_.at({"REPLICA", std::to_string(t.owner)});
       uint64_t base = red_out_->data_offset() + slot.uint_or("OFFSET", 0);
-      ins.push_back({t.source, t.owner, size, [this, base](uint64_t off, const uint8_t* buf, size_t n) {
-                       return write_at(red_out_->file(), base + off, buf, n);
-                     }});
+      ins.push_back(
+          {t.source, t.owner, size, [this, base](uint64_t off, const uint8_t* buf, size_t n) {
+             return write_at(red_out_->file(), base + off, buf, n);
+           }});
     }
     return ins;
   }

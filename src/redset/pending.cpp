@@ -73,7 +73,8 @@ PendingFiles::PendingFiles(PendingFiles&& o) noexcept
 PendingFiles::~PendingFiles() {
   if (!env_ || committed_) return;
   (void)logical_.close();
-  for (const auto& f : files_) (void)io::remove_file(*env_, temporary(io::path::join(dir_, f.name)));
+  for (const auto& f : files_)
+    (void)io::remove_file(*env_, temporary(io::path::join(dir_, f.name)));
 }
 
 Status PendingFiles::commit() {

@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "redset/buffer.hpp"
@@ -32,6 +33,8 @@ class Ring {
         total_(pieces.count() * steps.size()),
         own_(pieces.size()) {
     for (uint64_t i = 0; i < kSlots; ++i) slots_.emplace_back(pieces.size());
+    sends_.fill(MPI_REQUEST_NULL);
+    recvs_.fill(MPI_REQUEST_NULL);
   }
 
   void run() {
@@ -53,10 +56,7 @@ class Ring {
   AlignedBuffer own_;  // our symbol, when it cannot be viewed in place
   std::vector<AlignedBuffer> slots_;
   ViewHold views_[kSlots];  // symbols sent in place, kept until their send is done
-  MPI_Request sends_[kSlots] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL,
-                                MPI_REQUEST_NULL};
-  MPI_Request recvs_[kSlots] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL,
-                                MPI_REQUEST_NULL};
+  std::array<MPI_Request, kSlots> sends_, recvs_;
 
   const RingStep& at(uint64_t u) const { return steps_[u % steps_.size()]; }
   uint64_t piece_of(uint64_t u) const { return u / steps_.size(); }
@@ -79,16 +79,20 @@ class Ring {
     const uint8_t* result = slot;  // what is passed on and/or kept
     if (!st.receive) {
       // A chain starts with our own symbol, sent from the file in place when possible.
-      if (st.add) result = store_.view(*st.add, offset, len, slot, views_[s]);
-      else std::memset(slot, 0, len);
+      if (st.add)
+        result = store_.view(*st.add, offset, len, slot, views_[s]);
+      else
+        std::memset(slot, 0, len);
     } else {
       // Our symbol is fetched while the left neighbour's piece is on its way.
       ViewHold own_view;
-      const uint8_t* own = st.add ? store_.view(*st.add, offset, len, own_.data(), own_view) : nullptr;
+      const uint8_t* own =
+          st.add ? store_.view(*st.add, offset, len, own_.data(), own_view) : nullptr;
       wait_one(recvs_[s]);
       if (own) kernels::xor_into(slot, own, len);
     }
-    if (st.send) MPI_Isend(result, static_cast<int>(len), MPI_BYTE, right_, kTag, comm_, &sends_[s]);
+    if (st.send)
+      MPI_Isend(result, static_cast<int>(len), MPI_BYTE, right_, kTag, comm_, &sends_[s]);
     if (st.keep) store_.write(*st.keep, offset, result, len);
   }
 };

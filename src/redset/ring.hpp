@@ -18,10 +18,10 @@
 namespace scr::redset {
 
 struct RingStep {
-  bool receive = false;         // start from the left neighbour's result (else from zeros)
-  std::optional<Symbol> add;    // XOR in this symbol of ours
-  bool send = false;            // pass the result to the right neighbour
-  std::optional<Symbol> keep;   // write the result as this symbol of ours
+  bool receive = false;        // start from the left neighbour's result (else from zeros)
+  std::optional<Symbol> add;   // XOR in this symbol of ours
+  bool send = false;           // pass the result to the right neighbour
+  std::optional<Symbol> keep;  // write the result as this symbol of ours
 };
 
 // Collective over comm: runs `steps` once per piece of the chunks. Returns the

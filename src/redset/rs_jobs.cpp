@@ -16,7 +16,8 @@ std::vector<StripeJob> encode_jobs(int members, int checks) {
     StripeJob job{s, {}, {}, coefficients};
     for (int pos = checks; pos < members; ++pos)
       job.sources.push_back({layout.member_at(s, pos), layout.symbol_at(pos)});
-    for (int j = 0; j < checks; ++j) job.outputs.push_back({layout.member_at(s, j), Symbol::check(j)});
+    for (int j = 0; j < checks; ++j)
+      job.outputs.push_back({layout.member_at(s, j), Symbol::check(j)});
     jobs.push_back(std::move(job));
   }
   return jobs;
@@ -44,8 +45,8 @@ Result<std::vector<StripeJob>> rebuild_jobs(int members, int checks, const std::
       wanted.push_back(layout.generator_row(layout.position(m, s)));
     }
     SCR_ASSIGN_OR_RETURN(kernels::GfMatrix coef, kernels::solve_for(gen, known, wanted));
-    jobs.push_back({sources.front().member, std::move(sources), std::move(outputs),
-                    kernels::GfTables(coef)});
+    jobs.push_back(
+        {sources.front().member, std::move(sources), std::move(outputs), kernels::GfTables(coef)});
   }
   return jobs;
 }

@@ -43,8 +43,7 @@ Survey survey_partner(io::Env& env, const Set& set, const std::string& dir,
 
 Status apply_xor(io::Env& env, const Set& set, const std::string& dir, const kv::Tree& files,
                  const std::string& redfile);
-Survey survey_xor(io::Env& env, const Set& set, const std::string& dir,
-                  const std::string& redfile);
+Survey survey_xor(io::Env& env, const Set& set, const std::string& dir, const std::string& redfile);
 
 Status apply_rs(io::Env& env, const Set& set, const std::string& dir, const kv::Tree& files,
                 const std::string& redfile);

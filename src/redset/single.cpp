@@ -7,8 +7,8 @@
 
 namespace scr::redset::detail {
 
-Status apply_single(io::Env& env, const Set& set, const std::string& /*dir*/,
-                    const kv::Tree& files, const std::string& redfile) {
+Status apply_single(io::Env& env, const Set& set, const std::string& /*dir*/, const kv::Tree& files,
+                    const std::string& redfile) {
   kv::Tree header = header_with(set, {{set.rank(), member_entry(set, files)}});
   SCR_TRY(io::make_dirs(env, io::path::dirname(redfile)));
   SCR_ASSIGN_OR_RETURN(auto out, env.open(redfile, io::OpenMode::create, 0600));

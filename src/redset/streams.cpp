@@ -75,8 +75,10 @@ class Streams {
       const uint8_t* piece = copy;
       if (status_.ok()) {
         auto got = o.view(t * piece_, static_cast<size_t>(len), copy, out_views_[t % 2][i]);
-        if (got.ok()) piece = *got;
-        else status_ = got.status();
+        if (got.ok())
+          piece = *got;
+        else
+          status_ = got.status();
       }
       if (!status_.ok()) std::memset(copy, 0, static_cast<size_t>(len));
       for (size_t d = 0; d < o.to.size(); ++d)

@@ -21,8 +21,8 @@ namespace scr::redset {
 
 // Bytes [offset, offset + n) of a stream, in place (alive while `hold` is)
 // or copied into `copy` (see views.hpp).
-using ViewAt = std::function<Result<const uint8_t*>(uint64_t offset, size_t n, uint8_t* copy,
-                                                    ViewHold& hold)>;
+using ViewAt =
+    std::function<Result<const uint8_t*>(uint64_t offset, size_t n, uint8_t* copy, ViewHold& hold)>;
 using WriteAt = std::function<Status(uint64_t offset, const uint8_t* buf, size_t n)>;
 
 struct OutStream {

@@ -28,7 +28,8 @@ SelfCheck check_self(io::Env& env, const Set& set, const std::string& dir,
     return lost_because(redfile + ": " + st.message());
   auto size = env.stat(redfile);
   if (!size) return lost_because(size.status().message());
-  if (Status st = check(*header, size->size); !st.ok()) return lost_because(redfile + ": " + st.message());
+  if (Status st = check(*header, size->size); !st.ok())
+    return lost_because(redfile + ": " + st.message());
   auto files = entry_files(header->tree, set.rank());
   if (!files) return lost_because(redfile + ": " + files.status().message());
   if (!files_present(env, dir, *files)) return lost_because("data files are missing or truncated");
@@ -80,11 +81,12 @@ Status too_many_lost(const Set& set, const SetLoss& loss, const std::string& rul
   std::string who;
   for (int r : loss.lost) {
     if (!who.empty()) who += ", ";
-    who += std::to_string(r) + " (rank " + std::to_string(set.members()[static_cast<size_t>(r)]) + ")";
+    who +=
+        std::to_string(r) + " (rank " + std::to_string(set.members()[static_cast<size_t>(r)]) + ")";
   }
   return Error(Errc::unrecoverable, std::string(scheme_name(set.scheme())) + " set " +
-                                        std::to_string(set.group()) + " lost the files of members " +
-                                        who + "; " + rule);
+                                        std::to_string(set.group()) +
+                                        " lost the files of members " + who + "; " + rule);
 }
 
 Result<std::map<int, kv::Tree>> fetch_lost_entries(const Set& set, const SetLoss& loss,

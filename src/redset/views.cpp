@@ -15,8 +15,8 @@ const uint8_t* try_view(F& file, uint64_t offset, size_t n, ViewHold& hold) {
 
 }  // namespace
 
-Result<const uint8_t*> view_or_read(io::LogicalFile& file, uint64_t offset, size_t n,
-                                    uint8_t* copy, ViewHold& hold) {
+Result<const uint8_t*> view_or_read(io::LogicalFile& file, uint64_t offset, size_t n, uint8_t* copy,
+                                    ViewHold& hold) {
   if (const uint8_t* p = try_view(file, offset, n, hold)) return p;
   SCR_TRY(file.read_pad(offset, copy, n));
   return copy;

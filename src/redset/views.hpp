@@ -19,8 +19,8 @@ using ViewHold = std::unique_ptr<io::FileView>;
 inline constexpr size_t kMinView = size_t{64} << 10;
 
 // n bytes at offset: in place (alive while `hold` is) or copied into `copy`.
-Result<const uint8_t*> view_or_read(io::LogicalFile& file, uint64_t offset, size_t n,
-                                    uint8_t* copy, ViewHold& hold);
+Result<const uint8_t*> view_or_read(io::LogicalFile& file, uint64_t offset, size_t n, uint8_t* copy,
+                                    ViewHold& hold);
 Result<const uint8_t*> view_or_read(io::File& file, uint64_t offset, size_t n, uint8_t* copy,
                                     ViewHold& hold);
 

@@ -54,9 +54,13 @@ std::vector<Damage> damages() {
       {"empty redundancy file", [](auto&, auto& red, auto&) { cut(red, 0, true); }},
       {"redundancy data cut short", [](auto&, auto& red, auto&) { cut(red, 1, false); }},
       {"another member's redundancy file",
-       [](auto&, auto& red, auto& other) { fs::copy_file(other, red, fs::copy_options::overwrite_existing); }},
-      {"data file cut short", [](auto& me, auto&, auto&) { cut(me.dir() + "/" + me.files()[0], 1, false); }},
-      {"data file missing", [](auto& me, auto&, auto&) { ::unlink((me.dir() + "/" + me.files()[1]).c_str()); }},
+       [](auto&, auto& red, auto& other) {
+         fs::copy_file(other, red, fs::copy_options::overwrite_existing);
+       }},
+      {"data file cut short",
+       [](auto& me, auto&, auto&) { cut(me.dir() + "/" + me.files()[0], 1, false); }},
+      {"data file missing",
+       [](auto& me, auto&, auto&) { ::unlink((me.dir() + "/" + me.files()[1]).c_str()); }},
   };
 }
 
@@ -74,9 +78,10 @@ TEST_P(DamageTest, DamagedMembersAreRebuiltAndNeverTrusted) {
   ASSERT_TRUE(set.ok());
   ASSERT_EQ(4, set->ranks());
   std::string dir = scratch.node_dir(node) + "/dataset";
-  redset::test::Member me(dir, redset::test::make_sized_files(
-                                   dir, "", {5000u + 37u * static_cast<uint64_t>(world_.rank()), 100},
-                                   static_cast<uint64_t>(world_.rank())));
+  redset::test::Member me(
+      dir, redset::test::make_sized_files(dir, "",
+                                          {5000u + 37u * static_cast<uint64_t>(world_.rank()), 100},
+                                          static_cast<uint64_t>(world_.rank())));
   ASSERT_TRUE(redset::apply(env_, *set, dir, me.files()).ok());
   me.snapshot(*set);
   std::string redfile = redset::redundancy_file(*set, dir);
@@ -100,7 +105,8 @@ TEST_P(DamageTest, DamageBeyondToleranceIsRefusedAndLeavesFilesAlone) {
   auto set = redset::Set::create(comm, node, GetParam());
   ASSERT_TRUE(set.ok());
   std::string dir = scratch.node_dir(node) + "/dataset";
-  redset::test::Member me(dir, redset::test::make_files(dir, "", 99u + static_cast<uint64_t>(world_.rank())));
+  redset::test::Member me(
+      dir, redset::test::make_files(dir, "", 99u + static_cast<uint64_t>(world_.rank())));
   ASSERT_TRUE(redset::apply(env_, *set, dir, me.files()).ok());
   me.snapshot(*set);
   // Member 1 damaged; then members 2, 3, ... lost until one more than tolerated.

@@ -28,8 +28,9 @@ class FaultTest : public ::testing::TestWithParam<Params> {
   redset::test::Member make_member(const redset::test::Scratch& scratch, const std::string& name) {
     std::string dir = scratch.node_dir(node_) + "/" + name;
     return redset::test::Member(
-        dir, redset::test::make_sized_files(dir, "", {9000u + 11u * static_cast<uint64_t>(world_.rank()), 64},
-                                            static_cast<uint64_t>(world_.rank())));
+        dir, redset::test::make_sized_files(
+                 dir, "", {9000u + 11u * static_cast<uint64_t>(world_.rank()), 64},
+                 static_cast<uint64_t>(world_.rank())));
   }
 };
 
@@ -63,15 +64,18 @@ TEST_P(FaultTest, FailureDuringRebuildFailsEveryRankAndTheNextAttemptWorks) {
     if (set->rank() == 1) me.lose();
     io::FaultEnv env(io::Env::posix());
     if (set->rank() == 1) {
-      if (crash) env.crash_at_step(4);
-      else env.fail_write(3, EIO);
+      if (crash)
+        env.crash_at_step(4);
+      else
+        env.fail_write(3, EIO);
     }
     comm_.barrier();
     auto got = redset::recover(env, *set, me.dir());
     EXPECT_FALSE(got.ok());
     EXPECT_NE(Errc::unrecoverable, got.status().code()) << got.status().to_string();
     if (set->rank() == 1) {
-      for (const auto& [path, img] : me.images()) EXPECT_FALSE(io::Env::posix().exists(path)) << path;
+      for (const auto& [path, img] : me.images())
+        EXPECT_FALSE(io::Env::posix().exists(path)) << path;
       if (!crash) {
         EXPECT_EQ("", me.present());
       }

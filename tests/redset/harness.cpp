@@ -15,7 +15,8 @@ namespace fs = std::filesystem;
 
 Scratch::Scratch(const mpi::Comm& comm) : comm_(comm) {
   if (comm.rank() == 0) {
-    std::string base = fs::is_directory("/dev/shm") ? "/dev/shm" : fs::temp_directory_path().string();
+    std::string base =
+        fs::is_directory("/dev/shm") ? "/dev/shm" : fs::temp_directory_path().string();
     root_ = base + "/scr_redset_test." + std::to_string(::getpid());
     fs::create_directories(root_);
   }
@@ -30,11 +31,10 @@ Scratch::~Scratch() {
 
 namespace {
 
-void write_file(const std::string& path, const std::string& bytes, uint32_t mode,
-                timespec mtime) {
+void write_file(const std::string& path, const std::string& bytes, uint32_t mode, timespec mtime) {
   fs::create_directories(fs::path(path).parent_path());
-  std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(),
-                                                                 static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(path, std::ios::binary | std::ios::trunc)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   ::chmod(path.c_str(), mode & 07777);
   timespec times[2] = {mtime, mtime};
   ::utimensat(AT_FDCWD, path.c_str(), times, 0);
@@ -79,8 +79,8 @@ std::vector<std::string> make_files(const std::string& dir, const std::string& p
   std::vector<std::string> names;
   for (int i = 0; i < count; ++i) {
     uint64_t size = rng() % 3 == 0 ? rng() % 12000 : kSizes[rng() % 9];
-    std::string name = prefix + (i % 3 == 2 ? "sub/d" + std::to_string(i % 2) + "/" : "") +
-                       "f" + std::to_string(i) + ".dat";
+    std::string name = prefix + (i % 3 == 2 ? "sub/d" + std::to_string(i % 2) + "/" : "") + "f" +
+                       std::to_string(i) + ".dat";
     names.push_back(make_one(dir, name, size, rng));
   }
   return names;
@@ -103,7 +103,8 @@ void Member::snapshot(const Set& set) {
   }
   FileImage red;
   red.data = false;
-  if (read_file(redundancy_file(set, dir_), &red)) images_[redundancy_file(set, dir_)] = std::move(red);
+  if (read_file(redundancy_file(set, dir_), &red))
+    images_[redundancy_file(set, dir_)] = std::move(red);
 }
 
 void Member::lose() const {

@@ -44,7 +44,8 @@ class InspectTest : public ::testing::Test {
 TEST_F(InspectTest, PrintsARedundancyHeaderInTheSeedLayout) {
   redset::test::Scratch scratch(world_);
   std::string node = "node" + std::to_string(world_.rank());
-  auto set = redset::Set::create(world_, node, redset::Params{redset::Scheme::xor_code, 4, 1, 1, 4096});
+  auto set =
+      redset::Set::create(world_, node, redset::Params{redset::Scheme::xor_code, 4, 1, 1, 4096});
   ASSERT_TRUE(set.ok());
   std::string dir = scratch.node_dir(node) + "/ds";
   auto files = redset::test::make_sized_files(dir, "", {3000, 17}, 3);
@@ -53,9 +54,9 @@ TEST_F(InspectTest, PrintsARedundancyHeaderInTheSeedLayout) {
     std::string red = redset::redundancy_file(*set, dir);
     Outcome r = inspect(red);
     EXPECT_EQ(0, r.status) << r.out;
-    for (const char* key : {"CHUNK = ", "DESC\n", "  0\n", "  1\n", "GROUP\n", "  RANKS = 4\n",
-                            "RANK = 1\n", "TYPE = XOR", "f0.dat\n", "SIZE = 3000", "FILES = 2",
-                            "# followed by "})
+    for (const char* key :
+         {"CHUNK = ", "DESC\n", "  0\n", "  1\n", "GROUP\n", "  RANKS = 4\n", "RANK = 1\n",
+          "TYPE = XOR", "f0.dat\n", "SIZE = 3000", "FILES = 2", "# followed by "})
       EXPECT_NE(std::string::npos, r.out.find(key)) << key << " missing from\n" << r.out;
 
     std::string damaged = dir + "/damaged.redset";

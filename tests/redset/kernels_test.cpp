@@ -63,8 +63,7 @@ TEST(XorKernel, AccumulatesInPlace) {
 
 TEST(GfKernel, FieldArithmeticMatchesReference) {
   for (int a = 0; a < 256; ++a)
-    for (int b = 0; b < 256; ++b)
-      ASSERT_EQ(ref::gf_mul(a, b), k::gf_mul(a, b)) << a << " * " << b;
+    for (int b = 0; b < 256; ++b) ASSERT_EQ(ref::gf_mul(a, b), k::gf_mul(a, b)) << a << " * " << b;
   for (int a = 1; a < 256; ++a) {
     ASSERT_EQ(ref::gf_inv(a), k::gf_inv(a)) << a;
     ASSERT_EQ(1, k::gf_mul(a, k::gf_inv(a))) << a;

@@ -1,4 +1,6 @@
 // Geometry of the XOR/RS layout and the RS stripe jobs: pure functions, no MPI.
+#include "redset/layout.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -6,7 +8,6 @@
 #include <set>
 #include <vector>
 
-#include "redset/layout.hpp"
 #include "redset/rs_jobs.hpp"
 
 namespace {

@@ -10,6 +10,7 @@
 #include <bit>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "harness.hpp"
 #include "io/env.hpp"
@@ -67,7 +68,8 @@ class LossTest : public ::testing::TestWithParam<Config> {
     ASSERT_EQ(c.scheme, set->scheme());
 
     std::string dir = scratch.node_dir(node) + "/" + c.name + "_n" + std::to_string(n);
-    uint64_t seed = 1000003ull * static_cast<uint64_t>(world_.rank()) + 7919ull * static_cast<uint64_t>(n);
+    uint64_t seed =
+        1000003ull * static_cast<uint64_t>(world_.rank()) + 7919ull * static_cast<uint64_t>(n);
     redset::test::Member me(dir, redset::test::make_files(dir, "", seed));
     Status applied = redset::apply(env_, *set, dir, me.files());
     ASSERT_TRUE(applied.ok()) << applied.to_string();
@@ -116,12 +118,40 @@ TEST_P(LossTest, EveryCombinationUpToToleranceIsRebuiltAndMoreIsRefused) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Schemes, LossTest,
-    ::testing::Values(Config{Scheme::xor_code, 1, 1, "xor"}, Config{Scheme::rs, 1, 1, "rs1"},
-                      Config{Scheme::rs, 2, 1, "rs2"}, Config{Scheme::rs, 3, 1, "rs3"},
-                      Config{Scheme::partner, 1, 1, "partner1"},
-                      Config{Scheme::partner, 1, 2, "partner2"}),
-    [](const auto& info) { return info.param.name; });
+// Pieces of 64 KiB and files of hundreds of KiB: pieces inside one file are
+// read in place (memory-mapped) and sent from the mapping, pieces across files
+// or into the padding are copied. Each member alone, then the first
+// `tolerance` members together.
+TEST_P(LossTest, LargeFilesAreStreamedInPlace) {
+  const Config& c = GetParam();
+  redset::test::Scratch scratch(world_);
+  int n = world_.size();
+  redset::Params params{c.scheme, n, c.checks, c.replicas, 64 << 10};
+  std::string node = "node" + std::to_string(world_.rank());
+  auto set = redset::Set::create(world_, node, params);
+  ASSERT_TRUE(set.ok());
+  std::string dir = scratch.node_dir(node) + "/large_" + c.name;
+  uint64_t r = static_cast<uint64_t>(world_.rank());
+  redset::test::Member me(
+      dir, redset::test::make_sized_files(dir, "", {900000 + 4097 * r, 70000, 3}, r));
+  ASSERT_TRUE(redset::apply(env_, *set, dir, me.files()).ok());
+  me.snapshot(*set);
+  std::vector<unsigned> masks;
+  for (int m = 0; m < n; ++m) masks.push_back(1u << m);
+  masks.push_back((1u << tolerance(c)) - 1);
+  for (unsigned lost : masks) {
+    bool ok = check_loss(world_, *set, me, lost, true);
+    ASSERT_TRUE(mpi::all_true(world_, ok)) << c.name << " lost mask " << lost;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Schemes, LossTest,
+                         ::testing::Values(Config{Scheme::xor_code, 1, 1, "xor"},
+                                           Config{Scheme::rs, 1, 1, "rs1"},
+                                           Config{Scheme::rs, 2, 1, "rs2"},
+                                           Config{Scheme::rs, 3, 1, "rs3"},
+                                           Config{Scheme::partner, 1, 1, "partner1"},
+                                           Config{Scheme::partner, 1, 2, "partner2"}),
+                         [](const auto& info) { return info.param.name; });
 
 }  // namespace

@@ -13,8 +13,8 @@ class FailuresOnly : public ::testing::EmptyTestEventListener {
   explicit FailuresOnly(int rank) : rank_(rank) {}
   void OnTestPartResult(const ::testing::TestPartResult& r) override {
     if (!r.failed()) return;
-    std::fprintf(stderr, "[rank %d] %s:%d: failure\n%s\n", rank_, r.file_name() ? r.file_name() : "?",
-                 r.line_number(), r.summary());
+    std::fprintf(stderr, "[rank %d] %s:%d: failure\n%s\n", rank_,
+                 r.file_name() ? r.file_name() : "?", r.line_number(), r.summary());
   }
 
  private:

@@ -53,8 +53,9 @@ TEST_P(NodeLossTest, LostNodesAreRebuiltWhenEverySetCanAndRefusedOtherwise) {
   ASSERT_TRUE(set.ok());
   ASSERT_EQ(GetParam().scheme, set->scheme());
   std::string dir = scratch.node_dir("node" + std::to_string(node)) + "/dataset";
-  redset::test::Member me(dir, redset::test::make_files(dir, "rank" + std::to_string(world.rank()) + "/",
-                                                        77u + static_cast<uint64_t>(world.rank())));
+  redset::test::Member me(dir,
+                          redset::test::make_files(dir, "rank" + std::to_string(world.rank()) + "/",
+                                                   77u + static_cast<uint64_t>(world.rank())));
   ASSERT_TRUE(redset::apply(env, *set, dir, me.files()).ok());
   me.snapshot(*set);
 
@@ -83,7 +84,8 @@ INSTANTIATE_TEST_SUITE_P(Schemes, NodeLossTest,
                          [](const auto& info) {
                            const Params& p = info.param;
                            return std::string(redset::scheme_file_tag(p.scheme)) +
-                                  std::to_string(p.scheme == Scheme::partner ? p.replicas : p.failures);
+                                  std::to_string(p.scheme == Scheme::partner ? p.replicas
+                                                                             : p.failures);
                          });
 
 }  // namespace

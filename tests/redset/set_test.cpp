@@ -1,5 +1,7 @@
 // Set formation over simulated nodes: failure groups named
 // "node<rank / ranks_per_node>" stand in for the nodes of a real job.
+#include "redset/set.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 #include <string>
 
 #include "mpi/comm.hpp"
-#include "redset/set.hpp"
 
 namespace {
 
@@ -18,7 +19,9 @@ using redset::Set;
 
 mpi::Comm world() { return mpi::Comm::borrow(MPI_COMM_WORLD); }
 
-std::string node_of(int rank, int ranks_per_node) { return "node" + std::to_string(rank / ranks_per_node); }
+std::string node_of(int rank, int ranks_per_node) {
+  return "node" + std::to_string(rank / ranks_per_node);
+}
 
 TEST(SetFormation, NoSetHoldsTwoMembersOfOneNode) {
   auto w = world();
@@ -30,7 +33,8 @@ TEST(SetFormation, NoSetHoldsTwoMembersOfOneNode) {
       ASSERT_TRUE(set.ok()) << set.status().to_string();
       auto names = mpi::allgather_strings(set->comm(), node);
       std::set<std::string> distinct(names.begin(), names.end());
-      EXPECT_EQ(names.size(), distinct.size()) << "per node " << per_node << " set size " << set_size;
+      EXPECT_EQ(names.size(), distinct.size())
+          << "per node " << per_node << " set size " << set_size;
       EXPECT_EQ(Scheme::xor_code, set->scheme());
       EXPECT_GE(set->ranks(), std::min(set_size, nodes));
       EXPECT_EQ(w.rank(), set->members()[static_cast<size_t>(set->rank())]);

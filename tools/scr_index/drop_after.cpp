@@ -1,6 +1,8 @@
 // scr_index --drop-after NAME: forget every dataset newer than NAME (higher
 // id), e.g. to go back to NAME after a run produced bad results. Their files
 // stay in the prefix.
+#include <cstdio>
+
 #include "tools/common/prefix_dir.hpp"
 #include "tools/scr_index/command.hpp"
 #include "tools/scr_index/index_edit.hpp"

@@ -67,7 +67,8 @@ Result<GfMatrix> invert(const GfMatrix& m) {
 Result<GfMatrix> solve_for(const GfMatrix& gen, std::span<const int> known,
                            std::span<const int> wanted) {
   if (static_cast<int>(known.size()) != gen.cols)
-    return Error(Errc::invalid_argument, "decoding needs exactly as many known symbols as data symbols");
+    return Error(Errc::invalid_argument,
+                 "decoding needs exactly as many known symbols as data symbols");
   SCR_ASSIGN_OR_RETURN(GfMatrix known_inverse, invert(select_rows(gen, known)));
   return multiply(select_rows(gen, wanted), known_inverse);
 }

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Halt conditions not covered by tests/e2e/halt.sh: EXIT_AFTER (a time that
+# has passed), EXIT_BEFORE within HALT_SECONDS, and SCR_HALT_EXIT=1, which
+# ends the process right after the checkpoint that meets the condition.
+source "$(dirname "$0")/../e2e/lib.sh"
+E2E_NP=2 E2E_NODES=n0,n1
+e2e_begin halt_times
+halt_message="SCR asks the job to stop"
+stopped_at() { sed -n "s/^\[heat[^]]*\] step \([0-9]*\): $halt_message.*/\1/p" "$LAST_OUT" | head -n1; }
+now=$(date +%s)
+
+write_halt "EXIT_AFTER=$((now - 5))"
+run_job SCR_FLUSH=0 -- 2 "$HEAT" -n 40 -c 10 -g 16 16
+expect_ok
+assert_eq "$(stopped_at)" 1 "stop with EXIT_AFTER in the past"
+
+rm -rf "$E2E_DIR/run" && use_dirs "$E2E_DIR/run"
+write_halt "EXIT_AFTER=$((now + 7200))"
+run_job SCR_FLUSH=0 -- 2 "$HEAT" -n 40 -c 10 -g 16 16
+expect_ok
+assert_eq "$(stopped_at)" "" "stop with EXIT_AFTER two hours ahead"
+
+rm -rf "$E2E_DIR/run" && use_dirs "$E2E_DIR/run"
+write_halt "EXIT_BEFORE=$((now + 100))" HALT_SECONDS=600
+run_job SCR_FLUSH=0 -- 2 "$HEAT" -n 40 -c 10 -g 16 16
+expect_ok
+assert_eq "$(stopped_at)" 1 "stop within HALT_SECONDS of EXIT_BEFORE"
+
+rm -rf "$E2E_DIR/run" && use_dirs "$E2E_DIR/run"
+write_halt "EXIT_BEFORE=$((now + 7200))" HALT_SECONDS=600
+run_job SCR_FLUSH=0 -- 2 "$HEAT" -n 40 -c 10 -g 16 16
+expect_ok
+assert_eq "$(stopped_at)" "" "stop with EXIT_BEFORE far ahead"
+
+# SCR_HALT_EXIT: the process ends inside SCR_Complete_output of step.20, so
+# the application never reaches its own halt check or its RESULT line; the
+# checkpoint is complete and flushed by the finalize SCR++ runs on its way out.
+rm -rf "$E2E_DIR/run" && use_dirs "$E2E_DIR/run"
+write_halt CHECKPOINTS=2
+run_job SCR_FLUSH=100 SCR_HALT_EXIT=1 -- 2 "$HEAT" -n 40 -c 10 -g 16 16
+[[ $LAST_RC -eq 0 ]] || fail "SCR_HALT_EXIT should exit with status 0, got $LAST_RC"
+expect_no_out "RESULT"
+expect_checkpoint_steps "10"   # heat never got to announce step.20
+expect_index step.20 loadable 1
+e2e_pass

@@ -1,0 +1,98 @@
+// scr_index --add NAME: adopt a dataset whose directory is in the prefix but
+// whose index entry is gone (dropped, or the index was rebuilt). Its summary
+// (.scr/scr.dataset.<id>/summary.scr) must name it, and every file it lists
+// must be in the prefix with the recorded size and CRC32C; only then is the
+// entry added, marked complete and flushed. Anything less is refused with
+// the reason, and the index is left as it was.
+#include <cstdio>
+#include <optional>
+#include <vector>
+
+#include "common/strings.hpp"
+#include "runtime/prefix_index.hpp"
+#include "tools/common/prefix_dir.hpp"
+#include "tools/common/summary.hpp"
+#include "tools/scr_index/command.hpp"
+#include "tools/scr_index/dataset_files.hpp"
+#include "tools/scr_index/index_edit.hpp"
+
+namespace scr::tools::index_cmd {
+namespace {
+
+struct Found {
+  std::optional<std::pair<int, Summary>> match;  // the newest summary naming the dataset
+  std::vector<std::string> damaged;              // summaries that could not be read
+};
+
+Found find_summary(const Request& req, const std::string& name) {
+  Found out;
+  for (int id : dataset_dirs(req.env, req.prefix)) {
+    auto s = read_summary(req.env, req.prefix, id);
+    if (!s) {
+      out.damaged.push_back(s.status().message());
+      continue;
+    }
+    if (s->info.name == name) out.match.emplace(id, std::move(s).value());
+  }
+  return out;
+}
+
+std::string bullet_list(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& i : items) out += "\n  " + i;
+  return out;
+}
+
+}  // namespace
+
+int add_dataset(const Request& req) {
+  auto idx = open_index(req.env, req.prefix);
+  if (!idx) return req.cli.fail(idx.status());
+  const std::string& name = req.value;
+  if (auto id = idx->find_name(name))
+    return req.cli.fail(exit_code::refused, "'" + name + "' is already in the index (dataset " +
+                                                std::to_string(*id) + "); nothing to adopt");
+
+  Found found = find_summary(req, name);
+  if (!found.match) {
+    if (!found.damaged.empty())
+      return req.cli.fail(exit_code::bad_data, "no readable summary names '" + name +
+                                                   "'; these could not be read:" +
+                                                   bullet_list(found.damaged));
+    return req.cli.fail(exit_code::not_found, "no dataset directory in " + rt::prefix_scr_dir(req.prefix) +
+                                                  " has a summary for '" + name + "'");
+  }
+  auto& [id, summary] = *found.match;
+  if (summary.info.id != id)
+    return req.cli.fail(exit_code::bad_data, rt::summary_path(req.prefix, id) + " describes dataset " +
+                                                 std::to_string(summary.info.id) + ", not " +
+                                                 std::to_string(id));
+  if (idx->has(id))
+    return req.cli.fail(exit_code::refused, "dataset id " + std::to_string(id) +
+                                                " is already in the index as '" +
+                                                idx->entry(id)->value_or("NAME", "") + "'");
+
+  FileCheck check = check_dataset_files(req.env, req.prefix, id, summary);
+  if (!check.problems.empty())
+    return req.cli.fail(exit_code::bad_data,
+                        "cannot add '" + name + "': " + std::to_string(check.problems.size()) + " of " +
+                            std::to_string(check.files) + " files fail verification:" +
+                            bullet_list(check.problems));
+  for (const auto& p : check.redundancy_problems)
+    req.cli.note(p + " (the dataset loads, but lost files could not be rebuilt from it)");
+
+  kv::Tree& entry = idx->upsert(summary.desc);
+  if (!entry.has("SIZE")) entry.set_uint("SIZE", summary.bytes());
+  if (!entry.has("FILES")) entry.set_uint("FILES", summary.file_count());
+  idx->set_flag(id, "COMPLETE", true);
+  idx->set_flag(id, "FLUSHED", true);
+  std::string verified = std::to_string(check.files) + " files, " + str::format_bytes(check.bytes) +
+                         (check.crcs == check.files ? ", sizes and CRC32C verified"
+                          : check.crcs == 0        ? ", sizes verified (no CRC32C recorded)"
+                                                   : ", sizes verified, CRC32C where recorded");
+  return save_and_say(req, *idx,
+                      "Added " + name + " (dataset " + std::to_string(id) + ", " + verified +
+                          ") to the index as complete and flushed.");
+}
+
+}  // namespace scr::tools::index_cmd

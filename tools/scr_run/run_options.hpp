@@ -1,0 +1,37 @@
+// scr_run's settings: its command line over the SCR++ configuration (the
+// same layers the library reads: environment, user and system config files,
+// defaults), so SCR_RUNS, SCR_MIN_NODES, SCR_PREFIX, SCR_CACHE_BASE and
+// SCR_CNTL_BASE mean to the runner what they mean to the job.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+#include "runtime/settings.hpp"
+
+namespace scr::tools::run {
+
+struct RunOptions {
+  int runs = 1;                      // total runs, -1 unlimited
+  int min_nodes = 0;                 // 0: as many as the first run had
+  std::vector<std::string> nodes;    // empty: the runner does not manage nodes
+  std::vector<std::string> spares;
+  bool real_nodes = false;           // nodes are hosts: no SCR_SIM_NODES, no storage check
+  std::string down_check;            // shell command, run as `CMD NODE`
+  bool scavenge = true;
+  std::string launcher = "mpirun";
+  std::vector<std::string> launcher_args;  // after "--"; "{nodes}" is replaced
+  rt::Settings settings;             // prefix, bases, halt seconds, job id, ...
+};
+
+// Either options, or a message for a usage error; `help` set for --help.
+struct ParsedOptions {
+  RunOptions options;
+  bool help = false;
+};
+Result<ParsedOptions> parse_run_options(int argc, const char* const* argv);
+std::string run_help();
+
+}  // namespace scr::tools::run

@@ -1,0 +1,42 @@
+#include "tools/scr_run/scavenge_hook.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "common/strings.hpp"
+#include "io/path.hpp"
+#include "tools/scr_run/launch.hpp"
+
+namespace scr::tools::run {
+namespace {
+
+constexpr const char* kProgram = "scr_scavenge";
+
+bool executable(const std::string& path) { return ::access(path.c_str(), X_OK) == 0; }
+
+std::string own_dir() {
+  char buf[4096];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "";
+  return io::path::dirname(std::string(buf, static_cast<size_t>(n)));
+}
+
+}  // namespace
+
+std::string find_scavenge() {
+  if (std::string dir = own_dir(); !dir.empty() && executable(io::path::join(dir, kProgram)))
+    return io::path::join(dir, kProgram);
+  if (const char* path = std::getenv("PATH"))
+    for (const auto& dir : str::split(path, ':'))
+      if (executable(io::path::join(dir, kProgram))) return io::path::join(dir, kProgram);
+  return "";
+}
+
+std::string run_scavenge(const std::string& program, const std::string& prefix) {
+  Outcome o = run_program({program, "--prefix", prefix});
+  if (o.ok()) return "scavenge finished";
+  return "scavenge failed (" + o.describe() + ")";
+}
+
+}  // namespace scr::tools::run
