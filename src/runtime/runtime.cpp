@@ -29,6 +29,14 @@ Result<Settings> agreed_settings(const mpi::Comm& world, const Config& config) {
   return s;
 }
 
+// <base>/<user>/scr.<jobid>: both the per-user directory and the job
+// directory must be ours and 0700, or another user sharing the tmpfs could
+// swap the job directory under us.
+Status make_private_job_dir(io::Env& fs, const std::string& dir) {
+  SCR_TRY(io::make_dirs(fs, io::path::dirname(dir), 0700, true));
+  return io::make_dirs(fs, dir, 0700, true);
+}
+
 }  // namespace
 
 Runtime::~Runtime() = default;
@@ -74,9 +82,9 @@ Status Runtime::setup(const Config& config) {
 
   // Private node-local directories; the prefix's .scr directory.
   ctx_.cntl_dir = job_dir(s.cntl_base, ctx_.id);
-  Status st = io::make_dirs(ctx_.fs(), ctx_.cntl_dir, 0700, true);
+  Status st = make_private_job_dir(ctx_.fs(), ctx_.cntl_dir);
   for (const auto& p : s.protections)
-    if (st.ok()) st = io::make_dirs(ctx_.fs(), ctx_.cache_dir(p.store), 0700, true);
+    if (st.ok()) st = make_private_job_dir(ctx_.fs(), ctx_.cache_dir(p.store));
   if (st.ok() && ctx_.rank() == 0) st = io::make_dirs(ctx_.fs(), prefix_scr_dir(s.prefix), 0700);
   SCR_TRY(mpi::agree(ctx_.world, st));
 
