@@ -17,5 +17,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/SCRConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/SCRConfig.cmake ${PROJECT_BINARY_DIR}/SCRConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/SCR)
 
+# scr.pc finds its prefix relative to itself, so a relocated install works.
+file(RELATIVE_PATH SCR_PC_PREFIX "/root/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/root")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/scr.pc.in ${PROJECT_BINARY_DIR}/scr.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/scr.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -176,9 +176,14 @@ int run(const bench::Options& o, const mpi::Comm& world) {
   bench::Checkpoint ckpt(world.rank(), o.bytes_per_rank);
   uint32_t crc = ckpt.crc();
   std::vector<Sample> samples;
+  // The first rank of each node clears the node's directory when all are done.
+  bool node_leader = world.rank() % (world.size() / nodes) == 0;
+  std::string node_dir = o.dir + "/" + node_name;
   for (int rep = 0; rep < o.repeat; ++rep) {
-    std::string dir = o.dir + "/" + node_name + "/dataset" + std::to_string(rep);
+    std::string dir = node_dir + "/dataset" + std::to_string(rep);
     auto s = run_once(world, *set, dir, ckpt, crc);
+    barrier(world);
+    if (node_leader) (void)io::remove_tree(io::Env::posix(), dir);
     if (!s.ok()) {
       if (world.rank() == 0)
         std::fprintf(stderr, "redset_bench: %s\n", s.status().to_string().c_str());
@@ -186,6 +191,8 @@ int run(const bench::Options& o, const mpi::Comm& world) {
     }
     samples.push_back(*s);
   }
+  barrier(world);
+  if (node_leader) (void)io::remove_tree(io::Env::posix(), node_dir);
   report(o, world, nodes, *set, samples);
   return 0;
 }

@@ -235,7 +235,11 @@ int main(int argc, char** argv) {
 
   if (SCR_Init() != SCR_SUCCESS) die("SCR_Init failed");
   int start = restart(&g, &o);
-  if (start == 0) say(&o, "no checkpoint found: starting from step 0");
+  if (start == 0) {
+    /* A rejected checkpoint may have been read into the grid: start clean. */
+    init_grid(&g, o.rows);
+    say(&o, "no checkpoint found: starting from step 0");
+  }
 
   for (int s = start + 1; s <= o.steps; ++s) {
     step(&g, o.rows);

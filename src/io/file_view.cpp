@@ -44,8 +44,8 @@ Result<std::unique_ptr<FileView>> map_range(int fd, const std::string& path, uin
   uint64_t start = offset / page * page;
   size_t skip = static_cast<size_t>(offset - start);
   size_t length = skip + n;
-  void* base = ::mmap(nullptr, length, PROT_READ, MAP_SHARED | MAP_POPULATE, fd,
-                      static_cast<off_t>(start));
+  void* base =
+      ::mmap(nullptr, length, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, static_cast<off_t>(start));
   if (base == MAP_FAILED) return errno_status(errno, "map", path);
   return std::unique_ptr<FileView>(std::make_unique<MappedView>(base, length, skip, n));
 }

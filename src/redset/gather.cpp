@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "redset/buffer.hpp"
+#include "redset/tags.hpp"
 #include "redset/wait.hpp"
 
 namespace scr::redset {
@@ -13,8 +14,8 @@ namespace {
 // A member owns at most one symbol per stripe, so (peer, stripe) names a
 // message within a phase; MPI keeps messages of one (peer, tag) in order
 // across phases.
-constexpr int kSourceTag = 0x5300;
-constexpr int kOutputTag = kSourceTag + 256;
+constexpr int kSourceTag = tags::kGatherSource;
+constexpr int kOutputTag = tags::kGatherOutput;
 
 struct Send {
   int stripe;

@@ -1,6 +1,7 @@
 #include "redset/headers.hpp"
 
 #include "mpi/comm.hpp"
+#include "redset/tags.hpp"
 
 namespace scr::redset {
 
@@ -33,12 +34,11 @@ kv::Tree header_with(const Set& set, const std::map<int, kv::Tree>& entries) {
 }
 
 std::map<int, kv::Tree> gather_left_entries(const Set& set, const kv::Tree& own_entry, int width) {
-  constexpr int kTag = 0x5210;
   std::map<int, kv::Tree> entries;
   entries[set.rank()] = own_entry;
   for (int d = 1; d <= width; ++d)
     entries[set.left(d)] =
-        mpi::sendrecv_tree(set.comm(), own_entry, set.right(d), set.left(d), kTag + d);
+        mpi::sendrecv_tree(set.comm(), own_entry, set.right(d), set.left(d), tags::kEntries + d);
   return entries;
 }
 

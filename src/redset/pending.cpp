@@ -7,11 +7,7 @@
 #include "io/path.hpp"
 
 namespace scr::redset {
-namespace {
-
-std::string temporary(const std::string& path) { return path + ".redset-tmp"; }
-
-}  // namespace
+std::string pending_path(const std::string& path) { return path + ".redset-tmp"; }
 
 Result<PendingRedundancy> PendingRedundancy::create(io::Env& env, const std::string& path,
                                                     const kv::Tree& header) {
@@ -20,7 +16,7 @@ Result<PendingRedundancy> PendingRedundancy::create(io::Env& env, const std::str
   out.path_ = path;
   // A member without files of its own may have no dataset directory yet.
   SCR_TRY(io::make_dirs(env, io::path::dirname(path)));
-  SCR_ASSIGN_OR_RETURN(out.file_, env.open(temporary(path), io::OpenMode::create, 0600));
+  SCR_ASSIGN_OR_RETURN(out.file_, env.open(pending_path(path), io::OpenMode::create, 0600));
   SCR_ASSIGN_OR_RETURN(out.data_offset_, write_header(*out.file_, header));
   return out;
 }
@@ -36,13 +32,13 @@ PendingRedundancy::PendingRedundancy(PendingRedundancy&& o) noexcept
 PendingRedundancy::~PendingRedundancy() {
   if (!env_ || committed_) return;
   if (file_) (void)file_->close();
-  (void)io::remove_file(*env_, temporary(path_));
+  (void)io::remove_file(*env_, pending_path(path_));
 }
 
 Status PendingRedundancy::commit() {
   SCR_TRY(file_->sync());
   SCR_TRY(file_->close());
-  SCR_TRY(env_->rename(temporary(path_), path_));
+  SCR_TRY(env_->rename(pending_path(path_), path_));
   committed_ = true;
   return env_->sync_dir(io::path::dirname(path_));
 }
@@ -57,7 +53,7 @@ Result<PendingFiles> PendingFiles::create(io::Env& env, const std::string& dir,
   for (const auto& f : out.files_) {
     std::string final_path = io::path::join(dir, f.name);
     SCR_TRY(io::make_dirs(env, io::path::dirname(final_path)));
-    parts.push_back({temporary(final_path), f.meta.size});
+    parts.push_back({pending_path(final_path), f.meta.size});
   }
   SCR_ASSIGN_OR_RETURN(out.logical_, io::LogicalFile::open_write(env, std::move(parts)));
   return out;
@@ -74,7 +70,7 @@ PendingFiles::~PendingFiles() {
   if (!env_ || committed_) return;
   (void)logical_.close();
   for (const auto& f : files_)
-    (void)io::remove_file(*env_, temporary(io::path::join(dir_, f.name)));
+    (void)io::remove_file(*env_, pending_path(io::path::join(dir_, f.name)));
 }
 
 Status PendingFiles::commit() {
@@ -83,7 +79,7 @@ Status PendingFiles::commit() {
   std::set<std::string> dirs;
   for (const auto& f : files_) {
     std::string final_path = io::path::join(dir_, f.name);
-    SCR_TRY(env_->rename(temporary(final_path), final_path));
+    SCR_TRY(env_->rename(pending_path(final_path), final_path));
     dirs.insert(io::path::dirname(final_path));
   }
   committed_ = true;

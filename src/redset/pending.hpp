@@ -17,6 +17,9 @@
 
 namespace scr::redset {
 
+// Where a file is written until it is committed.
+std::string pending_path(const std::string& path);
+
 // A redundancy file: the header, then scheme data from data_offset().
 class PendingRedundancy {
  public:

@@ -2,6 +2,7 @@
 
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "redset/pending.hpp"
 #include "redset/schemes.hpp"
 
 namespace scr::redset {
@@ -75,8 +76,11 @@ Result<std::vector<std::string>> recover(io::Env& env, const Set& set, const std
   return names(*got);
 }
 
+// Also whatever an apply that died part way left behind.
 Status unapply(io::Env& env, const Set& set, const std::string& dir) {
-  return io::remove_file(env, redundancy_file(set, dir));
+  std::string redfile = redundancy_file(set, dir);
+  SCR_TRY(io::remove_file(env, pending_path(redfile)));
+  return io::remove_file(env, redfile);
 }
 
 }  // namespace scr::redset

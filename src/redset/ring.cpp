@@ -8,12 +8,13 @@
 
 #include "redset/buffer.hpp"
 #include "redset/kernels/xor.hpp"
+#include "redset/tags.hpp"
 #include "redset/wait.hpp"
 
 namespace scr::redset {
 namespace {
 
-constexpr int kTag = 0x5220;
+constexpr int kTag = tags::kRing;
 // Piece buffers in rotation, and how many steps ahead receives are posted: a
 // buffer is reused only after the send made from it kSlots steps ago is done,
 // so the next messages land while this step reads and XORs.

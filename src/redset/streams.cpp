@@ -7,12 +7,13 @@
 
 #include "redset/buffer.hpp"
 #include "redset/layout.hpp"
+#include "redset/tags.hpp"
 #include "redset/wait.hpp"
 
 namespace scr::redset {
 namespace {
 
-constexpr int kTagBase = 0x5400;
+constexpr int kTagBase = tags::kStream;
 
 uint64_t rounds_of(uint64_t size, size_t piece) { return (size + piece - 1) / piece; }
 

@@ -24,7 +24,7 @@ Status AsyncFlusher::start(Context& ctx, int id) {
     flight->job.bytes_per_second = std::max<uint64_t>(1, ctx.settings.flush_async_bw / ctx.node.size());
   SCR_TRY(begin_flush(ctx, flight->job));
   ctx.filemap.set_flag(id, "FLUSHING", true);
-  SCR_TRY(ctx.filemap.save(ctx.fs()));
+  SCR_TRY(mpi::agree(ctx.world, ctx.filemap.save(ctx.fs())));
   Flight* f = flight.get();
   io::Env* env = ctx.env;
   std::string prefix = ctx.settings.prefix;

@@ -55,7 +55,7 @@ Status protect_dataset(Context& ctx, int id, const Protection& p) {
     auto t = kv::decode(descs[i]);
     if (t) reddesc.put(std::to_string(set.members()[i]), std::move(t).value());
   }
-  return ctx.filemap.save(ctx.fs());
+  return mpi::agree(ctx.world, ctx.filemap.save(ctx.fs()));
 }
 
 Status delete_cached(Context& ctx, int id) {

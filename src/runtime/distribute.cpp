@@ -184,7 +184,7 @@ Status distribute_files(Context& ctx, Holdings& held, int id) {
     }
     fm.erase(id);
   }
-  return ctx.filemap.save(ctx.fs());
+  return mpi::agree(ctx.world, ctx.filemap.save(ctx.fs()));
 }
 
 void release_adopted(Context& ctx, Holdings& held) {

@@ -113,7 +113,7 @@ Status try_fetch(Context& ctx, int id) {
   if (!ctx.settings.fetch_bypass) SCR_TRY(protect_dataset(ctx, id, p));
   ctx.filemap.set_flag(id, "COMPLETE", true);
   ctx.filemap.set_flag(id, "FLUSHED", true);
-  return ctx.filemap.save(ctx.fs());
+  return mpi::agree(ctx.world, ctx.filemap.save(ctx.fs()));
 }
 
 }  // namespace

@@ -60,20 +60,38 @@ std::string check_halt(Context& ctx) {
   return reason;
 }
 
+Result<io::FileLock> lock_halt(io::Env& env, const std::string& prefix) {
+  SCR_TRY(io::make_dirs(env, prefix_scr_dir(prefix), 0700));
+  return io::FileLock::acquire(io::path::join(prefix_scr_dir(prefix), "halt.lock"));
+}
+
 void count_down_checkpoints(Context& ctx) {
   if (ctx.rank() != 0) return;
-  auto halt = read_halt(ctx.fs(), ctx.settings.prefix);
-  if (!halt || !halt->has("CHECKPOINTS")) return;
-  halt->set_int("CHECKPOINTS", halt->int_or("CHECKPOINTS", 0) - 1);
-  if (Status st = write_halt(ctx.fs(), ctx.settings.prefix, *halt); !st.ok()) log::warn(st.message());
+  Status st = update_halt(ctx.fs(), ctx.settings.prefix, [](kv::Tree& halt) {
+    if (halt.has("CHECKPOINTS")) halt.set_int("CHECKPOINTS", halt.int_or("CHECKPOINTS", 0) - 1);
+    return Status::Ok();
+  });
+  if (!st.ok()) log::warn(st.message());
 }
 
 void record_finalized(Context& ctx) {
   if (ctx.rank() != 0) return;
+  Status st = update_halt(ctx.fs(), ctx.settings.prefix, [&](kv::Tree& halt) {
+    halt.set("FINALIZED", ctx.id.job_id);
+    return Status::Ok();
+  });
+  if (!st.ok()) log::warn(st.message());
+}
+
+void clear_finalized(Context& ctx) {
+  if (ctx.rank() != 0) return;
   auto halt = read_halt(ctx.fs(), ctx.settings.prefix);
-  kv::Tree t = halt ? *halt : kv::Tree();
-  t.set("FINALIZED", ctx.id.job_id);
-  if (Status st = write_halt(ctx.fs(), ctx.settings.prefix, t); !st.ok()) log::warn(st.message());
+  if (!halt || halt->value_or("FINALIZED", "") != ctx.id.job_id) return;
+  Status st = update_halt(ctx.fs(), ctx.settings.prefix, [&](kv::Tree& t) {
+    if (t.value_or("FINALIZED", "") == ctx.id.job_id) t.erase("FINALIZED");
+    return Status::Ok();
+  });
+  if (!st.ok()) log::warn(st.message());
 }
 
 }  // namespace scr::rt

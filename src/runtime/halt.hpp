@@ -15,6 +15,7 @@
 
 #include "common/status.hpp"
 #include "io/env.hpp"
+#include "io/file_lock.hpp"
 #include "kvtree/tree.hpp"
 #include "runtime/context.hpp"
 
@@ -23,6 +24,12 @@ namespace scr::rt {
 std::string halt_path(const std::string& prefix);
 Result<kv::Tree> read_halt(io::Env& env, const std::string& prefix);
 Status write_halt(io::Env& env, const std::string& prefix, const kv::Tree& halt);
+// Read, edit and write the halt file under an exclusive lock
+// (<prefix>/.scr/halt.lock), so a job counting down CHECKPOINTS and an
+// operator's scr_halt never lose each other's change. An empty result
+// deletes the file. edit: Status(kv::Tree&).
+template <class F>
+Status update_halt(io::Env& env, const std::string& prefix, F&& edit);
 
 // Why this job should stop now, or empty. Pure: callers supply the time.
 std::string halt_reason(const kv::Tree& halt, int64_t halt_seconds, int64_t end_time, double now);
@@ -36,9 +43,24 @@ void count_down_checkpoints(Context& ctx);
 
 // Rank 0 at SCR_Finalize: record that the job finished.
 void record_finalized(Context& ctx);
+// Rank 0 at SCR_Init: a new run of the job has started; forget an earlier
+// FINALIZED mark of the same job id.
+void clear_finalized(Context& ctx);
 
 // Allocation end time in epoch seconds from SCR_END_TIME or the resource
 // manager, 0 when unknown.
 int64_t allocation_end_time(const Settings& s);
+
+Result<io::FileLock> lock_halt(io::Env& env, const std::string& prefix);
+
+template <class F>
+Status update_halt(io::Env& env, const std::string& prefix, F&& edit) {
+  SCR_ASSIGN_OR_RETURN(io::FileLock lock, lock_halt(env, prefix));
+  SCR_ASSIGN_OR_RETURN(kv::Tree halt, read_halt(env, prefix));
+  SCR_TRY(edit(halt));
+  if (!halt.empty()) return write_halt(env, prefix, halt);
+  Status st = env.unlink(halt_path(prefix));
+  return st.code() == Errc::not_found ? Status::Ok() : st;
+}
 
 }  // namespace scr::rt

@@ -59,8 +59,11 @@ void PrefixIndex::erase(int id) {
 }
 
 std::optional<int> PrefixIndex::find_name(const std::string& name) const {
-  for (int id : ids())
-    if (entry(id)->value_or("NAME", "") == name) return id;
+  // Newest first: a restarted job may take a name again (the recomputed
+  // step.30 after the first one failed); the name then means the new one.
+  std::vector<int> all = ids();
+  for (auto it = all.rbegin(); it != all.rend(); ++it)
+    if (entry(*it)->value_or("NAME", "") == name) return *it;
   return std::nullopt;
 }
 

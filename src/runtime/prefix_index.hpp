@@ -39,6 +39,7 @@ class PrefixIndex {
   // Create or refresh the entry for a dataset from its descriptor.
   kv::Tree& upsert(const kv::Tree& desc);
   void erase(int id);
+  // The newest dataset with this name (names may repeat across jobs).
   std::optional<int> find_name(const std::string& name) const;
 
   bool flag(int id, const char* key) const;

@@ -160,7 +160,7 @@ Status rebuild_cache(Context& ctx) {
     for (Filemap& fm : held.adopted)
       for (int id : fm.datasets()) drop_everywhere(ctx, held, id);
     release_adopted(ctx, held);
-    return ctx.filemap.save(ctx.fs());
+    return mpi::agree(ctx.world, ctx.filemap.save(ctx.fs()));
   }
   int id = 0;
   while ((id = next_dataset(ctx, held, id)) > 0) {

@@ -87,6 +87,7 @@ Status Runtime::setup(const Config& config) {
     if (st.ok()) st = make_private_job_dir(ctx_.fs(), ctx_.cache_dir(p.store));
   if (st.ok() && ctx_.rank() == 0) st = io::make_dirs(ctx_.fs(), prefix_scr_dir(s.prefix), 0700);
   SCR_TRY(mpi::agree(ctx_.world, st));
+  clear_finalized(ctx_);
 
   std::string fm_path =
       io::path::join(ctx_.cntl_dir, "filemap_" + std::to_string(ctx_.rank()) + ".scr");

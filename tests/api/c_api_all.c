@@ -10,8 +10,11 @@
  *                      Should_exit, Finalize.
  *   c_api_all restart  Have_restart offers the checkpoint SCR_Current marked;
  *                      Complete_restart(0) makes SCR offer the next older one,
- *                      which is read back and accepted; then one more
- *                      checkpoint.
+ *                      which is read back and accepted; then more
+ *                      checkpoints, one reusing the rejected one's name, and
+ *                      SCR_Current on that name.
+ *   c_api_all current  (run after every node was lost) the checkpoint
+ *                      SCR_Current marked is fetched from the prefix.
  *
  * The script (tests/api/c_api_all.sh) checks the files left in the prefix.
  */
@@ -210,8 +213,38 @@ static void restart_run(void) {
   sprintf(file, "ckpt_e/rank_%d.dat", rank);
   CHECK(route_and_write(file, "checkpoint E\n", path));
   CHECK_OK(SCR_Complete_output(1));
+
+  /* Take the rejected checkpoint's name again (recomputed data), then a
+   * newer one, and mark the new named.ckpt current: a name refers to the
+   * newest dataset carrying it, not to the rejected one. */
+  CHECK_OK(SCR_Start_output("named.ckpt", SCR_FLAG_CHECKPOINT));
+  sprintf(file, "ckpt_b/rank_%d.dat", rank);
+  sprintf(text, "checkpoint B2 rank %d\n", rank);
+  CHECK(route_and_write(file, text, path));
+  CHECK_OK(SCR_Complete_output(1));
+  CHECK_OK(SCR_Start_output("last.one", SCR_FLAG_CHECKPOINT));
+  sprintf(file, "ckpt_f/rank_%d.dat", rank);
+  CHECK(route_and_write(file, "checkpoint F\n", path));
+  CHECK_OK(SCR_Complete_output(1));
+  CHECK_OK(SCR_Current("named.ckpt"));
   CHECK_OK(SCR_Should_exit(&flag));
   CHECK(flag == 0);
+}
+
+/* Third run, every node lost: the prefix's current checkpoint is fetched. */
+static void current_run(void) {
+  char name[SCR_MAX_FILENAME], file[SCR_MAX_FILENAME], path[SCR_MAX_FILENAME], text[128];
+  int flag = 0;
+  CHECK_OK(SCR_Have_restart(&flag, name));
+  CHECK(flag == 1);
+  CHECK_STR(name, "named.ckpt");
+  CHECK_OK(SCR_Start_restart(name));
+  sprintf(file, "ckpt_b/rank_%d.dat", rank);
+  sprintf(text, "checkpoint B2 rank %d\n", rank);
+  CHECK_OK(SCR_Route_file(file, path));
+  CHECK(file_holds(path, text));
+  CHECK_OK(SCR_Complete_restart(1));
+  if (rank == 0) printf("RESTARTED-FROM %s\n", name);
 }
 
 int main(int argc, char** argv) {
@@ -219,8 +252,9 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   check_rank = rank;
-  if (argc != 2 || (strcmp(argv[1], "first") != 0 && strcmp(argv[1], "restart") != 0)) {
-    if (rank == 0) fprintf(stderr, "usage: c_api_all first|restart\n");
+  if (argc != 2 || (strcmp(argv[1], "first") != 0 && strcmp(argv[1], "restart") != 0 &&
+                    strcmp(argv[1], "current") != 0)) {
+    if (rank == 0) fprintf(stderr, "usage: c_api_all first|restart|current\n");
     MPI_Finalize();
     return 2;
   }
@@ -250,10 +284,13 @@ int main(int argc, char** argv) {
   }
 
   if (strcmp(argv[1], "first") == 0) first_run();
-  else restart_run();
+  else if (strcmp(argv[1], "restart") == 0) restart_run();
+  else current_run();
 
   CHECK_OK(SCR_Finalize());
-  int code = check_verdict(argv[1][0] == 'f' ? "c_api_all first" : "c_api_all restart");
+  char verdict[64];
+  sprintf(verdict, "c_api_all %s", argv[1]);
+  int code = check_verdict(verdict);
   MPI_Finalize();
   return code;
 }

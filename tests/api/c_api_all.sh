@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Scenario 10a: every function of scr.h from a strict C99 program
 # (c_api_all.c), 4 ranks on 2 simulated nodes: a first run that checkpoints,
-# writes outputs, drops, deletes and marks a current checkpoint, then a second
-# run in the same prefix that restarts (rejecting the first checkpoint offered).
+# writes outputs, drops, deletes and marks a current checkpoint; a second run
+# in the same prefix that restarts (rejecting the first checkpoint offered),
+# reuses the rejected checkpoint's name and marks it current; a third run,
+# after every node was lost, fetches that current checkpoint.
 source "$(dirname "$0")/../e2e/lib.sh"
 e2e_begin api_c_all
 PROG="$SCRPP_BUILD/tests/api/c_api_all"
@@ -31,7 +33,17 @@ run_job SCR_COPY_TYPE= "E2E_CACHE=$CACHE" -- "$E2E_NP" "$PROG" restart
 expect_out "c_api_all restart: ALL"
 expect_out "RESTARTED-FROM scr.dataset.1"
 expect_announced_errors
-expect_index named.ckpt failed 1
 expect_index after.restart loadable 1
-assert_eq "$(index_current)" after.restart "current checkpoint after the second run"
+index_show | grep -q "^id=2 name=named.ckpt .* failed=1 " || fail "the rejected named.ckpt (id 2) is not FAILED:
+$(index_show)"
+# The name now also belongs to a newer, good checkpoint, which SCR_Current chose.
+expect_index named.ckpt loadable 1
+assert_eq "$(index_current)" named.ckpt "current checkpoint after the second run"
+
+lose_all_nodes
+run_job SCR_COPY_TYPE= "E2E_CACHE=$CACHE" -- "$E2E_NP" "$PROG" current
+[[ $LAST_RC -eq 0 ]] || fail "c_api_all current exited with $LAST_RC"
+expect_out "c_api_all current: ALL"
+expect_out "RESTARTED-FROM named.ckpt"
+expect_announced_errors
 e2e_pass

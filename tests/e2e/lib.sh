@@ -41,7 +41,10 @@ E2E_NP="${E2E_NP:-4}"
 E2E_NODES="${E2E_NODES:-n0,n1}"
 E2E_TIMEOUT="${E2E_TIMEOUT:-120}"
 
+# Programs the scenarios run (not all use each).
+# shellcheck disable=SC2034
 HEAT="$SCRPP_BUILD/examples/heat/heat"
+# shellcheck disable=SC2034
 HEAT_CPP="$SCRPP_BUILD/examples/cpp/heat_cpp"
 E2E_TOOL="$SCRPP_BUILD/tests/e2e/scr_e2e_tool"
 
@@ -130,14 +133,15 @@ run_job() {
   need_file "$1" "program $1 is not built"
   local -a envs=("SCR_COPY_TYPE=$E2E_COPY_TYPE" "SCR_CACHE_BASE=$CACHE" "SCR_CNTL_BASE=$CNTL"
                  "SCR_SIM_NODES=$E2E_NODES")
-  local kv key
+  local kv e
+  local -a kept
   for kv in "${extra[@]}"; do
-    key="${kv%%=*}"
-    local -a kept=()
-    local e
-    for e in "${envs[@]}"; do [[ "${e%%=*}" == "$key" ]] || kept+=("$e"); done
+    kept=()
+    for e in "${envs[@]}"; do
+      if [[ "${e%%=*}" != "${kv%%=*}" ]]; then kept+=("$e"); fi
+    done
     envs=("${kept[@]}")
-    [[ -n "${kv#*=}" ]] && envs+=("$kv")
+    if [[ -n "${kv#*=}" ]]; then envs+=("$kv"); fi
   done
   JOB_N=$((JOB_N + 1))
   LAST_OUT="$E2E_DIR/job$JOB_N.out"
@@ -286,7 +290,7 @@ corrupt_byte() {
   local old new
   old="$(od -An -tu1 -j "$offset" -N1 "$file" | tr -d ' ')"
   new=$((old ^ 255))
-  printf "\\$(printf '%03o' "$new")" | dd of="$file" bs=1 seek="$offset" count=1 conv=notrunc status=none
+  printf '%b' "\\$(printf '%03o' "$new")" | dd of="$file" bs=1 seek="$offset" count=1 conv=notrunc status=none
   local now
   now="$(od -An -tu1 -j "$offset" -N1 "$file" | tr -d ' ')"
   [[ "$now" -eq "$new" ]] || fail "corrupt_byte: could not change byte $offset of $file"

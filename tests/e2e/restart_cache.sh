@@ -4,7 +4,9 @@
 # because SCR_FLUSH=0); the restarted job must resume from step.20 out of the
 # node caches -- not from step 0, not from the prefix -- and end with the same
 # checksum as an uninterrupted run. A second kill, on another rank and right
-# after a checkpoint, must resume from that very checkpoint.
+# after a checkpoint, must resume from that very checkpoint; a third restart
+# with the simulated nodes in reverse order (ranks moved) still finds its
+# cached checkpoint.
 source "$(dirname "$0")/lib.sh"
 e2e_begin restart_cache
 ARGS=(-n 40 -c 10)
@@ -29,4 +31,15 @@ expect_ok "second restart"
 expect_resumed_from step.30
 expect_checkpoint_steps "40"
 expect_result_equals_uninterrupted "${ARGS[@]}"
+
+# Killed once more, then restarted with the node list reversed: every rank
+# now runs where another rank's files are; the cached step.50 must still be
+# found (files sent to the node of their owner).
+run_job SCR_FLUSH=0 -- "$E2E_NP" "$HEAT" -n 60 -c 10 --crash-at 55
+expect_crashed "third job killed at step 55"
+E2E_NODES="$(tr ',' '\n' <<<"$E2E_NODES" | tac | paste -sd,)"
+run_job SCR_FLUSH=0 -- "$E2E_NP" "$HEAT" -n 60 -c 10
+expect_ok "restart on reordered nodes ($E2E_NODES)"
+expect_resumed_from step.50
+expect_result_equals_uninterrupted -n 60 -c 10
 e2e_pass

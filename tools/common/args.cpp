@@ -57,18 +57,25 @@ Result<Args> parse_args(std::span<const OptionSpec> specs, int argc, const char*
     switch (spec->kind) {
       case OptionSpec::flag:
         if (inline_value)
-          return Error(Errc::invalid_argument, name + " takes no value (got '" + *inline_value + "')");
+          return Error(Errc::invalid_argument,
+                       name + " takes no value (got '" + *inline_value + "')");
         break;
       case OptionSpec::value:
-        if (inline_value) value = *inline_value;
-        else if (i + 1 < argc) value = argv[++i];
-        else return Error(Errc::invalid_argument, name + " needs a value (" + spec_label(*spec) + ")");
+        if (inline_value)
+          value = *inline_value;
+        else if (i + 1 < argc)
+          value = argv[++i];
+        else
+          return Error(Errc::invalid_argument, name + " needs a value (" + spec_label(*spec) + ")");
         if (value.empty())
-          return Error(Errc::invalid_argument, name + " needs a non-empty " + std::string(spec->value_name));
+          return Error(Errc::invalid_argument,
+                       name + " needs a non-empty " + std::string(spec->value_name));
         break;
       case OptionSpec::optional_value:
-        if (inline_value) value = *inline_value;
-        else if (i + 1 < argc && argv[i + 1][0] != '-') value = argv[++i];
+        if (inline_value)
+          value = *inline_value;
+        else if (i + 1 < argc && argv[i + 1][0] != '-')
+          value = argv[++i];
         break;
     }
     out.given_.emplace_back(name, value);
@@ -87,12 +94,15 @@ std::string options_help(std::span<const OptionSpec> specs) {
   return out;
 }
 
-Result<int64_t> int_value(std::string_view option, std::string_view text, int64_t min, int64_t max) {
+Result<int64_t> int_value(std::string_view option, std::string_view text, int64_t min,
+                          int64_t max) {
   auto v = str::parse_int(text);
   std::string where = std::string(option) + ": '" + std::string(text) + "'";
   if (!v) return Error(Errc::invalid_argument, where + " is not a whole number");
-  if (*v < min) return Error(Errc::invalid_argument, where + " must be at least " + std::to_string(min));
-  if (*v > max) return Error(Errc::invalid_argument, where + " must be at most " + std::to_string(max));
+  if (*v < min)
+    return Error(Errc::invalid_argument, where + " must be at least " + std::to_string(min));
+  if (*v > max)
+    return Error(Errc::invalid_argument, where + " must be at most " + std::to_string(max));
   return *v;
 }
 

@@ -24,7 +24,7 @@ namespace scr::tools {
 
 struct OptionSpec {
   enum Kind { flag, value, optional_value };
-  std::string_view name;        // "--prefix"
+  std::string_view name;  // "--prefix"
   Kind kind = flag;
   std::string_view value_name;  // "DIR", shown in --help
   std::string_view help;        // one line

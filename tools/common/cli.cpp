@@ -17,11 +17,16 @@ std::string exit_codes_help() {
 
 int exit_code_for(const Status& status) {
   switch (status.code()) {
-    case Errc::ok: return exit_code::ok;
-    case Errc::not_found: return exit_code::not_found;
-    case Errc::corrupt: return exit_code::bad_data;
-    case Errc::invalid_argument: return exit_code::usage;
-    default: return exit_code::failed;
+    case Errc::ok:
+      return exit_code::ok;
+    case Errc::not_found:
+      return exit_code::not_found;
+    case Errc::corrupt:
+      return exit_code::bad_data;
+    case Errc::invalid_argument:
+      return exit_code::usage;
+    default:
+      return exit_code::failed;
   }
 }
 

@@ -12,9 +12,7 @@ namespace {
 
 const char* yes_no(bool b) { return b ? "yes" : "no"; }
 
-std::string created_text(int64_t usecs) {
-  return usecs > 0 ? local_time(usecs / 1000000) : "-";
-}
+std::string created_text(int64_t usecs) { return usecs > 0 ? local_time(usecs / 1000000) : "-"; }
 
 }  // namespace
 
@@ -70,9 +68,12 @@ std::string index_text(const std::string& prefix, const rt::PrefixIndex& idx) {
            created_text(r.created_usecs)});
   std::string out = t.render();
   std::string choice = restart_choice(idx);
-  if (choice.empty()) out += "A restart from this prefix finds no loadable checkpoint.\n";
-  else if (choice == idx.current()) out += "A restart from this prefix loads " + choice + " (CURRENT).\n";
-  else out += "A restart from this prefix loads " + choice + " (the newest loadable checkpoint).\n";
+  if (choice.empty())
+    out += "A restart from this prefix finds no loadable checkpoint.\n";
+  else if (choice == idx.current())
+    out += "A restart from this prefix loads " + choice + " (CURRENT).\n";
+  else
+    out += "A restart from this prefix loads " + choice + " (the newest loadable checkpoint).\n";
   return out;
 }
 

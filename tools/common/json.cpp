@@ -38,11 +38,21 @@ std::string json_quote(std::string_view s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -60,11 +70,21 @@ void Json::write(std::string& out, int indent) const {
   std::string pad(static_cast<size_t>(indent + 2), ' ');
   std::string close_pad(static_cast<size_t>(indent), ' ');
   switch (kind_) {
-    case Kind::null: out += "null"; return;
-    case Kind::boolean: out += bool_ ? "true" : "false"; return;
-    case Kind::integer: out += std::to_string(int_); return;
-    case Kind::unsigned_integer: out += std::to_string(uint_); return;
-    case Kind::string: out += json_quote(text_); return;
+    case Kind::null:
+      out += "null";
+      return;
+    case Kind::boolean:
+      out += bool_ ? "true" : "false";
+      return;
+    case Kind::integer:
+      out += std::to_string(int_);
+      return;
+    case Kind::unsigned_integer:
+      out += std::to_string(uint_);
+      return;
+    case Kind::string:
+      out += json_quote(text_);
+      return;
     case Kind::array:
     case Kind::object: {
       bool obj = kind_ == Kind::object;

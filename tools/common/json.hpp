@@ -12,13 +12,13 @@ namespace scr::tools {
 
 class Json {
  public:
-  Json() = default;  // null
-  Json(bool b) : kind_(Kind::boolean), bool_(b) {}                      // NOLINT: value type
-  Json(int v) : Json(static_cast<int64_t>(v)) {}                       // NOLINT
-  Json(int64_t v) : kind_(Kind::integer), int_(v) {}                   // NOLINT
-  Json(uint64_t v) : kind_(Kind::unsigned_integer), uint_(v) {}        // NOLINT
-  Json(std::string s) : kind_(Kind::string), text_(std::move(s)) {}   // NOLINT
-  Json(const char* s) : Json(std::string(s)) {}                        // NOLINT
+  Json() = default;                                                  // null
+  Json(bool b) : kind_(Kind::boolean), bool_(b) {}                   // NOLINT: value type
+  Json(int v) : Json(static_cast<int64_t>(v)) {}                     // NOLINT
+  Json(int64_t v) : kind_(Kind::integer), int_(v) {}                 // NOLINT
+  Json(uint64_t v) : kind_(Kind::unsigned_integer), uint_(v) {}      // NOLINT
+  Json(std::string s) : kind_(Kind::string), text_(std::move(s)) {}  // NOLINT
+  Json(const char* s) : Json(std::string(s)) {}                      // NOLINT
   static Json array();
   static Json object();
 

@@ -5,9 +5,12 @@ namespace scr::tools {
 Json tree_to_json(const kv::Tree& tree) {
   Json out = Json::object();
   for (const auto& [key, sub] : tree.children()) {
-    if (sub->empty()) out.set(key, Json());
-    else if (auto v = tree.value(key); v && sub->children().begin()->second->empty()) out.set(key, *v);
-    else out.set(key, tree_to_json(*sub));
+    if (sub->empty())
+      out.set(key, Json());
+    else if (auto v = tree.value(key); v && sub->children().begin()->second->empty())
+      out.set(key, *v);
+    else
+      out.set(key, tree_to_json(*sub));
   }
   return out;
 }

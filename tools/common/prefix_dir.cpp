@@ -40,8 +40,10 @@ Result<rt::PrefixIndex> open_index(io::Env& env, const std::string& prefix) {
   auto idx = rt::PrefixIndex::load(env, prefix);
   // The message names the file; a decoder complaint of any kind means the
   // index is damaged, while I/O and permission errors keep their own code.
-  if (!idx && idx.status().code() == Errc::invalid_argument)
-    return Error(Errc::corrupt, idx.status().message());
+  if (!idx &&
+      (idx.status().code() == Errc::invalid_argument || idx.status().code() == Errc::corrupt))
+    return Error(Errc::corrupt,
+                 idx.status().message() + " (the index is damaged; it was left as it is)");
   return idx;
 }
 

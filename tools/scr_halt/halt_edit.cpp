@@ -10,8 +10,10 @@ Edit apply_changes(const kv::Tree& current, const Changes& changes) {
     for (const auto& key : current.keys())
       if (key != kFinalized) removed.push_back(key);
     for (const auto& key : removed) e.tree.erase(key);
-    if (removed.empty()) e.no_ops.push_back("no halt condition was set");
-    else e.done.push_back("removed every halt condition");
+    if (removed.empty())
+      e.no_ops.push_back("no halt condition was set");
+    else
+      e.done.push_back("removed every halt condition");
   }
   for (const auto& key : changes.unset) {
     if (!e.tree.has(key)) {

@@ -20,17 +20,17 @@ inline constexpr const char* kSeconds = "HALT_SECONDS";
 inline constexpr const char* kFinalized = "FINALIZED";
 
 struct Changes {
-  bool remove_all = false;        // every condition except FINALIZED
-  std::set<std::string> unset;    // keys to delete (FINALIZED included)
+  bool remove_all = false;                 // every condition except FINALIZED
+  std::set<std::string> unset;             // keys to delete (FINALIZED included)
   std::map<std::string, std::string> set;  // key -> value, applied last
   bool empty() const { return !remove_all && unset.empty() && set.empty(); }
 };
 
 struct Edit {
-  kv::Tree tree;                   // the file's new content
-  std::vector<std::string> done;   // what changed, one sentence each
-  std::vector<std::string> no_ops; // what was asked but already so
-  bool changed = false;            // tree differs from the file's content
+  kv::Tree tree;                    // the file's new content
+  std::vector<std::string> done;    // what changed, one sentence each
+  std::vector<std::string> no_ops;  // what was asked but already so
+  bool changed = false;             // tree differs from the file's content
 };
 
 Edit apply_changes(const kv::Tree& current, const Changes& changes);

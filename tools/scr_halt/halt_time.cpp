@@ -22,14 +22,25 @@ Result<int64_t> relative(std::string_view option, std::string_view text, int64_t
   int64_t unit = 1;
   if (!body.empty()) {
     switch (body.back()) {
-      case 's': unit = 1; break;
-      case 'm': unit = 60; break;
-      case 'h': unit = 3600; break;
-      case 'd': unit = 86400; break;
-      default: unit = 0;
+      case 's':
+        unit = 1;
+        break;
+      case 'm':
+        unit = 60;
+        break;
+      case 'h':
+        unit = 3600;
+        break;
+      case 'd':
+        unit = 86400;
+        break;
+      default:
+        unit = 0;
     }
-    if (unit != 0) body.remove_suffix(1);
-    else unit = 1;
+    if (unit != 0)
+      body.remove_suffix(1);
+    else
+      unit = 1;
   }
   auto n = str::parse_int(body);
   if (!n || *n < 0) return bad_time(option, text);
@@ -42,8 +53,8 @@ Result<int64_t> calendar(std::string_view option, std::string_view text) {
   std::tm tm{};
   int consumed = 0;
   char sep = 0;
-  int n = std::sscanf(s.c_str(), "%4d-%2d-%2d%c%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &sep,
-                      &tm.tm_hour, &tm.tm_min, &consumed);
+  int n = std::sscanf(s.c_str(), "%4d-%2d-%2d%c%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+                      &sep, &tm.tm_hour, &tm.tm_min, &consumed);
   if (n != 6 || (sep != ' ' && sep != 'T')) return bad_time(option, text);
   if (static_cast<size_t>(consumed) < s.size()) {
     int more = 0;
@@ -57,8 +68,9 @@ Result<int64_t> calendar(std::string_view option, std::string_view text) {
   tm.tm_isdst = -1;
   std::time_t t = std::mktime(&tm);
   // mktime normalises Feb 30 to Mar 2; such a date was a typo.
-  if (t == static_cast<std::time_t>(-1) || tm.tm_mday != want.tm_mday || tm.tm_mon + 1 != want.tm_mon ||
-      tm.tm_min != want.tm_min || tm.tm_sec != want.tm_sec || want.tm_hour > 23)
+  if (t == static_cast<std::time_t>(-1) || tm.tm_mday != want.tm_mday ||
+      tm.tm_mon + 1 != want.tm_mon || tm.tm_min != want.tm_min || tm.tm_sec != want.tm_sec ||
+      want.tm_hour > 23)
     return bad_time(option, text, "no such date or time");
   return static_cast<int64_t>(t);
 }

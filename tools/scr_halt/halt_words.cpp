@@ -45,8 +45,8 @@ std::vector<std::string> describe(const kv::Tree& halt, int64_t now) {
     out.push_back("the job finished: SCR_Finalize ran in job " + *job +
                   "; a launcher does not relaunch it [" + kFinalized + "]");
   for (const auto& key : halt.keys())
-    if (key != kReason && key != kCheckpoints && key != kAfter && key != kBefore && key != kSeconds &&
-        key != kFinalized)
+    if (key != kReason && key != kCheckpoints && key != kAfter && key != kBefore &&
+        key != kSeconds && key != kFinalized)
       out.push_back(key + " = " + halt.value_or(key, "") + ": not a halt condition SCR++ knows [" +
                     key + "]");
   return out;
@@ -56,7 +56,8 @@ std::string stop_reason(const kv::Tree& halt, int64_t now) {
   return rt::halt_reason(halt, 0, 0, static_cast<double>(now));
 }
 
-std::string conditions_text(const std::string& file, bool exists, const kv::Tree& halt, int64_t now) {
+std::string conditions_text(const std::string& file, bool exists, const kv::Tree& halt,
+                            int64_t now) {
   if (!exists) return "No halt conditions: " + file + " does not exist.\n";
   auto lines = describe(halt, now);
   if (lines.empty()) return "No halt conditions in " + file + ".\n";
@@ -73,8 +74,10 @@ Json conditions_json(const std::string& file, bool exists, const kv::Tree& halt,
   for (const auto& key : halt.keys()) {
     std::string v = halt.value_or(key, "");
     bool numeric = key == kCheckpoints || key == kBefore || key == kAfter || key == kSeconds;
-    if (numeric && halt.get_int(key)) conditions.set(key, *halt.get_int(key));
-    else conditions.set(key, v);
+    if (numeric && halt.get_int(key))
+      conditions.set(key, *halt.get_int(key));
+    else
+      conditions.set(key, v);
   }
   std::string reason = stop_reason(halt, now);
   Json out = Json::object();

@@ -20,7 +20,8 @@ std::vector<std::string> describe(const kv::Tree& halt, int64_t now);
 std::string stop_reason(const kv::Tree& halt, int64_t now);
 
 // The listing: a heading naming the file, the sentences, the verdict.
-std::string conditions_text(const std::string& file, bool exists, const kv::Tree& halt, int64_t now);
+std::string conditions_text(const std::string& file, bool exists, const kv::Tree& halt,
+                            int64_t now);
 Json conditions_json(const std::string& file, bool exists, const kv::Tree& halt, int64_t now);
 
 }  // namespace scr::tools::halt

@@ -4,6 +4,7 @@
 // the file with the runtime's rt::read_halt/rt::write_halt (an atomic
 // replace), so the job sees exactly what was written.
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,12 +25,15 @@ using namespace scr::tools;
 namespace h = scr::tools::halt;
 
 const OptionSpec kOptions[] = {
-    {"--prefix", OptionSpec::value, "DIR", "the job's prefix directory (default: $SCR_PREFIX, else .)"},
-    {"--checkpoints", OptionSpec::value, "N", "halt after N more checkpoints            [CHECKPOINTS]"},
-    {"--before", OptionSpec::value, "TIME", "halt before TIME, leaving --seconds for it [EXIT_BEFORE]"},
-    {"--after", OptionSpec::value, "TIME", "halt once TIME has passed                  [EXIT_AFTER]"},
-    {"--seconds", OptionSpec::value, "N", "seconds kept before --before or the allocation end [HALT_SECONDS]"},
-    {"--immediate", OptionSpec::optional_value, "REASON", "halt now                         [EXIT_REASON]"},
+    {"--prefix", OptionSpec::value, "DIR",
+     "the job's prefix directory (default: $SCR_PREFIX, else .)"},
+    {"--checkpoints", OptionSpec::value, "N", "halt after N more checkpoints [CHECKPOINTS]"},
+    {"--before", OptionSpec::value, "TIME",
+     "halt before TIME, keeping --seconds for the last checkpoint [EXIT_BEFORE]"},
+    {"--after", OptionSpec::value, "TIME", "halt once TIME has passed [EXIT_AFTER]"},
+    {"--seconds", OptionSpec::value, "N",
+     "seconds kept before --before or the allocation end [HALT_SECONDS]"},
+    {"--immediate", OptionSpec::optional_value, "REASON", "halt now, for REASON [EXIT_REASON]"},
     {"--unset-checkpoints", OptionSpec::flag, "", "remove CHECKPOINTS"},
     {"--unset-before", OptionSpec::flag, "", "remove EXIT_BEFORE"},
     {"--unset-after", OptionSpec::flag, "", "remove EXIT_AFTER"},
@@ -67,10 +71,11 @@ Result<h::Changes> changes_from(const Args& args, int64_t now) {
   h::Changes c;
   c.remove_all = args.has("--remove");
   if (args.has("--remove-finalized")) c.unset.insert(h::kFinalized);
-  const std::pair<const char*, const char*> unsets[] = {
-      {"--unset-checkpoints", h::kCheckpoints}, {"--unset-before", h::kBefore},
-      {"--unset-after", h::kAfter},             {"--unset-seconds", h::kSeconds},
-      {"--unset-immediate", h::kReason}};
+  const std::pair<const char*, const char*> unsets[] = {{"--unset-checkpoints", h::kCheckpoints},
+                                                        {"--unset-before", h::kBefore},
+                                                        {"--unset-after", h::kAfter},
+                                                        {"--unset-seconds", h::kSeconds},
+                                                        {"--unset-immediate", h::kReason}};
   for (const auto& [opt, key] : unsets)
     if (args.has(opt)) c.unset.insert(key);
   if (auto v = args.value("--checkpoints")) {
@@ -81,7 +86,8 @@ Result<h::Changes> changes_from(const Args& args, int64_t now) {
     SCR_ASSIGN_OR_RETURN(int64_t n, int_value("--seconds", *v, 0));
     c.set[h::kSeconds] = std::to_string(n);
   }
-  for (const auto& [opt, key] : {std::pair{"--before", h::kBefore}, std::pair{"--after", h::kAfter}})
+  for (const auto& [opt, key] :
+       {std::pair{"--before", h::kBefore}, std::pair{"--after", h::kAfter}})
     if (auto v = args.value(opt)) {
       SCR_ASSIGN_OR_RETURN(int64_t t, h::parse_time(opt, *v, now));
       c.set[key] = std::to_string(t);
@@ -93,9 +99,12 @@ Result<h::Changes> changes_from(const Args& args, int64_t now) {
   return c;
 }
 
-void print_conditions(const std::string& file, bool exists, const kv::Tree& t, int64_t now, bool json) {
-  if (json) std::printf("%s\n", h::conditions_json(file, exists, t, now).dump().c_str());
-  else std::fputs(h::conditions_text(file, exists, t, now).c_str(), stdout);
+void print_conditions(const std::string& file, bool exists, const kv::Tree& t, int64_t now,
+                      bool json) {
+  if (json)
+    std::printf("%s\n", h::conditions_json(file, exists, t, now).dump().c_str());
+  else
+    std::fputs(h::conditions_text(file, exists, t, now).c_str(), stdout);
 }
 
 // Write the new conditions: an empty set removes the file, so "no file" and
@@ -122,17 +131,26 @@ int main(int argc, char** argv) {
   if (!changes) return cli.usage_error(changes.status().message());
   bool list = args->has("--list") || args->has("--json");
   if (changes->empty() && !list)
-    return cli.usage_error("nothing to do: give conditions to set, --unset-..., --remove or --list");
+    return cli.usage_error(
+        "nothing to do: give conditions to set, --unset-..., --remove or --list");
 
   io::Env& env = io::Env::posix();
   std::string prefix = absolute_path(args->value("--prefix").value_or(default_prefix()));
   if (Status st = check_dir(env, prefix); !st.ok()) return cli.fail(st);
   std::string file = rt::halt_path(prefix);
+  // A running job counts CHECKPOINTS down in this file: hold its lock from
+  // reading to writing so neither change is lost.
+  std::optional<Result<io::FileLock>> lock;
+  if (!changes->empty()) {
+    lock.emplace(rt::lock_halt(env, prefix));
+    if (!*lock) return cli.fail(exit_code::failed, lock->status().message());
+  }
   bool exists = env.exists(file);
   auto current = rt::read_halt(env, prefix);
   if (!current)
-    return cli.fail(exit_code::bad_data, current.status().message() +
-                                             "; nothing was changed (delete the file to start over)");
+    return cli.fail(
+        exit_code::bad_data,
+        current.status().message() + "; nothing was changed (delete the file to start over)");
   bool json = args->has("--json");
   if (changes->empty()) {
     print_conditions(file, exists, *current, now, json);

@@ -29,7 +29,8 @@ Found find_summary(const Request& req, const std::string& name) {
   for (int id : dataset_dirs(req.env, req.prefix)) {
     auto s = read_summary(req.env, req.prefix, id);
     if (!s) {
-      out.damaged.push_back(s.status().message());
+      // Without a summary the dataset's flush never finished: nothing to adopt.
+      if (s.status().code() != Errc::not_found) out.damaged.push_back(s.status().message());
       continue;
     }
     if (s->info.name == name) out.match.emplace(id, std::move(s).value());
@@ -56,17 +57,18 @@ int add_dataset(const Request& req) {
   Found found = find_summary(req, name);
   if (!found.match) {
     if (!found.damaged.empty())
-      return req.cli.fail(exit_code::bad_data, "no readable summary names '" + name +
-                                                   "'; these could not be read:" +
-                                                   bullet_list(found.damaged));
-    return req.cli.fail(exit_code::not_found, "no dataset directory in " + rt::prefix_scr_dir(req.prefix) +
+      return req.cli.fail(exit_code::bad_data,
+                          "no readable summary names '" + name +
+                              "'; these could not be read:" + bullet_list(found.damaged));
+    return req.cli.fail(exit_code::not_found, "no dataset directory in " +
+                                                  rt::prefix_scr_dir(req.prefix) +
                                                   " has a summary for '" + name + "'");
   }
   auto& [id, summary] = *found.match;
   if (summary.info.id != id)
-    return req.cli.fail(exit_code::bad_data, rt::summary_path(req.prefix, id) + " describes dataset " +
-                                                 std::to_string(summary.info.id) + ", not " +
-                                                 std::to_string(id));
+    return req.cli.fail(exit_code::bad_data,
+                        rt::summary_path(req.prefix, id) + " describes dataset " +
+                            std::to_string(summary.info.id) + ", not " + std::to_string(id));
   if (idx->has(id))
     return req.cli.fail(exit_code::refused, "dataset id " + std::to_string(id) +
                                                 " is already in the index as '" +
@@ -75,9 +77,9 @@ int add_dataset(const Request& req) {
   FileCheck check = check_dataset_files(req.env, req.prefix, id, summary);
   if (!check.problems.empty())
     return req.cli.fail(exit_code::bad_data,
-                        "cannot add '" + name + "': " + std::to_string(check.problems.size()) + " of " +
-                            std::to_string(check.files) + " files fail verification:" +
-                            bullet_list(check.problems));
+                        "cannot add '" + name + "': " + std::to_string(check.problems.size()) +
+                            " of " + std::to_string(check.files) +
+                            " files fail verification:" + bullet_list(check.problems));
   for (const auto& p : check.redundancy_problems)
     req.cli.note(p + " (the dataset loads, but lost files could not be rebuilt from it)");
 
@@ -88,8 +90,8 @@ int add_dataset(const Request& req) {
   idx->set_flag(id, "FLUSHED", true);
   std::string verified = std::to_string(check.files) + " files, " + str::format_bytes(check.bytes) +
                          (check.crcs == check.files ? ", sizes and CRC32C verified"
-                          : check.crcs == 0        ? ", sizes verified (no CRC32C recorded)"
-                                                   : ", sizes verified, CRC32C where recorded");
+                          : check.crcs == 0         ? ", sizes verified (no CRC32C recorded)"
+                                                    : ", sizes verified, CRC32C where recorded");
   return save_and_say(req, *idx,
                       "Added " + name + " (dataset " + std::to_string(id) + ", " + verified +
                           ") to the index as complete and flushed.");

@@ -25,8 +25,8 @@ struct Command {
   std::string_view option;      // "--current"; "" for the default (listing)
   std::string_view value_name;  // "NAME", or "" for a flag
   std::string_view help;
-  bool json;                    // accepts --json
-  int (*run)(const Request&);   // returns the exit code
+  bool json;                   // accepts --json
+  int (*run)(const Request&);  // returns the exit code
 };
 
 std::span<const Command> commands();

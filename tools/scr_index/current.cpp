@@ -14,7 +14,8 @@ namespace {
 // Why the runtime would not load this dataset, or "".
 std::string not_loadable_reason(const rt::PrefixIndex& idx, int id) {
   const kv::Tree* e = idx.entry(id);
-  if (!(e->int_or("FLAGS", 0) & rt::kFlagCheckpoint)) return "it is an output dataset, not a checkpoint";
+  if (!(e->int_or("FLAGS", 0) & rt::kFlagCheckpoint))
+    return "it is an output dataset, not a checkpoint";
   if (idx.flag(id, "FAILED")) return "it is marked FAILED (a restart found it damaged)";
   if (!idx.flag(id, "COMPLETE")) return "it is not complete (its flush did not finish)";
   if (!idx.flag(id, "FLUSHED")) return "it is not flushed to the prefix";
@@ -36,9 +37,9 @@ int set_current(const Request& req) {
     return exit_code::not_found;
   }
   idx->set_current(req.value);
-  return save_and_say(req, *idx,
-                      req.value + " is now CURRENT" +
-                          (before.empty() ? "." : " (it was " + before + ")."));
+  return save_and_say(
+      req, *idx,
+      req.value + " is now CURRENT" + (before.empty() ? "." : " (it was " + before + ")."));
 }
 
 }  // namespace scr::tools::index_cmd

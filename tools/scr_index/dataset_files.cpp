@@ -47,7 +47,8 @@ std::string size_problem(io::Env& env, const std::string& path, const SummaryFil
 
 }  // namespace
 
-FileCheck check_dataset_files(io::Env& env, const std::string& prefix, int id, const Summary& summary) {
+FileCheck check_dataset_files(io::Env& env, const std::string& prefix, int id,
+                              const Summary& summary) {
   FileCheck out;
   Progress progress("verifying " + summary.info.name, summary.bytes());
   for (const auto& rank : summary.per_rank) {
@@ -65,16 +66,19 @@ FileCheck check_dataset_files(io::Env& env, const std::string& prefix, int id, c
       out.bytes += f.size;
       if (!f.crc) continue;
       auto crc = crc_with_progress(env, path, progress);
-      if (!crc) out.problems.push_back(f.name + " cannot be read: " + crc.status().message());
+      if (!crc)
+        out.problems.push_back(f.name + " cannot be read: " + crc.status().message());
       else if (*crc != *f.crc)
-        out.problems.push_back(f.name + " fails its CRC32C check (" + hex32(*crc) + ", the summary says " +
-                               hex32(*f.crc) + ")");
-      else ++out.crcs;
+        out.problems.push_back(f.name + " fails its CRC32C check (" + hex32(*crc) +
+                               ", the summary says " + hex32(*f.crc) + ")");
+      else
+        ++out.crcs;
     }
     for (const auto& f : rank.redundancy) {
       std::string path = io::path::join(rt::prefix_dataset_dir(prefix, id), f.name);
       if (!io::path::is_plain_name(f.name)) {
-        out.redundancy_problems.push_back("redundancy file name '" + f.name + "' is not a plain name");
+        out.redundancy_problems.push_back("redundancy file name '" + f.name +
+                                          "' is not a plain name");
         continue;
       }
       if (std::string p = size_problem(env, path, f); !p.empty())

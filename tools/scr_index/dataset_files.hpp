@@ -23,6 +23,7 @@ struct FileCheck {
 };
 
 // Long checks report progress on stderr (tools/common/progress.hpp).
-FileCheck check_dataset_files(io::Env& env, const std::string& prefix, int id, const Summary& summary);
+FileCheck check_dataset_files(io::Env& env, const std::string& prefix, int id,
+                              const Summary& summary);
 
 }  // namespace scr::tools::index_cmd

@@ -26,8 +26,8 @@ int drop_after(const Request& req) {
     std::printf("No dataset is newer than %s; nothing changed.\n", req.value.c_str());
     return exit_code::not_found;
   }
-  return save_and_say(req, *idx,
-                      "Dropped " + dropped + " from the index; their files stay in the prefix." + note);
+  return save_and_say(
+      req, *idx, "Dropped " + dropped + " from the index; their files stay in the prefix." + note);
 }
 
 }  // namespace scr::tools::index_cmd

@@ -10,8 +10,10 @@ namespace scr::tools::index_cmd {
 int list_datasets(const Request& req) {
   auto idx = open_index(req.env, req.prefix);
   if (!idx) return req.cli.fail(idx.status());
-  if (req.json) std::printf("%s\n", index_json(req.prefix, *idx).dump().c_str());
-  else std::fputs(index_text(req.prefix, *idx).c_str(), stdout);
+  if (req.json)
+    std::printf("%s\n", index_json(req.prefix, *idx).dump().c_str());
+  else
+    std::fputs(index_text(req.prefix, *idx).c_str(), stdout);
   return exit_code::ok;
 }
 

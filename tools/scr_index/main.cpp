@@ -74,9 +74,8 @@ int main(int argc, char** argv) {
   if (json && !chosen->json)
     return cli.usage_error("--json applies to the listing, not to " + std::string(chosen->option));
 
-  index_cmd::Request req{scr::io::Env::posix(), cli,
-                         absolute_path(args->value("--prefix").value_or(default_prefix())),
-                         chosen->option.empty() ? "" : args->value(chosen->option).value_or(""),
-                         json};
+  index_cmd::Request req{
+      scr::io::Env::posix(), cli, absolute_path(args->value("--prefix").value_or(default_prefix())),
+      chosen->option.empty() ? "" : args->value(chosen->option).value_or(""), json};
   return chosen->run(req);
 }

@@ -24,7 +24,8 @@ struct Entry {
 
 // Regular files below dir, relative names, sorted; depth-limited so a
 // hostile tree cannot keep us walking.
-void walk(io::Env& env, const std::string& dir, const std::string& rel, int depth, std::vector<Entry>& out) {
+void walk(io::Env& env, const std::string& dir, const std::string& rel, int depth,
+          std::vector<Entry>& out) {
   auto names = env.list_dir(dir);
   if (!names || depth > 32) return;
   for (const auto& n : *names) {
@@ -32,13 +33,16 @@ void walk(io::Env& env, const std::string& dir, const std::string& rel, int dept
     std::string child = rel.empty() ? n : rel + "/" + n;
     auto info = env.stat(path);
     if (!info) continue;
-    if (info->is_dir()) walk(env, path, child, depth + 1, out);
-    else if (info->is_regular()) out.push_back({child, info->size});
+    if (info->is_dir())
+      walk(env, path, child, depth + 1, out);
+    else if (info->is_regular())
+      out.push_back({child, info->size});
   }
 }
 
 bool is_redundancy_file(const std::string& name) {
-  return str::starts_with(io::path::basename(name), redset::kFilePrefix) && str::ends_with(name, ".redset");
+  return str::starts_with(io::path::basename(name), redset::kFilePrefix) &&
+         str::ends_with(name, ".redset");
 }
 
 // The header summary of one redundancy file, or a problem.
@@ -76,11 +80,14 @@ void dataset_view(io::Env& env, const std::string& dir, int id, Report& r, Json&
     auto lines = describe_header(h->first, h->second);
     header_text += "  " + f.name + ": " + lines.front() + "\n";
     for (size_t i = 1; i < lines.size(); ++i) header_text += "    " + lines[i] + "\n";
-    headers.set(f.name, Json::object().set("header", tree_to_json(h->first)).set("data_bytes", h->second));
+    headers.set(f.name,
+                Json::object().set("header", tree_to_json(h->first)).set("data_bytes", h->second));
   }
   for (const auto& line : str::split(t.render(), '\n')) r.text += "  " + line + "\n";
   r.text += header_text;
-  datasets.set(std::to_string(id), Json::object().set("files", std::move(file_list)).set("redundancy", std::move(headers)));
+  datasets.set(
+      std::to_string(id),
+      Json::object().set("files", std::move(file_list)).set("redundancy", std::move(headers)));
 }
 
 }  // namespace

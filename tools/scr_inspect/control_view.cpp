@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <map>
 
-#include "common/strings.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "runtime/dataset.hpp"
@@ -28,21 +27,25 @@ std::string dataset_text(const rt::Filemap& fm, int id) {
   const kv::Tree* desc = d.get("DESC");
   rt::DatasetInfo info = desc ? rt::DatasetInfo::from_tree(*desc) : rt::DatasetInfo{};
   std::vector<std::string> state;
-  const std::pair<const char*, const char*> flags[] = {
-      {"COMPLETE", "complete"}, {"FLUSHED", "flushed"}, {"FLUSHING", "a flush was running"},
-      {"BYPASS", "read in place from the prefix"}};
+  const std::pair<const char*, const char*> flags[] = {{"COMPLETE", "complete"},
+                                                       {"FLUSHED", "flushed"},
+                                                       {"FLUSHING", "a flush was running"},
+                                                       {"BYPASS", "read in place from the prefix"}};
   for (const auto& [key, word] : flags)
     if (fm.flag(id, key)) state.push_back(word);
-  std::string out = "  dataset " + std::to_string(id) + ": " + (info.name.empty() ? "(no descriptor)" : info.name) +
-                    " (" + flags_word(info.flags) + (info.ckpt > 0 ? " " + std::to_string(info.ckpt) : "") +
-                    "), " + (state.empty() ? std::string("not complete") : joined(state)) + "\n";
+  std::string out = "  dataset " + std::to_string(id) + ": " +
+                    (info.name.empty() ? "(no descriptor)" : info.name) + " (" +
+                    flags_word(info.flags) +
+                    (info.ckpt > 0 ? " " + std::to_string(info.ckpt) : "") + "), " +
+                    (state.empty() ? std::string("not complete") : joined(state)) + "\n";
   if (auto store = d.value("STORE")) out += "    store: " + *store + "\n";
   out += "    files: " + joined(fm.files(id)) + "\n";
   out += "    redundancy files: " + joined(fm.redundancy_files(id)) + "\n";
   if (const kv::Tree* crcs = d.get("CRC"))
     for (const auto& name : crcs->keys()) {
       char hex[16];
-      std::snprintf(hex, sizeof hex, "0x%08llx", static_cast<unsigned long long>(crcs->uint_or(name, 0)));
+      std::snprintf(hex, sizeof hex, "0x%08llx",
+                    static_cast<unsigned long long>(crcs->uint_or(name, 0)));
       out += "    CRC32C of " + name + ": " + hex + "\n";
     }
   if (const kv::Tree* reds = d.get("REDDESC"))
@@ -76,8 +79,8 @@ Report inspect_control(io::Env& env, const std::string& dir) {
     }
     rt::Filemap fm = rt::Filemap::from_tree(path, rank, *tree);
     auto ids = fm.datasets();
-    r.text += name + " (rank " + std::to_string(rank) + "): " + std::to_string(ids.size()) + " dataset" +
-              (ids.size() == 1 ? "" : "s") + "\n";
+    r.text += name + " (rank " + std::to_string(rank) + "): " + std::to_string(ids.size()) +
+              " dataset" + (ids.size() == 1 ? "" : "s") + "\n";
     for (int id : ids) r.text += dataset_text(fm, id);
     filemaps.set(std::to_string(rank), tree_to_json(*tree));
   }

@@ -64,8 +64,9 @@ Report inspect_directory(io::Env& env, const std::string& dir) {
   std::vector<Json> parts;
   collect(env, dir, kSearchDepth, r, parts);
   if (parts.empty()) {
-    r.problems.push_back(dir + ": not an SCR++ prefix, control or cache directory (no .scr, "
-                               "filemap_<rank>.scr or scr.dataset.<id> within " +
+    r.problems.push_back(dir +
+                         ": not an SCR++ prefix, control or cache directory (no .scr, "
+                         "filemap_<rank>.scr or scr.dataset.<id> within " +
                          std::to_string(kSearchDepth) + " levels)");
     return r;
   }

@@ -26,20 +26,23 @@ std::string crc_text(const std::optional<uint32_t>& crc) {
 }
 
 std::string summary_text(int id, const Summary& s) {
-  std::string out = "\nDataset " + std::to_string(id) + ": " + s.info.name + " (" +
-                    flags_word(s.info.flags) + (s.info.ckpt > 0 ? " " + std::to_string(s.info.ckpt) : "") +
-                    "), " + std::to_string(s.ranks) + " ranks, " + std::to_string(s.file_count()) + " files, " +
-                    str::format_bytes(s.bytes());
+  std::string out =
+      "\nDataset " + std::to_string(id) + ": " + s.info.name + " (" + flags_word(s.info.flags) +
+      (s.info.ckpt > 0 ? " " + std::to_string(s.info.ckpt) : "") + "), " + std::to_string(s.ranks) +
+      " ranks, " + std::to_string(s.file_count()) + " files, " + str::format_bytes(s.bytes());
   if (auto job = s.desc.value("JOBID")) out += ", job " + *job;
-  if (int64_t created = s.desc.int_or("CREATED", 0); created > 0) out += ", created " + local_time(created / 1000000);
+  if (int64_t created = s.desc.int_or("CREATED", 0); created > 0)
+    out += ", created " + local_time(created / 1000000);
   out += "\n";
   Table t({"RANK", "KIND", "FILE", "SIZE", "CRC32C"});
   t.align_right(0);
   t.align_right(3);
   for (const auto& r : s.per_rank) {
-    for (const auto& f : r.files) t.add({std::to_string(r.rank), "data", f.name, std::to_string(f.size), crc_text(f.crc)});
+    for (const auto& f : r.files)
+      t.add({std::to_string(r.rank), "data", f.name, std::to_string(f.size), crc_text(f.crc)});
     for (const auto& f : r.redundancy)
-      t.add({std::to_string(r.rank), "redundancy", f.name, std::to_string(f.size), crc_text(f.crc)});
+      t.add(
+          {std::to_string(r.rank), "redundancy", f.name, std::to_string(f.size), crc_text(f.crc)});
   }
   std::string table = t.render();
   for (const auto& line : str::split(table, '\n')) out += "  " + line + "\n";
@@ -71,7 +74,8 @@ Report inspect_prefix(io::Env& env, const std::string& prefix) {
       continue;
     }
     auto tree = io::read_tree(env, rt::summary_path(prefix, id));
-    auto s = tree ? parse_summary(*tree, rt::summary_path(prefix, id)) : Result<Summary>(tree.status());
+    auto s =
+        tree ? parse_summary(*tree, rt::summary_path(prefix, id)) : Result<Summary>(tree.status());
     if (!s) {
       r.problems.push_back(s.status().message());
       continue;

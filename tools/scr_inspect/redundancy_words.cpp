@@ -7,7 +7,8 @@ namespace {
 std::string rank_list(const kv::Tree* members) {
   std::string out;
   if (!members) return out;
-  for (int64_t i : members->int_keys()) out += (out.empty() ? "" : ",") + members->value_or(std::to_string(i), "?");
+  for (int64_t i : members->int_keys())
+    out += (out.empty() ? "" : ",") + members->value_or(std::to_string(i), "?");
   return out;
 }
 

@@ -28,7 +28,7 @@ constexpr int kOk = 0, kDamaged = 1, kUsage = 2;
 const OptionSpec kOptions[] = {
     {"--json", OptionSpec::flag, "", "print JSON instead of text"},
     {"--help", OptionSpec::flag, "", "show this help"},
-    {"-h", OptionSpec::flag, "", "show this help"},
+    {"-h", OptionSpec::flag, "", "the same as --help"},
 };
 
 std::string usage() {
@@ -53,7 +53,8 @@ std::string usage() {
 
 inspect::Report inspect_path(io::Env& env, const std::string& path) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return inspect::inspect_directory(env, path);
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    return inspect::inspect_directory(env, path);
   return inspect::inspect_file(env, path);
 }
 
@@ -92,7 +93,8 @@ int main(int argc, char** argv) {
   if (json) {
     // One path: its object; several: an array in the order given.
     Json out = Json::array();
-    if (docs.size() == 1) out = std::move(docs.front());
+    if (docs.size() == 1)
+      out = std::move(docs.front());
     else
       for (auto& d : docs) out.push(std::move(d));
     std::printf("%s\n", out.dump().c_str());

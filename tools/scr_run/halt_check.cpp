@@ -13,7 +13,8 @@ namespace {
 class ReadOnlyEnv : public io::EnvWrapper {
  public:
   using EnvWrapper::EnvWrapper;
-  Result<std::unique_ptr<io::File>> open(const std::string& path, io::OpenMode mode, uint32_t perms) override {
+  Result<std::unique_ptr<io::File>> open(const std::string& path, io::OpenMode mode,
+                                         uint32_t perms) override {
     if (mode != io::OpenMode::read) return refuse(path);
     return EnvWrapper::open(path, mode, perms);
   }
@@ -52,16 +53,18 @@ Result<HaltVerdict> read_verdict(io::Env& env, const rt::Settings& settings) {
 }
 
 Result<std::string> clear_stale_finalized(io::Env& env, const rt::Settings& settings) {
-  auto halt = rt::read_halt(env, settings.prefix);
-  if (!halt) return Error(Errc::corrupt, halt.status().message());
-  auto fin = halt->value("FINALIZED");
   std::string job = known_job_id(env, settings);
-  if (!fin || job.empty() || *fin != job) return std::string();
-  halt->erase("FINALIZED");
-  Status st = halt->empty() ? io::remove_file(env, rt::halt_path(settings.prefix))
-                            : rt::write_halt(env, settings.prefix, *halt);
-  if (!st.ok()) return st;
-  return *fin;
+  std::string cleared;
+  Status st = rt::update_halt(env, settings.prefix, [&](kv::Tree& halt) {
+    auto fin = halt.value("FINALIZED");
+    if (fin && !job.empty() && *fin == job) {
+      cleared = *fin;
+      halt.erase("FINALIZED");
+    }
+    return Status::Ok();
+  });
+  if (!st.ok()) return Error(Errc::corrupt, st.message());
+  return cleared;
 }
 
 }  // namespace scr::tools::run

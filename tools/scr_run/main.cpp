@@ -35,7 +35,8 @@ void say(const std::string& msg) {
 std::vector<std::string> launch_argv(const RunOptions& o, const std::vector<std::string>& nodes) {
   std::vector<std::string> argv{o.launcher};
   for (std::string a : o.launcher_args) {
-    for (size_t at; (at = a.find("{nodes}")) != std::string::npos;) a.replace(at, 7, join_nodes(nodes));
+    for (size_t at; (at = a.find("{nodes}")) != std::string::npos;)
+      a.replace(at, 7, join_nodes(nodes));
     argv.push_back(a);
   }
   return argv;
@@ -50,7 +51,8 @@ std::string words(const std::vector<std::string>& argv) {
 std::string down_words(const std::set<std::string>& down) {
   if (down.empty()) return "no node is down";
   std::vector<std::string> list(down.begin(), down.end());
-  return (list.size() == 1 ? "node " : "nodes ") + join_nodes(list) + (list.size() == 1 ? " is down" : " are down");
+  return (list.size() == 1 ? "node " : "nodes ") + join_nodes(list) +
+         (list.size() == 1 ? " is down" : " are down");
 }
 
 class Runner {
@@ -63,7 +65,8 @@ class Runner {
     forward_signals();
     if (int code = before_first_run(); code >= 0) return code;
     for (int n = 1;; ++n) {
-      if (!nodes_.empty() && !o_.real_nodes) ::setenv("SCR_SIM_NODES", join_nodes(nodes_).c_str(), 1);
+      if (!nodes_.empty() && !o_.real_nodes)
+        ::setenv("SCR_SIM_NODES", join_nodes(nodes_).c_str(), 1);
       auto argv = launch_argv(o_, nodes_);
       say("run " + std::to_string(n) + (o_.runs > 0 ? " of " + std::to_string(o_.runs) : "") +
           (nodes_.empty() ? "" : " on " + join_nodes(nodes_)) + ": " + words(argv));
@@ -88,8 +91,8 @@ class Runner {
     if (!verdict) {
       say("note: " + verdict.status().message() + "; the job will ignore the halt file");
     } else if (!verdict->stop_reason.empty()) {
-      say("not starting: a halt condition holds (" + verdict->stop_reason + "); scr_halt --prefix " +
-          o_.settings.prefix + " --list shows it, --remove clears it");
+      say("not starting: a halt condition holds (" + verdict->stop_reason +
+          "); scr_halt --prefix " + o_.settings.prefix + " --list shows it, --remove clears it");
       return kNothingRun;
     }
     if (auto cleared = clear_stale_finalized(env_, o_.settings); cleared && !cleared->empty())
@@ -100,16 +103,19 @@ class Runner {
   // Decides what follows failed run n: an exit code, or -1 to relaunch.
   int after_failure(int n, const std::string& failed) {
     if (int sig = stop_signal()) {
-      say(failed + "; scr_run was asked to stop (signal " + std::to_string(sig) + "); not relaunching");
+      say(failed + "; scr_run was asked to stop (signal " + std::to_string(sig) +
+          "); not relaunching");
       return kNotFinished;
     }
     auto verdict = read_verdict(env_, o_.settings);
     if (!verdict) {
-      say(failed + "; " + verdict.status().message() + ", so whether the job asked to stop is unknown; not relaunching");
+      say(failed + "; " + verdict.status().message() +
+          ", so whether the job asked to stop is unknown; not relaunching");
       return kHaltUnreadable;
     }
     if (!verdict->finalized.empty()) {
-      say(failed + " after SCR_Finalize had run (FINALIZED=" + verdict->finalized + "): the job is done");
+      say(failed + " after SCR_Finalize had run (FINALIZED=" + verdict->finalized +
+          "): the job is done");
       return kFinished;
     }
     if (!verdict->stop_reason.empty()) {
@@ -135,7 +141,8 @@ class Runner {
     for (const auto& s : bad_spares) what += "; spare " + s + " is down too";
     if (!plan.dropped.empty()) what += "; no spare left for " + join_nodes(plan.dropped);
     if (static_cast<int>(plan.nodes.size()) < min_nodes_ || plan.nodes.empty()) {
-      say(what + "; " + std::to_string(plan.nodes.size()) + " nodes remain, fewer than the " +
+      say(what + "; " + std::to_string(plan.nodes.size()) +
+          (plan.nodes.size() == 1 ? " node remains" : " nodes remain") + ", fewer than the " +
           std::to_string(min_nodes_) + " required (SCR_MIN_NODES or --min-nodes); not relaunching");
       return kNotFinished;
     }

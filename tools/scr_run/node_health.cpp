@@ -18,7 +18,8 @@ bool has_storage(io::Env& env, const std::string& base, const std::string& node)
 bool hook_says_down(const std::string& cmd, const std::string& node, Health* health) {
   Outcome o = run_program({"/bin/sh", "-c", cmd + " \"$1\"", "scr_run-down-check", node});
   if (!o.started || o.exit_code == 126 || o.exit_code == 127) {
-    if (health) health->notes.push_back("--down-check '" + cmd + "' could not run (" + o.describe() + ")");
+    if (health)
+      health->notes.push_back("--down-check '" + cmd + "' could not run (" + o.describe() + ")");
     return false;
   }
   return o.exit_code != 0;
@@ -38,7 +39,8 @@ Health find_down_nodes(io::Env& env, const std::vector<std::string>& nodes, bool
       any_storage |= cache || cntl;
       if (!cache || !cntl) missing.push_back(n);
     }
-    if (any_storage) h.down.insert(missing.begin(), missing.end());
+    if (any_storage)
+      h.down.insert(missing.begin(), missing.end());
     else
       h.notes.push_back("no node of " + join_nodes(nodes) + " has storage under " + cache_base +
                         ": the run ended before SCR_Init, so no node is known to be down");
@@ -49,7 +51,8 @@ Health find_down_nodes(io::Env& env, const std::vector<std::string>& nodes, bool
   return h;
 }
 
-std::set<std::string> spares_down(const std::vector<std::string>& spares, const std::string& down_check) {
+std::set<std::string> spares_down(const std::vector<std::string>& spares,
+                                  const std::string& down_check) {
   std::set<std::string> down;
   if (down_check.empty()) return down;
   for (const auto& s : spares)

@@ -25,6 +25,7 @@ Health find_down_nodes(io::Env& env, const std::vector<std::string>& nodes, bool
                        const std::string& down_check);
 
 // Spares the check declares down (storage is not checked: unused spares have none).
-std::set<std::string> spares_down(const std::vector<std::string>& spares, const std::string& down_check);
+std::set<std::string> spares_down(const std::vector<std::string>& spares,
+                                  const std::string& down_check);
 
 }  // namespace scr::tools::run

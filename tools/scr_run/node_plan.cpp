@@ -20,7 +20,6 @@ NodePlan plan_nodes(const std::vector<std::string>& nodes, const std::vector<std
     }
     if (std::string spare = take_spare(); !spare.empty()) {
       p.nodes.push_back(spare);
-      p.replaced.push_back(n + " -> " + spare);
     } else {
       p.dropped.push_back(n);
     }

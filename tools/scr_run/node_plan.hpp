@@ -10,10 +10,9 @@
 namespace scr::tools::run {
 
 struct NodePlan {
-  std::vector<std::string> nodes;   // for the next run, in rank-block order
-  std::vector<std::string> spares;  // still unused
-  std::vector<std::string> replaced;  // "n2 -> n4"
-  std::vector<std::string> dropped;   // down nodes no spare replaced
+  std::vector<std::string> nodes;    // for the next run, in rank-block order
+  std::vector<std::string> spares;   // still unused
+  std::vector<std::string> dropped;  // down nodes no spare replaced
 };
 
 NodePlan plan_nodes(const std::vector<std::string>& nodes, const std::vector<std::string>& spares,

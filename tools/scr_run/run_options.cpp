@@ -14,12 +14,17 @@ namespace {
 
 const OptionSpec kOptions[] = {
     {"--runs", OptionSpec::value, "N", "runs in all, -1 for no limit (default: SCR_RUNS, else 1)"},
-    {"--min-nodes", OptionSpec::value, "N", "relaunch on N nodes or more only (default: SCR_MIN_NODES, else all)"},
-    {"--nodes", OptionSpec::value, "LIST", "nodes of the first run, in rank order (default: SCR_SIM_NODES)"},
+    {"--min-nodes", OptionSpec::value, "N",
+     "relaunch on N nodes or more only (default: SCR_MIN_NODES, else all)"},
+    {"--nodes", OptionSpec::value, "LIST",
+     "nodes of the first run, in rank order (default: SCR_SIM_NODES)"},
     {"--spares", OptionSpec::value, "LIST", "spare nodes that replace nodes found down"},
-    {"--real-nodes", OptionSpec::flag, "", "the nodes are hosts: no SCR_SIM_NODES, no storage check"},
-    {"--down-check", OptionSpec::value, "CMD", "also ask `CMD NODE` (exit 0 = healthy) after a failed run"},
-    {"--prefix", OptionSpec::value, "DIR", "the job's prefix directory (default: SCR_PREFIX, else .)"},
+    {"--real-nodes", OptionSpec::flag, "",
+     "the nodes are hosts: no SCR_SIM_NODES, no storage check"},
+    {"--down-check", OptionSpec::value, "CMD",
+     "also ask `CMD NODE` (exit 0 = healthy) after a failed run"},
+    {"--prefix", OptionSpec::value, "DIR",
+     "the job's prefix directory (default: SCR_PREFIX, else .)"},
     {"--launcher", OptionSpec::value, "PROGRAM", "what runs the job (default: mpirun)"},
     {"--no-scavenge", OptionSpec::flag, "", "do not run scr_scavenge at the end"},
     {"--help", OptionSpec::flag, "", "show this help"},
@@ -28,7 +33,8 @@ const OptionSpec kOptions[] = {
 Status check_names(const std::vector<std::string>& names, const char* option) {
   for (const auto& n : names)
     if (!io::path::is_plain_name(n))
-      return Error(Errc::invalid_argument, std::string(option) + ": '" + n + "' is not a valid node name");
+      return Error(Errc::invalid_argument,
+                   std::string(option) + ": '" + n + "' is not a valid node name");
   return Status::Ok();
 }
 
@@ -37,13 +43,17 @@ Status check_node_lists(const RunOptions& o) {
   SCR_TRY(check_names(o.spares, "--spares"));
   std::set<std::string> seen;
   for (const auto& n : o.nodes)
-    if (!seen.insert(n).second) return Error(Errc::invalid_argument, "node " + n + " is listed twice");
+    if (!seen.insert(n).second)
+      return Error(Errc::invalid_argument, "node " + n + " is listed twice");
   for (const auto& n : o.spares)
     if (!seen.insert(n).second)
-      return Error(Errc::invalid_argument, "spare " + n + " is listed twice or is also a node of the job");
+      return Error(Errc::invalid_argument,
+                   "spare " + n + " is listed twice or is also a node of the job");
   if (!o.spares.empty() && o.nodes.empty())
-    return Error(Errc::invalid_argument, "--spares needs the job's nodes (--nodes or SCR_SIM_NODES)");
-  if (o.real_nodes && o.nodes.empty()) return Error(Errc::invalid_argument, "--real-nodes needs --nodes");
+    return Error(Errc::invalid_argument,
+                 "--spares needs the job's nodes (--nodes or SCR_SIM_NODES)");
+  if (o.real_nodes && o.nodes.empty())
+    return Error(Errc::invalid_argument, "--real-nodes needs --nodes");
   return Status::Ok();
 }
 
@@ -85,7 +95,8 @@ Result<ParsedOptions> parse_run_options(int argc, const char* const* argv) {
     return parsed;
   }
   if (!args->saw_separator())
-    return Error(Errc::invalid_argument, "give the launcher's arguments after '--' (scr_run [options] -- -n 8 ./app)");
+    return Error(Errc::invalid_argument,
+                 "give the launcher's arguments after '--' (scr_run [options] -- -n 8 ./app)");
   if (args->positional().empty())
     return Error(Errc::invalid_argument, "nothing to run: no launcher arguments after '--'");
   RunOptions& o = parsed.options;
@@ -107,18 +118,23 @@ Result<ParsedOptions> parse_run_options(int argc, const char* const* argv) {
   auto runs = args->value("--runs") ? int_value("--runs", *args->value("--runs"), -1, INT32_MAX)
                                     : config->get_int("SCR_RUNS");
   if (!runs) return runs.status();
-  if (*runs == 0) return Error(Errc::invalid_argument, "runs must be -1 (no limit) or at least 1, not 0");
+  if (*runs == 0)
+    return Error(Errc::invalid_argument, "runs must be -1 (no limit) or at least 1, not 0");
   o.runs = static_cast<int>(*runs);
-  auto min_nodes = args->value("--min-nodes") ? int_value("--min-nodes", *args->value("--min-nodes"), 0, INT32_MAX)
-                                              : config->get_int("SCR_MIN_NODES");
+  auto min_nodes = args->value("--min-nodes")
+                       ? int_value("--min-nodes", *args->value("--min-nodes"), 0, INT32_MAX)
+                       : config->get_int("SCR_MIN_NODES");
   if (!min_nodes) return min_nodes.status();
   o.min_nodes = static_cast<int>(*min_nodes);
 
-  if (auto v = args->value("--nodes")) o.nodes = split_nodes(*v);
-  else if (!o.real_nodes) o.nodes = split_nodes(o.settings.sim_nodes);
+  if (auto v = args->value("--nodes"))
+    o.nodes = split_nodes(*v);
+  else if (!o.real_nodes)
+    o.nodes = split_nodes(o.settings.sim_nodes);
   o.spares = split_nodes(args->value("--spares").value_or(""));
   if (o.real_nodes && !o.settings.sim_nodes.empty())
-    return Error(Errc::invalid_argument, "--real-nodes contradicts SCR_SIM_NODES=" + o.settings.sim_nodes);
+    return Error(Errc::invalid_argument,
+                 "--real-nodes contradicts SCR_SIM_NODES=" + o.settings.sim_nodes);
   SCR_TRY(check_node_lists(o));
   return parsed;
 }

@@ -14,19 +14,19 @@
 namespace scr::tools::run {
 
 struct RunOptions {
-  int runs = 1;                      // total runs, -1 unlimited
-  int min_nodes = 0;                 // 0: as many as the first run had
-  std::vector<std::string> nodes;    // empty: the runner does not manage nodes
+  int runs = 1;                    // total runs, -1 unlimited
+  int min_nodes = 0;               // 0: as many as the first run had
+  std::vector<std::string> nodes;  // empty: the runner does not manage nodes
   std::vector<std::string> spares;
-  bool real_nodes = false;           // nodes are hosts: no SCR_SIM_NODES, no storage check
-  std::string down_check;            // shell command, run as `CMD NODE`
+  bool real_nodes = false;  // nodes are hosts: no SCR_SIM_NODES, no storage check
+  std::string down_check;   // shell command, run as `CMD NODE`
   bool scavenge = true;
   std::string launcher = "mpirun";
   std::vector<std::string> launcher_args;  // after "--"; "{nodes}" is replaced
-  rt::Settings settings;             // prefix, bases, halt seconds, job id, ...
+  rt::Settings settings;                   // prefix, bases, halt seconds, job id, ...
 };
 
-// Either options, or a message for a usage error; `help` set for --help.
+// The command line read; `help` when --help was asked for (nothing else is set).
 struct ParsedOptions {
   RunOptions options;
   bool help = false;

@@ -1,0 +1,149 @@
+#include "redset/partner_rebuild.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include "redset/agree.hpp"
+#include "redset/partner_layout.hpp"
+#include "redset/pending.hpp"
+#include "redset/streams.hpp"
+#include "redset/views.hpp"
+
+namespace scr::redset::detail {
+namespace {
+
+// Who sends what during a PARTNER rebuild. Every lost member needs its own
+// files and the files of its left neighbours 1..replicas (for its redundancy
+// file); each comes from the member's keeper: the member itself when intact,
+// else its nearest intact right neighbour, which holds a replica.
+struct Transfer {
+  int owner;   // set rank whose files travel
+  int source;  // keeper(owner)
+  std::vector<int> dests;
+};
+
+std::vector<Transfer> plan_transfers(const Set& set, const SetLoss& loss) {
+  int r = set.params().replicas;
+  std::map<int, Transfer> by_owner;
+  for (int e : loss.lost)
+    for (int d = 0; d <= r; ++d) {
+      int x = (e - d + set.ranks()) % set.ranks();
+      Transfer& t = by_owner[x];
+      t.owner = x;
+      t.source = loss.keeper(set, x, r);
+      t.dests.push_back(e);
+    }
+  std::vector<Transfer> out;
+  for (auto& [x, t] : by_owner) out.push_back(std::move(t));
+  return out;
+}
+
+class PartnerRebuild : public Rebuild {
+ public:
+  PartnerRebuild(io::Env& env, const Set& set, std::string dir, std::string redfile, SelfCheck self,
+                 SetLoss loss, std::map<int, kv::Tree> entries)
+      : env_(env),
+        set_(set),
+        dir_(std::move(dir)),
+        redfile_(std::move(redfile)),
+        self_(std::move(self)),
+        loss_(std::move(loss)),
+        entries_(std::move(entries)) {}
+
+  Result<std::vector<FileEntry>> run() override {
+    std::vector<Transfer> plan = plan_transfers(set_, loss_);
+    SCR_TRY(agree_in_set(set_, self_.intact ? open_sources() : open_targets()));
+    std::vector<OutStream> outs = self_.intact ? sends(plan) : std::vector<OutStream>{};
+    std::vector<InStream> ins = self_.intact ? std::vector<InStream>{} : receives(plan);
+    SCR_TRY(agree_in_set(set_, run_streams(set_.comm(), set_.params().piece_size, outs, ins)));
+    if (self_.intact) return self_.files;
+    SCR_TRY(data_out_->commit());
+    SCR_TRY(red_out_->commit());
+    return data_out_->files();
+  }
+
+ private:
+  io::Env& env_;
+  const Set& set_;
+  std::string dir_, redfile_;
+  SelfCheck self_;
+  SetLoss loss_;
+  std::map<int, kv::Tree> entries_;
+  // An intact member reads its files and the replicas in its redundancy file.
+  std::optional<io::LogicalFile> data_in_;
+  std::unique_ptr<io::File> red_in_;
+  // A lost member writes both anew.
+  std::optional<PendingFiles> data_out_;
+  std::optional<PendingRedundancy> red_out_;
+  kv::Tree new_header_;
+
+  Status open_sources() {
+    SCR_ASSIGN_OR_RETURN(auto data, open_files_read(env_, dir_, self_.files));
+    data_in_.emplace(std::move(data));
+    SCR_ASSIGN_OR_RETURN(red_in_, env_.open(redfile_, io::OpenMode::read));
+    return Status::Ok();
+  }
+
+  Status open_targets() {
+    SCR_ASSIGN_OR_RETURN(auto files, files_from_tree(entries_[set_.rank()]));
+    SCR_ASSIGN_OR_RETURN(new_header_, partner_header(set_, entries_));
+    SCR_ASSIGN_OR_RETURN(auto data, PendingFiles::create(env_, dir_, std::move(files)));
+    data_out_.emplace(std::move(data));
+    SCR_ASSIGN_OR_RETURN(auto red, PendingRedundancy::create(env_, redfile_, new_header_));
+    red_out_.emplace(std::move(red));
+    return Status::Ok();
+  }
+
+  std::vector<OutStream> sends(const std::vector<Transfer>& plan) {
+    std::vector<OutStream> outs;
+    for (const Transfer& t : plan) {
+      if (t.source != set_.rank()) continue;
+      if (t.owner == set_.rank()) {
+        outs.push_back({t.dests, t.owner, total_size(self_.files),
+                        [this](uint64_t off, size_t n, uint8_t* copy, ViewHold& hold) {
+                          return view_or_read(*data_in_, off, n, copy, hold);
+                        }});
+        continue;
+      }
+      const kv::Tree& slot = *self_.header.tree.at({"REPLICA", std::to_string(t.owner)});
+      uint64_t base = self_.header.data_offset + slot.uint_or("OFFSET", 0);
+      outs.push_back({t.dests, t.owner, slot.uint_or("SIZE", 0),
+                      [this, base](uint64_t off, size_t n, uint8_t* copy, ViewHold& hold) {
+                        return view_or_read(*red_in_, base + off, n, copy, hold);
+                      }});
+    }
+    return outs;
+  }
+
+  std::vector<InStream> receives(const std::vector<Transfer>& plan) {
+    std::vector<InStream> ins;
+    for (const Transfer& t : plan) {
+      if (std::find(t.dests.begin(), t.dests.end(), set_.rank()) == t.dests.end()) continue;
+      uint64_t size = entry_size(entries_[t.owner]).value();
+      if (t.owner == set_.rank()) {
+        ins.push_back({t.source, t.owner, size, [this](uint64_t off, const uint8_t* buf, size_t n) {
+                         return data_out_->logical().write_pad(off, buf, n);
+                       }});
+        continue;
+      }
+      const kv::Tree& slot = *new_header_.at({"REPLICA", std::to_string(t.owner)});
+      uint64_t base = red_out_->data_offset() + slot.uint_or("OFFSET", 0);
+      ins.push_back(
+          {t.source, t.owner, size, [this, base](uint64_t off, const uint8_t* buf, size_t n) {
+             return red_out_->file().pwrite(buf, n, base + off);
+           }});
+    }
+    return ins;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rebuild> partner_rebuild(io::Env& env, const Set& set, std::string dir,
+                                         std::string redfile, SelfCheck self, SetLoss loss,
+                                         std::map<int, kv::Tree> entries) {
+  return std::make_unique<PartnerRebuild>(env, set, std::move(dir), std::move(redfile),
+                                          std::move(self), std::move(loss), std::move(entries));
+}
+
+}  // namespace scr::redset::detail

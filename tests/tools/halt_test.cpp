@@ -1,0 +1,118 @@
+// scr_halt's parts without I/O: TIME parsing, the edits one call makes, and
+// the wording of the conditions (with the runtime's verdict).
+#include <gtest/gtest.h>
+
+#include <ctime>
+
+#include "tools/scr_halt/halt_edit.hpp"
+#include "tools/scr_halt/halt_time.hpp"
+#include "tools/scr_halt/halt_words.hpp"
+
+namespace {
+
+namespace h = scr::tools::halt;
+constexpr int64_t kNow = 1800000000;
+
+int64_t local_epoch(int y, int mo, int d, int hh, int mm, int ss) {
+  std::tm tm{};
+  tm.tm_year = y - 1900;
+  tm.tm_mon = mo - 1;
+  tm.tm_mday = d;
+  tm.tm_hour = hh;
+  tm.tm_min = mm;
+  tm.tm_sec = ss;
+  tm.tm_isdst = -1;
+  return static_cast<int64_t>(std::mktime(&tm));
+}
+
+TEST(HaltTime, AcceptsEpochCalendarAndRelativeForms) {
+  EXPECT_EQ(1795300000, *h::parse_time("--after", "1795300000", kNow));
+  EXPECT_EQ(local_epoch(2030, 1, 2, 3, 4, 0), *h::parse_time("--after", "2030-01-02 03:04", kNow));
+  EXPECT_EQ(local_epoch(2030, 1, 2, 3, 4, 5),
+            *h::parse_time("--after", "2030-01-02T03:04:05", kNow));
+  EXPECT_EQ(kNow + 90, *h::parse_time("--after", "+90", kNow));
+  EXPECT_EQ(kNow + 90, *h::parse_time("--after", "+90s", kNow));
+  EXPECT_EQ(kNow + 15 * 60, *h::parse_time("--after", "+15m", kNow));
+  EXPECT_EQ(kNow + 2 * 3600, *h::parse_time("--after", "+2h", kNow));
+  EXPECT_EQ(kNow + 86400, *h::parse_time("--after", "+1d", kNow));
+}
+
+TEST(HaltTime, RejectsWhatIsNotATimeNamingTheOption) {
+  for (const char* bad : {"", "soon", "+", "+x", "+5y", "-5", "2030-02-30 10:00",
+                          "2030-01-02 25:00", "2030-01-02 10:00:00 extra", "2030-01-02"}) {
+    auto t = h::parse_time("--before", bad, kNow);
+    EXPECT_FALSE(t.ok()) << bad;
+    if (!t.ok()) {
+      EXPECT_EQ(0u, t.status().message().find("--before: '")) << t.status().message();
+    }
+  }
+}
+
+TEST(HaltEdit, SetsUnsetsAndRemovesKeepingFinalized) {
+  scr::kv::Tree file;
+  file.set("FINALIZED", "job7");
+  file.set_int("CHECKPOINTS", 3);
+  h::Changes c;
+  c.set[h::kReason] = "maintenance";
+  c.unset.insert(h::kCheckpoints);
+  h::Edit e = h::apply_changes(file, c);
+  EXPECT_TRUE(e.changed);
+  EXPECT_EQ("maintenance", e.tree.value_or(h::kReason, ""));
+  EXPECT_FALSE(e.tree.has(h::kCheckpoints));
+  EXPECT_EQ((std::vector<std::string>{"unset CHECKPOINTS", "set EXIT_REASON = maintenance"}),
+            e.done);
+
+  h::Changes remove;
+  remove.remove_all = true;
+  e = h::apply_changes(e.tree, remove);
+  EXPECT_TRUE(e.changed);
+  EXPECT_EQ(std::vector<std::string>{"FINALIZED"}, e.tree.keys());
+
+  remove.unset.insert(h::kFinalized);
+  e = h::apply_changes(e.tree, remove);
+  EXPECT_TRUE(e.changed);
+  EXPECT_TRUE(e.tree.empty());
+}
+
+TEST(HaltEdit, RequestsAlreadyInPlaceChangeNothing) {
+  scr::kv::Tree file;
+  file.set_int("CHECKPOINTS", 2);
+  h::Changes c;
+  c.set[h::kCheckpoints] = "2";
+  c.unset.insert(h::kAfter);
+  h::Edit e = h::apply_changes(file, c);
+  EXPECT_FALSE(e.changed);
+  EXPECT_EQ((std::vector<std::string>{"EXIT_AFTER was not set", "CHECKPOINTS is already 2"}),
+            e.no_ops);
+  // Removing everything and setting it again is no change either.
+  c.remove_all = true;
+  c.unset.clear();
+  EXPECT_FALSE(h::apply_changes(file, c).changed);
+}
+
+TEST(HaltWords, DescribesEachConditionAndTheRuntimesVerdict) {
+  scr::kv::Tree t;
+  t.set_int("CHECKPOINTS", 2);
+  t.set_int("EXIT_AFTER", kNow + 3600);
+  t.set_int("EXIT_BEFORE", kNow + 7200);
+  t.set_int("HALT_SECONDS", 600);
+  t.set("FINALIZED", "job7");
+  auto lines = h::describe(t, kNow);
+  ASSERT_EQ(4u, lines.size());
+  EXPECT_EQ("halt after 2 more checkpoints [CHECKPOINTS]", lines[0]);
+  EXPECT_NE(std::string::npos, lines[1].find("(in 1 h) [EXIT_AFTER]")) << lines[1];
+  EXPECT_NE(std::string::npos, lines[2].find("(in 2 h), leaving 600 seconds (HALT_SECONDS)"))
+      << lines[2];
+  EXPECT_NE(std::string::npos, lines[3].find("job job7")) << lines[3];
+  EXPECT_EQ("", h::stop_reason(t, kNow));
+  EXPECT_NE("", h::stop_reason(t, kNow + 3600));  // EXIT_AFTER reached
+  EXPECT_NE("", h::stop_reason(t, kNow + 6700));  // within HALT_SECONDS of EXIT_BEFORE
+  t.set_int("CHECKPOINTS", 0);
+  EXPECT_EQ("the requested number of checkpoints was reached", h::stop_reason(t, kNow));
+  std::string json = h::conditions_json("/p/.scr/halt.scr", true, t, kNow).dump();
+  EXPECT_NE(std::string::npos, json.find("\"CHECKPOINTS\": 0")) << json;
+  EXPECT_NE(std::string::npos, json.find("\"FINALIZED\": \"job7\"")) << json;
+  EXPECT_NE(std::string::npos, json.find("\"stop_now\": true")) << json;
+}
+
+}  // namespace
