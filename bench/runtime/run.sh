@@ -25,10 +25,17 @@ run() {  # run <nodes> <env...> -- <args>
 fresh() { rm -rf "$dir"; mkdir -p "$dir/prefix"; }
 
 nodes8=n0,n1,n2,n3,n4,n5,n6,n7
+# mode none: SCR_FLUSH=0, the cost of SCR_Complete_output without a flush
+# (writing the redundancy data), the baseline the other two are read against.
 for i in $(seq "$repeat"); do
-  for async in 0 1; do
+  for mode in none sync async; do
     fresh
-    echo "{\"bench\":\"flush\",\"async\":$async,\"run\":$i,\"result\":$(run $nodes8 SCR_COPY_TYPE=XOR SCR_FLUSH=1 SCR_FLUSH_ASYNC=$async SCR_FLUSH_ASYNC_MAX=1 -- write "$bytes" 100000)}"
+    case $mode in
+      none) flush=(SCR_FLUSH=0) ;;
+      sync) flush=(SCR_FLUSH=1 SCR_FLUSH_ASYNC=0) ;;
+      async) flush=(SCR_FLUSH=1 SCR_FLUSH_ASYNC=1 SCR_FLUSH_ASYNC_MAX=1) ;;
+    esac
+    echo "{\"bench\":\"flush\",\"mode\":\"$mode\",\"run\":$i,\"result\":$(run $nodes8 SCR_COPY_TYPE=XOR "${flush[@]}" -- write "$bytes" 100000)}"
   done
 done
 for i in $(seq "$repeat"); do
