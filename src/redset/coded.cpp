@@ -5,18 +5,13 @@
 
 #include "mpi/comm.hpp"
 #include "redset/agree.hpp"
+#include "redset/coded_layout.hpp"
 #include "redset/headers.hpp"
 #include "redset/layout.hpp"
 #include "redset/pending.hpp"
 
 namespace scr::redset::detail {
 namespace {
-
-kv::Tree coded_header(const Set& set, const std::map<int, kv::Tree>& entries, uint64_t chunk) {
-  kv::Tree h = header_with(set, entries);
-  h.set_uint("CHUNK", chunk);
-  return h;
-}
 
 // Same answer on every member: it depends on the set only.
 Status check_geometry(const Set& set, int checks) {
@@ -25,19 +20,6 @@ Status check_geometry(const Set& set, int checks) {
                std::string(scheme_name(set.scheme())) + " needs between 1 and set size - 1 check " +
                    "chunks per member; set " + std::to_string(set.group()) + " has " +
                    std::to_string(set.ranks()) + " members and " + std::to_string(checks));
-}
-
-HeaderCheck chunk_check(int checks) {
-  return [checks](const Header& h, uint64_t file_size) -> Status {
-    auto chunk = h.tree.get_uint("CHUNK");
-    if (!chunk) return Error(Errc::corrupt, "header lacks CHUNK");
-    uint64_t room = file_size >= h.data_offset ? file_size - h.data_offset : 0;
-    if (*chunk > room / static_cast<uint64_t>(checks))
-      return Error(Errc::corrupt, "check data is truncated: " + std::to_string(room) +
-                                      " bytes for " + std::to_string(checks) + " chunks of " +
-                                      std::to_string(*chunk));
-    return Status::Ok();
-  };
 }
 
 class CodedRebuild : public Rebuild {
@@ -96,7 +78,8 @@ class CodedRebuild : public Rebuild {
     data.emplace(std::move(pending_files));
     SCR_ASSIGN_OR_RETURN(
         auto pending_red,
-        PendingRedundancy::create(env_, redfile_, coded_header(set_, entries_, loss_.chunk)));
+        PendingRedundancy::create(env_, redfile_,
+                                  coded_header(set_.shape(), set_.rank(), entries_, loss_.chunk)));
     red.emplace(std::move(pending_red));
     return Status::Ok();
   }
@@ -115,7 +98,8 @@ Status apply_coded(io::Env& env, const Set& set, const std::string& dir, const k
 
   Result<io::LogicalFile> data = own.ok() ? open_files_read(env, dir, *own) : own.status();
   Result<PendingRedundancy> red =
-      data.ok() ? PendingRedundancy::create(env, redfile, coded_header(set, entries, chunk))
+      data.ok() ? PendingRedundancy::create(env, redfile,
+                                            coded_header(set.shape(), set.rank(), entries, chunk))
                 : data.status();
   SCR_TRY(agree_in_set(set, red.status()));
   SymbolStore store(*data, red->file(), red->data_offset(), chunk);
@@ -124,13 +108,12 @@ Status apply_coded(io::Env& env, const Set& set, const std::string& dir, const k
 }
 
 Survey survey_coded(io::Env& env, const Set& set, const std::string& dir,
-                    const std::string& redfile, int checks, const std::string& rule,
-                    Decoder decode) {
+                    const std::string& redfile, int checks, Decoder decode) {
   SCR_TRY(check_geometry(set, checks));
   SelfCheck self = check_self(env, set, dir, redfile, chunk_check(checks));
   SetLoss loss = agree_loss(set, self, self.intact ? self.header.tree.uint_or("CHUNK", 0) : 0);
   if (loss.lost.empty()) return nothing_to_rebuild(std::move(self.files));
-  if (static_cast<int>(loss.lost.size()) > checks) return too_many_lost(set, loss, rule);
+  SCR_TRY(check_tolerance(set.shape(), loss));
   SCR_ASSIGN_OR_RETURN(auto entries, fetch_lost_entries(set, loss, self));
   return std::unique_ptr<Rebuild>(new CodedRebuild(env, set, dir, redfile, std::move(self),
                                                    std::move(loss), std::move(entries),

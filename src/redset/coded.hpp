@@ -26,10 +26,9 @@ using Decoder = std::function<Status(SymbolStore& store, uint64_t chunk, const S
 Status apply_coded(io::Env& env, const Set& set, const std::string& dir, const kv::Tree& files,
                    const std::string& redfile, int checks, const Encoder& encode);
 
-// Collective over the set: up to `checks` lost members are rebuilt; `rule`
-// explains the limit when more are lost.
+// Collective over the set: up to `checks` lost members are rebuilt
+// (check_tolerance explains the limit when more are lost).
 Survey survey_coded(io::Env& env, const Set& set, const std::string& dir,
-                    const std::string& redfile, int checks, const std::string& rule,
-                    Decoder decode);
+                    const std::string& redfile, int checks, Decoder decode);
 
 }  // namespace scr::redset::detail

@@ -5,15 +5,7 @@
 
 namespace scr::redset {
 
-int header_width(const Set& set) {
-  switch (set.scheme()) {
-    case Scheme::single: return 0;
-    case Scheme::partner: return set.params().replicas;
-    case Scheme::xor_code: return 1;
-    case Scheme::rs: return set.params().failures;
-  }
-  return 0;
-}
+int header_width(const Set& set) { return set.shape().width(); }
 
 kv::Tree member_entry(const Set& set, const kv::Tree& files) {
   kv::Tree entry;
@@ -23,13 +15,17 @@ kv::Tree member_entry(const Set& set, const kv::Tree& files) {
 }
 
 kv::Tree header_with(const Set& set, const std::map<int, kv::Tree>& entries) {
+  return header_with(set.shape(), set.rank(), entries);
+}
+
+kv::Tree header_with(const SetShape& shape, int member, const std::map<int, kv::Tree>& entries) {
   kv::Tree h;
   kv::Tree& group = h.child("GROUP");
-  group.set_int("RANKS", set.ranks());
-  for (int i = 0; i < set.ranks(); ++i)
-    group.child("RANK").set_int(std::to_string(i), set.members()[static_cast<size_t>(i)]);
-  h.set_int("RANK", set.rank());
-  for (const auto& [member, entry] : entries) h.child("DESC", member) = entry;
+  group.set_int("RANKS", shape.ranks());
+  for (int i = 0; i < shape.ranks(); ++i)
+    group.child("RANK").set_int(std::to_string(i), shape.members[static_cast<size_t>(i)]);
+  h.set_int("RANK", member);
+  for (const auto& [m, entry] : entries) h.child("DESC", m) = entry;
   return h;
 }
 
@@ -49,20 +45,25 @@ Status mismatch(const std::string& what) {
 }  // namespace
 
 Status check_header(const Set& set, const kv::Tree& header) {
-  if (header.int_or("RANK", -1) != set.rank()) return mismatch("RANK");
+  return check_header(set.shape(), set.rank(), header);
+}
+
+Status check_header(const SetShape& shape, int member, const kv::Tree& header) {
+  if (header.int_or("RANK", -1) != member) return mismatch("RANK");
   const kv::Tree* group = header.get("GROUP");
-  if (!group || group->int_or("RANKS", -1) != set.ranks()) return mismatch("GROUP/RANKS");
-  for (int i = 0; i < set.ranks(); ++i) {
+  if (!group || group->int_or("RANKS", -1) != shape.ranks()) return mismatch("GROUP/RANKS");
+  for (int i = 0; i < shape.ranks(); ++i) {
     const kv::Tree* ranks = group->get("RANK");
-    if (!ranks || ranks->int_or(std::to_string(i), -1) != set.members()[static_cast<size_t>(i)])
+    if (!ranks || ranks->int_or(std::to_string(i), -1) != shape.members[static_cast<size_t>(i)])
       return mismatch("GROUP/RANK/" + std::to_string(i));
   }
-  const kv::Tree* mine = header.at({"DESC", std::to_string(set.rank()), "DESC"});
-  if (!mine || *mine != set.desc())
+  const kv::Tree* mine = header.at({"DESC", std::to_string(member), "DESC"});
+  if (!mine || *mine != shape.desc(member))
     return mismatch("DESC of this member (scheme, set or job differ)");
-  for (int d = 1; d <= header_width(set); ++d)
-    if (!header.at({"DESC", std::to_string(set.left(d))}))
-      return mismatch("no metadata copy of left neighbour " + std::to_string(set.left(d)));
+  for (int d = 1; d <= shape.width(); ++d)
+    if (!header.at({"DESC", std::to_string(shape.left(member, d))}))
+      return mismatch("no metadata copy of left neighbour " +
+                      std::to_string(shape.left(member, d)));
   return Status::Ok();
 }
 

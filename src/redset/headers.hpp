@@ -14,6 +14,7 @@
 #include "kvtree/tree.hpp"
 #include "redset/meta.hpp"
 #include "redset/set.hpp"
+#include "redset/shape.hpp"
 
 namespace scr::redset {
 
@@ -23,8 +24,9 @@ int header_width(const Set& set);
 // This member's DESC entry: {DESC = set.desc(), FILE/..., FILES}.
 kv::Tree member_entry(const Set& set, const kv::Tree& files);
 
-// GROUP, RANK and DESC/<r> = entries[r].
+// GROUP, RANK and DESC/<r> = entries[r], for the header of `member`.
 kv::Tree header_with(const Set& set, const std::map<int, kv::Tree>& entries);
+kv::Tree header_with(const SetShape& shape, int member, const std::map<int, kv::Tree>& entries);
 
 // Collective over the set: own_entry of this member and those of its `width`
 // left neighbours, keyed by set rank.
@@ -33,6 +35,7 @@ std::map<int, kv::Tree> gather_left_entries(const Set& set, const kv::Tree& own_
 // The header read back from this member's redundancy file belongs to this
 // member of this set, and carries its neighbours' entries.
 Status check_header(const Set& set, const kv::Tree& header);
+Status check_header(const SetShape& shape, int member, const kv::Tree& header);
 
 // Files listed in DESC/<member> of a header.
 Result<std::vector<FileEntry>> entry_files(const kv::Tree& header, int member);

@@ -60,16 +60,10 @@ Status apply_partner(io::Env& env, const Set& set, const std::string& dir, const
 Survey survey_partner(io::Env& env, const Set& set, const std::string& dir,
                       const std::string& redfile) {
   SCR_TRY(check_replicas(set));
-  int r = set.params().replicas;
   SelfCheck self = check_self(env, set, dir, redfile, replica_check(set));
   SetLoss loss = agree_loss(set, self, 0);
   if (loss.lost.empty()) return nothing_to_rebuild(std::move(self.files));
-  for (int e : loss.lost)
-    if (loss.keeper(set, e, r) < 0)
-      return too_many_lost(set, loss,
-                           "PARTNER with " + std::to_string(r) +
-                               " replicas cannot rebuild a member lost together with the " +
-                               std::to_string(r) + " members to its right that keep its copies");
+  SCR_TRY(check_tolerance(set.shape(), loss));
   SCR_ASSIGN_OR_RETURN(auto entries, fetch_lost_entries(set, loss, self));
   return partner_rebuild(env, set, dir, redfile, std::move(self), std::move(loss),
                          std::move(entries));

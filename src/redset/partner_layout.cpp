@@ -9,11 +9,12 @@ namespace scr::redset {
 namespace {
 
 // REPLICA/<left neighbour>/{OFFSET, SIZE}, nearest neighbour first.
-Result<kv::Tree> replica_table(const Set& set, const std::map<int, kv::Tree>& entries) {
+Result<kv::Tree> replica_table(const SetShape& shape, int member,
+                               const std::map<int, kv::Tree>& entries) {
   kv::Tree table;
   uint64_t offset = 0;
-  for (int d = 1; d <= set.params().replicas; ++d) {
-    int x = set.left(d);
+  for (int d = 1; d <= shape.replicas; ++d) {
+    int x = shape.left(member, d);
     auto it = entries.find(x);
     if (it == entries.end())
       return Error(Errc::corrupt, "no metadata for replica " + std::to_string(x));
@@ -41,18 +42,25 @@ Result<uint64_t> entry_size(const kv::Tree& entry) {
 }
 
 Result<kv::Tree> partner_header(const Set& set, const std::map<int, kv::Tree>& entries) {
-  kv::Tree h = header_with(set, entries);
-  SCR_ASSIGN_OR_RETURN(kv::Tree table, replica_table(set, entries));
+  return partner_header(set.shape(), set.rank(), entries);
+}
+
+Result<kv::Tree> partner_header(const SetShape& shape, int member,
+                                const std::map<int, kv::Tree>& entries) {
+  kv::Tree h = header_with(shape, member, entries);
+  SCR_ASSIGN_OR_RETURN(kv::Tree table, replica_table(shape, member, entries));
   h.put("REPLICA", std::move(table));
   return h;
 }
 
-HeaderCheck replica_check(const Set& set) {
-  return [&set](const Header& h, uint64_t file_size) -> Status {
+HeaderCheck replica_check(const Set& set) { return replica_check(set.shape(), set.rank()); }
+
+HeaderCheck replica_check(const SetShape& shape, int member) {
+  return [shape, member](const Header& h, uint64_t file_size) -> Status {
     std::map<int, kv::Tree> entries;
-    for (int d = 1; d <= set.params().replicas; ++d)
-      entries[set.left(d)] = *h.tree.at({"DESC", std::to_string(set.left(d))});
-    SCR_ASSIGN_OR_RETURN(kv::Tree expected, replica_table(set, entries));
+    for (int d = 1; d <= shape.replicas; ++d)
+      entries[shape.left(member, d)] = *h.tree.at({"DESC", std::to_string(shape.left(member, d))});
+    SCR_ASSIGN_OR_RETURN(kv::Tree expected, replica_table(shape, member, entries));
     const kv::Tree* table = h.tree.get("REPLICA");
     if (!table || *table != expected)
       return Error(Errc::corrupt, "REPLICA table is missing or wrong");

@@ -10,6 +10,7 @@
 #include "common/status.hpp"
 #include "kvtree/tree.hpp"
 #include "redset/set.hpp"
+#include "redset/shape.hpp"
 #include "redset/survey.hpp"
 
 namespace scr::redset {
@@ -17,11 +18,14 @@ namespace scr::redset {
 // Bytes of the logical file a DESC entry describes.
 Result<uint64_t> entry_size(const kv::Tree& entry);
 
-// The full header from the DESC entries of this member and its left neighbours.
+// The full header of `member` from the DESC entries of it and its left neighbours.
 Result<kv::Tree> partner_header(const Set& set, const std::map<int, kv::Tree>& entries);
+Result<kv::Tree> partner_header(const SetShape& shape, int member,
+                                const std::map<int, kv::Tree>& entries);
 
 // The REPLICA table must be the one the header's own metadata implies, and the
 // file must hold all the data it announces.
 HeaderCheck replica_check(const Set& set);
+HeaderCheck replica_check(const SetShape& shape, int member);
 
 }  // namespace scr::redset

@@ -4,6 +4,7 @@
 #include "io/path.hpp"
 #include "redset/pending.hpp"
 #include "redset/schemes.hpp"
+#include "redset/shape.hpp"
 
 namespace scr::redset {
 
@@ -25,12 +26,7 @@ std::unique_ptr<Rebuild> nothing_to_rebuild(std::vector<FileEntry> files) {
 }  // namespace detail
 
 std::string redundancy_file(const Set& set, const std::string& dir) {
-  std::string name = std::string(kFilePrefix) + std::to_string(set.world_rank()) + "." +
-                     scheme_file_tag(set.scheme()) + ".grp_" + std::to_string(set.group() + 1) +
-                     "_of_" + std::to_string(set.groups()) + ".mem_" +
-                     std::to_string(set.rank() + 1) + "_of_" + std::to_string(set.ranks()) +
-                     ".redset";
-  return io::path::join(dir, name);
+  return io::path::join(dir, set.shape().file_name(set.rank()));
 }
 
 std::vector<std::string> redundancy_files(const Set& set) {

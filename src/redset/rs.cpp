@@ -22,10 +22,7 @@ Survey survey_rs(io::Env& env, const Set& set, const std::string& dir, const std
     SCR_ASSIGN_OR_RETURN(auto jobs, rebuild_jobs(set.ranks(), k, loss.lost));
     return run_gather(set.comm(), store, chunk, set.params().piece_size, jobs);
   };
-  return survey_coded(env, set, dir, redfile, k,
-                      "RS with " + std::to_string(k) + " check chunks rebuilds at most " +
-                          std::to_string(k) + " members per set",
-                      decode);
+  return survey_coded(env, set, dir, redfile, k, decode);
 }
 
 }  // namespace scr::redset::detail

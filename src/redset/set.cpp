@@ -4,6 +4,7 @@
 
 #include "common/log.hpp"
 #include "common/strings.hpp"
+#include "redset/shape.hpp"
 
 namespace scr::redset {
 
@@ -129,21 +130,18 @@ Result<Set> Set::create(const mpi::Comm& parent, const std::string& failure_grou
   return set;
 }
 
-kv::Tree Set::desc() const {
-  kv::Tree t;
-  t.set_int("ENABLED", 1);
-  t.set_int("GROUP", group_);
-  t.set_int("GROUPS", groups_);
-  t.set_int("RANK", rank());
-  t.set_int("RANKS", ranks());
-  t.set("TYPE", scheme_name(params_.scheme));
-  t.set_int("WRANK", world_rank_);
-  t.set_int("WRANKS", world_ranks_);
-  if (params_.scheme == Scheme::rs) t.set_int("CKSUM", params_.failures);
-  if (params_.scheme == Scheme::partner) t.set_int("REPLICAS", params_.replicas);
-  kv::Tree& members = t.child("MEMBERS");
-  for (size_t i = 0; i < members_.size(); ++i) members.set_int(std::to_string(i), members_[i]);
-  return t;
+kv::Tree Set::desc() const { return shape().desc(rank()); }
+
+SetShape Set::shape() const {
+  SetShape s;
+  s.scheme = params_.scheme;
+  s.failures = params_.failures;
+  s.replicas = params_.replicas;
+  s.group = group_;
+  s.groups = groups_;
+  s.members = members_;
+  s.world_ranks = world_ranks_;
+  return s;
 }
 
 Result<Set> Set::from_desc(const mpi::Comm& parent, const kv::Tree& desc, size_t piece_size) {

@@ -14,6 +14,7 @@
 namespace scr::redset {
 
 enum class Scheme { single, partner, xor_code, rs };
+struct SetShape;
 
 const char* scheme_name(Scheme s);        // "SINGLE", "PARTNER", "XOR", "RS"
 const char* scheme_file_tag(Scheme s);    // "single", "partner", "xor", "rs"
@@ -45,6 +46,8 @@ class Set {
   // TYPE, WRANK, WRANKS, plus CKSUM (RS) / REPLICAS (PARTNER) and MEMBERS/<i>
   // = world rank of set rank i.
   kv::Tree desc() const;
+  // The set without its communicator (shape.hpp).
+  SetShape shape() const;
 
   Scheme scheme() const { return params_.scheme; }
   const Params& params() const { return params_; }

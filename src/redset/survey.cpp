@@ -22,15 +22,20 @@ SelfCheck lost_because(std::string why) {
 
 SelfCheck check_self(io::Env& env, const Set& set, const std::string& dir,
                      const std::string& redfile, const HeaderCheck& check) {
+  return check_self(env, set.shape(), set.rank(), dir, redfile, check);
+}
+
+SelfCheck check_self(io::Env& env, const SetShape& shape, int member, const std::string& dir,
+                     const std::string& redfile, const HeaderCheck& check) {
   auto header = read_header(env, redfile);
   if (!header) return lost_because(header.status().message());
-  if (Status st = check_header(set, header->tree); !st.ok())
+  if (Status st = check_header(shape, member, header->tree); !st.ok())
     return lost_because(redfile + ": " + st.message());
   auto size = env.stat(redfile);
   if (!size) return lost_because(size.status().message());
   if (Status st = check(*header, size->size); !st.ok())
     return lost_because(redfile + ": " + st.message());
-  auto files = entry_files(header->tree, set.rank());
+  auto files = entry_files(header->tree, member);
   if (!files) return lost_because(redfile + ": " + files.status().message());
   if (!files_present(env, dir, *files)) return lost_because("data files are missing or truncated");
   SelfCheck c;
@@ -45,27 +50,42 @@ bool SetLoss::contains(int member) const {
 }
 
 int SetLoss::keeper(const Set& set, int member, int width) const {
+  return keeper(set.ranks(), member, width);
+}
+
+int SetLoss::keeper(int ranks, int member, int width) const {
   for (int d = 0; d <= width; ++d) {
-    int h = (member + d) % set.ranks();
+    int h = (member + d) % ranks;
     if (!contains(h)) return h;
   }
   return -1;
+}
+
+SetLoss loss_from_votes(const std::vector<bool>& intact, const std::vector<uint64_t>& chunks) {
+  std::map<uint64_t, int> votes;
+  for (size_t r = 0; r < intact.size(); ++r)
+    if (intact[r]) ++votes[chunks[r]];
+  SetLoss loss;
+  if (!votes.empty())
+    loss.chunk = std::max_element(votes.begin(), votes.end(), [](const auto& a, const auto& b) {
+                   return a.second < b.second;
+                 })->first;
+  for (size_t r = 0; r < intact.size(); ++r)
+    if (!intact[r] || chunks[r] != loss.chunk) loss.lost.push_back(static_cast<int>(r));
+  return loss;
 }
 
 SetLoss agree_loss(const Set& set, SelfCheck& self, uint64_t chunk) {
   std::array<uint64_t, 2> mine = {self.intact ? 1u : 0u, chunk};
   std::vector<uint64_t> all(2 * static_cast<size_t>(set.ranks()));
   MPI_Allgather(mine.data(), 2, MPI_UINT64_T, all.data(), 2, MPI_UINT64_T, set.comm().raw());
-  std::map<uint64_t, int> votes;
-  for (int r = 0; r < set.ranks(); ++r)
-    if (all[2 * r]) ++votes[all[2 * r + 1]];
-  SetLoss loss;
-  if (!votes.empty())
-    loss.chunk = std::max_element(votes.begin(), votes.end(), [](const auto& a, const auto& b) {
-                   return a.second < b.second;
-                 })->first;
-  for (int r = 0; r < set.ranks(); ++r)
-    if (!all[2 * r] || all[2 * r + 1] != loss.chunk) loss.lost.push_back(r);
+  std::vector<bool> intact;
+  std::vector<uint64_t> chunks;
+  for (int r = 0; r < set.ranks(); ++r) {
+    intact.push_back(all[2 * r] != 0);
+    chunks.push_back(all[2 * r + 1]);
+  }
+  SetLoss loss = loss_from_votes(intact, chunks);
   if (self.intact && loss.contains(set.rank())) {
     self.intact = false;
     self.why = "its CHUNK " + std::to_string(chunk) + " differs from the set's " +
@@ -77,16 +97,48 @@ SetLoss agree_loss(const Set& set, SelfCheck& self, uint64_t chunk) {
   return loss;
 }
 
-Status too_many_lost(const Set& set, const SetLoss& loss, const std::string& rule) {
+namespace {
+
+Status too_many_lost(const SetShape& shape, const SetLoss& loss, const std::string& rule) {
   std::string who;
   for (int r : loss.lost) {
     if (!who.empty()) who += ", ";
     who +=
-        std::to_string(r) + " (rank " + std::to_string(set.members()[static_cast<size_t>(r)]) + ")";
+        std::to_string(r) + " (rank " + std::to_string(shape.members[static_cast<size_t>(r)]) + ")";
   }
-  return Error(Errc::unrecoverable, std::string(scheme_name(set.scheme())) + " set " +
-                                        std::to_string(set.group()) +
+  return Error(Errc::unrecoverable, std::string(scheme_name(shape.scheme)) + " set " +
+                                        std::to_string(shape.group) +
                                         " lost the files of members " + who + "; " + rule);
+}
+
+}  // namespace
+
+Status check_tolerance(const SetShape& shape, const SetLoss& loss) {
+  int lost = static_cast<int>(loss.lost.size());
+  switch (shape.scheme) {
+    case Scheme::single:
+      if (lost == 0) return Status::Ok();
+      return too_many_lost(shape, loss, "SINGLE keeps no redundancy data");
+    case Scheme::xor_code:
+      if (lost <= 1) return Status::Ok();
+      return too_many_lost(shape, loss, "XOR rebuilds at most one member per set");
+    case Scheme::rs:
+      if (lost <= shape.failures) return Status::Ok();
+      return too_many_lost(shape, loss,
+                           "RS with " + std::to_string(shape.failures) +
+                               " check chunks rebuilds at most " + std::to_string(shape.failures) +
+                               " members per set");
+    case Scheme::partner:
+      for (int e : loss.lost)
+        if (loss.keeper(shape.ranks(), e, shape.replicas) < 0)
+          return too_many_lost(shape, loss,
+                               "PARTNER with " + std::to_string(shape.replicas) +
+                                   " replicas cannot rebuild a member lost together with the " +
+                                   std::to_string(shape.replicas) +
+                                   " members to its right that keep its copies");
+      return Status::Ok();
+  }
+  return Status::Ok();
 }
 
 Result<std::map<int, kv::Tree>> fetch_lost_entries(const Set& set, const SetLoss& loss,

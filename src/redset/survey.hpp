@@ -14,6 +14,7 @@
 #include "kvtree/tree.hpp"
 #include "redset/meta.hpp"
 #include "redset/set.hpp"
+#include "redset/shape.hpp"
 
 namespace scr::redset {
 
@@ -32,6 +33,9 @@ using HeaderCheck = std::function<Status(const Header& header, uint64_t file_siz
 // to it and passes `check`, and every file it lists is present at its size.
 SelfCheck check_self(io::Env& env, const Set& set, const std::string& dir,
                      const std::string& redfile, const HeaderCheck& check);
+// The same for set member `member` of a set known by its shape.
+SelfCheck check_self(io::Env& env, const SetShape& shape, int member, const std::string& dir,
+                     const std::string& redfile, const HeaderCheck& check);
 
 struct SetLoss {
   std::vector<int> lost;  // set ranks, ascending
@@ -40,7 +44,12 @@ struct SetLoss {
   // First intact member among `member` and the `width` members to its right:
   // the one whose header keeps `member`'s metadata (and, for PARTNER, data).
   int keeper(const Set& set, int member, int width) const;
+  int keeper(int ranks, int member, int width) const;
 };
+
+// Who is lost, from each member's (intact, CHUNK) in set rank order: intact
+// members whose CHUNK differs from the majority's count as lost.
+SetLoss loss_from_votes(const std::vector<bool>& intact, const std::vector<uint64_t>& chunks);
 
 // Collective over the set. `chunk` is this member's CHUNK (0 when the scheme
 // has none); intact members whose CHUNK disagrees with the majority count as
@@ -48,8 +57,11 @@ struct SetLoss {
 // (self.intact is cleared) so that every member acts on the same view.
 SetLoss agree_loss(const Set& set, SelfCheck& self, uint64_t chunk);
 
-// Unrecoverable error naming the set and its lost members.
-Status too_many_lost(const Set& set, const SetLoss& loss, const std::string& rule);
+// Ok when the scheme rebuilds this loss: XOR at most one member, RS at most
+// k, PARTNER no member lost together with every member keeping its copy;
+// else an Errc::unrecoverable error naming the set, its lost members (set and
+// world ranks) and the rule.
+Status check_tolerance(const SetShape& shape, const SetLoss& loss);
 
 // Collective over the set. A lost member gets the DESC entries of itself and
 // of its header_width() left neighbours, keyed by set rank; intact members

@@ -21,7 +21,7 @@ Survey survey_xor(io::Env& env, const Set& set, const std::string& dir,
     return run_ring(set.comm(), store, chunk, set.params().piece_size,
                     rebuild_steps(set.ranks(), set.rank(), root));
   };
-  return survey_coded(env, set, dir, redfile, 1, "XOR rebuilds at most one member per set", decode);
+  return survey_coded(env, set, dir, redfile, 1, decode);
 }
 
 }  // namespace scr::redset::detail

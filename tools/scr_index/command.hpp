@@ -36,5 +36,6 @@ int set_current(const Request& req);
 int drop_dataset(const Request& req);
 int drop_after(const Request& req);
 int add_dataset(const Request& req);
+int build_dataset(const Request& req);
 
 }  // namespace scr::tools::index_cmd

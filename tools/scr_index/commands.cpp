@@ -12,6 +12,9 @@ std::span<const Command> commands() {
        drop_after},
       {"--add", "NAME", "adopt the dataset NAME whose directory is in .scr but not in the index",
        false, add_dataset},
+      {"--build", "ID|NAME",
+       "check a flushed dataset's files; rebuild missing or damaged ones from its redundancy files",
+       false, build_dataset},
   };
   return table;
 }

@@ -36,6 +36,8 @@ std::string find_scavenge() {
 std::string run_scavenge(const std::string& program, const std::string& prefix) {
   Outcome o = run_program({program, "--prefix", prefix});
   if (o.ok()) return "scavenge finished";
+  // scr_scavenge's exit code for "nothing to do" (docs/tools.md).
+  if (o.started && o.exit_code == 2) return "nothing to scavenge: every cached dataset was flushed";
   return "scavenge failed (" + o.describe() + ")";
 }
 

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# scr_index --build on prefixes flushed by real jobs (heat, 8 ranks on 4
+# simulated nodes: redundancy sets of 4, ranks {0,2,4,6} and {1,3,5,7}).
+#  a) XOR: a deleted file and a file with a flipped byte are rebuilt, bytes,
+#     mode and mtime as flushed; the index is not touched; a restart from the
+#     prefix then loads the dataset
+#  b) XOR: two losses in one set are refused, nothing modified
+#  c) RS (k = 2): two deleted files of one set are rebuilt; three are refused
+#  d) nothing to rebuild (exit 2), unknown dataset, bad arguments
+source "$(dirname "$0")/tools_lib.sh"
+e2e_begin tools_scr_index_build
+
+prefix_digest() { tree_digest "$PREFIX"; }
+
+# expect_restored FILE...: each prefix file equals its copy in $SNAP, with its
+# mode and modification time.
+expect_restored() {
+  local f
+  for f in "$@"; do
+    cmp -s "$SNAP/$f" "$PREFIX/$f" || fail "$f differs from the flushed original"
+    assert_eq "$(stat -c '%a %y' "$PREFIX/$f")" "$(stat -c '%a %y' "$SNAP/$f")" "mode and mtime of $f"
+  done
+  say "restored exactly: $*"
+}
+
+# flushed_prefix [VAR=VALUE...]: a prefix with step.10 and step.20 flushed,
+# and a copy of it in $SNAP.
+flushed_prefix() {
+  run_job SCR_FLUSH=1 "$@" -- "$E2E_NP" "$HEAT" -n 20 -c 10
+  expect_ok "job producing the prefix"
+  SNAP="$E2E_DIR/snap.$JOB_N"
+  cp -a "$PREFIX" "$SNAP"
+}
+
+# a) XOR, one file per set
+flushed_prefix
+index_before="$(sha256sum "$PREFIX/.scr/index.scr")"
+rm "$PREFIX/step.20/rank_3.dat"
+corrupt_byte "$PREFIX/step.20/rank_6.dat" 200
+run_tool "$SCR_INDEX" --prefix "$PREFIX" --build step.20
+expect_rc 0
+expect_err "rank 3: step.20/rank_3.dat is missing"
+expect_err "rank 6: step.20/rank_6.dat fails its CRC32C check"
+expect_out "Rebuilt rank 3 from XOR data:"
+expect_out "Rebuilt rank 6 from XOR data:"
+expect_out "step.20 (dataset 2): all 8 files and the redundancy files verified (sizes and CRC32C)."
+expect_restored step.20/rank_3.dat step.20/rank_6.dat
+assert_eq "$(sha256sum "$PREFIX/.scr/index.scr")" "$index_before" "the index after --build"
+assert_eq "$(find "$PREFIX" -name '*tmp*' | wc -l)" 0 "temporary files left"
+run_job SCR_FLUSH=1 SCR_CACHE_PURGE=1 -- "$E2E_NP" "$HEAT" -n 20 -c 10
+expect_ok "restart from the rebuilt prefix"
+expect_resumed_from step.20
+
+# b) XOR, two files of one set
+rm "$PREFIX/step.20/rank_1.dat" "$PREFIX/step.20/rank_5.dat"
+before="$(prefix_digest)"
+run_tool "$SCR_INDEX" --prefix "$PREFIX" --build 2
+expect_rc 3
+expect_err "cannot rebuild step.20: XOR set 1 lost the files of members 0 (rank 1), 2 (rank 5)"
+expect_err "nothing was changed"
+assert_eq "$(prefix_digest)" "$before" "the prefix after a refused --build"
+
+# c) RS with two check chunks per member
+use_dirs "$E2E_DIR/rs"
+flushed_prefix SCR_COPY_TYPE=RS SCR_SET_FAILURES=2
+rm "$PREFIX/step.10/rank_4.dat" "$PREFIX/step.10/rank_6.dat"
+run_tool "$SCR_INDEX" --prefix "$PREFIX" --build step.10
+expect_rc 0
+expect_out "Rebuilt rank 4 from RS data:"
+expect_out "Rebuilt rank 6 from RS data:"
+expect_restored step.10/rank_4.dat step.10/rank_6.dat
+rm "$PREFIX/step.10/rank_1.dat" "$PREFIX/step.10/rank_3.dat" "$PREFIX"/.scr/scr.dataset.1/reddesc.5.*
+before="$(prefix_digest)"
+run_tool "$SCR_INDEX" --prefix "$PREFIX" --build step.10
+expect_rc 3
+expect_err "RS set 1 lost the files of members 0 (rank 1), 1 (rank 3), 2 (rank 5); RS with 2 check chunks rebuilds at most 2 members per set"
+assert_eq "$(prefix_digest)" "$before" "the prefix after a refused --build"
+
+# d) nothing to do, unknown names, bad arguments
+run_tool "$SCR_INDEX" --prefix "$PREFIX" --build step.20
+expect_rc 2
+expect_out "All 8 files of step.20 (dataset 2) and its redundancy files verified; nothing to rebuild."
+run_tool "$SCR_INDEX" --prefix "$PREFIX" --build step.99
+expect_rc 2
+expect_err "no dataset named 'step.99'"
+run_tool "$SCR_INDEX" --prefix "$PREFIX" --build
+expect_rc 1
+run_tool "$SCR_INDEX" --prefix "$PREFIX" --build step.20 --json
+expect_rc 1
+run_tool "$SCR_INDEX" --prefix "$PREFIX" --build step.20 --drop step.20
+expect_rc 1
+expect_err "choose one change per call"
+assert_eq "$(prefix_digest)" "$before" "the prefix after bad calls"
+e2e_pass

@@ -1,0 +1,216 @@
+// scr_index --build ID|NAME: check a flushed dataset's files against its
+// summary and rebuild, in the prefix and without MPI, the files that are
+// missing or damaged from the redundancy files the flush copied into
+// .scr/scr.dataset.<id>/ (redset/offline.hpp, the same code scr_scavenge
+// uses). Nothing is written unless every loss can be rebuilt, and a rebuilt
+// file appears only once it has the summary's size and CRC32C. The index is
+// not changed.
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "common/strings.hpp"
+#include "io/files.hpp"
+#include "io/path.hpp"
+#include "redset/offline.hpp"
+#include "tools/common/prefix_dir.hpp"
+#include "tools/common/progress.hpp"
+#include "tools/common/summary.hpp"
+#include "tools/scr_index/command.hpp"
+#include "tools/scr_index/dataset_files.hpp"
+#include "tools/scr_index/index_edit.hpp"
+
+namespace scr::tools::index_cmd {
+namespace {
+
+namespace offline = redset::offline;
+
+std::string bullet_list(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& i : items) out += "\n  " + i;
+  return out;
+}
+
+// An id given as a number (also of a dataset the index forgot), else a name.
+Result<int> resolve_dataset(const Request& req, const rt::PrefixIndex& idx) {
+  auto id = str::parse_int(req.value);
+  if (id && *id >= 0 && *id <= INT32_MAX &&
+      (idx.has(static_cast<int>(*id)) ||
+       req.env.exists(rt::summary_path(req.prefix, static_cast<int>(*id)))))
+    return static_cast<int>(*id);
+  return find_dataset(req, idx, req.value);
+}
+
+// The problems of one rank's files, as check_dataset_files sees them (its
+// progress line names the rank).
+FileCheck check_rank(const Request& req, int id, const Summary& summary, const RankFiles& rank) {
+  Summary one = summary;
+  one.per_rank = {rank};
+  one.info.name += " rank " + std::to_string(rank.rank);
+  return check_dataset_files(req.env, req.prefix, id, one);
+}
+
+// Ranks with anything wrong (application or redundancy files), with what.
+struct Damage {
+  std::set<int> suspects;  // application files fail: do not trust the rank's data
+  std::vector<std::string> problems;
+};
+
+Damage find_damage(const Request& req, int id, const Summary& summary) {
+  Damage d;
+  for (const RankFiles& rank : summary.per_rank) {
+    FileCheck c = check_rank(req, id, summary, rank);
+    if (!c.problems.empty()) d.suspects.insert(rank.rank);
+    for (auto* list : {&c.problems, &c.redundancy_problems})
+      for (const auto& p : *list)
+        d.problems.push_back("rank " + std::to_string(rank.rank) + ": " + p);
+  }
+  return d;
+}
+
+std::map<int, offline::Place> places_of(const Request& req, int id, const Summary& summary) {
+  std::map<int, offline::Place> places;
+  std::string dir = rt::prefix_dataset_dir(req.prefix, id);
+  for (const RankFiles& rank : summary.per_rank)
+    for (const SummaryFile& f : rank.redundancy)
+      if (io::path::is_plain_name(f.name) && req.env.exists(io::path::join(dir, f.name)))
+        places[rank.rank] = {req.prefix, io::path::join(dir, f.name)};
+  return places;
+}
+
+// What the redundancy headers say a lost rank held must be what the summary
+// lists, and stay out of .scr: the headers decide where files are written.
+Status check_file_lists(const std::string& prefix, const offline::Survey& survey,
+                        const Summary& summary) {
+  for (const offline::LostRank& lost : survey.lost()) {
+    SCR_ASSIGN_OR_RETURN(auto files, survey.files(lost.world_rank));
+    std::map<std::string, uint64_t> in_header, in_summary;
+    for (const auto& f : files) in_header[f.name] = f.meta.size;
+    for (const auto& f : summary.per_rank[static_cast<size_t>(lost.world_rank)].files)
+      in_summary[f.name] = f.size;
+    if (in_header != in_summary)
+      return Error(Errc::corrupt, "the redundancy headers list other files for rank " +
+                                      std::to_string(lost.world_rank) + " than the summary");
+    for (const auto& [name, size] : in_header)
+      if (io::path::is_within(rt::prefix_scr_dir(prefix), io::path::join(prefix, name)))
+        return Error(Errc::corrupt, "rank " + std::to_string(lost.world_rank) + " names " + name +
+                                        ", inside the prefix's .scr directory");
+  }
+  return Status::Ok();
+}
+
+std::string hex32(uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", v);
+  return buf;
+}
+
+// A rebuilt file must have the size and CRC32C the summary recorded.
+offline::Options verifying_options(const Request& req, const Summary& summary, Progress& progress) {
+  offline::Options o;
+  o.progress = [&progress](uint64_t n) { progress.add(n); };
+  o.verify = [&req, &summary](int rank, const redset::FileEntry& f, const std::string& written) {
+    for (const SummaryFile& want : summary.per_rank[static_cast<size_t>(rank)].files) {
+      if (want.name != f.name || !want.crc) continue;
+      SCR_ASSIGN_OR_RETURN(uint32_t crc, io::file_crc32c(req.env, written));
+      if (crc != *want.crc)
+        return Error(Errc::corrupt, "rebuilt " + f.name + " fails its CRC32C check (" + hex32(crc) +
+                                        ", the summary says " + hex32(*want.crc) +
+                                        "): the redundancy data is damaged");
+    }
+    return Status::Ok();
+  };
+  return o;
+}
+
+size_t crc_count(const Summary& summary) {
+  size_t n = 0;
+  for (const RankFiles& rank : summary.per_rank)
+    for (const SummaryFile& f : rank.files) n += f.crc ? 1 : 0;
+  return n;
+}
+
+void say_rebuilt(const std::vector<offline::RebuiltRank>& rebuilt, const std::string& scheme) {
+  for (const auto& r : rebuilt) {
+    std::vector<std::string> names;
+    for (const auto& f : r.files) names.push_back(f.name);
+    names.push_back("its redundancy file " + io::path::basename(r.redundancy_file));
+    std::printf("Rebuilt rank %d from %s data:%s\n", r.world_rank, scheme.c_str(),
+                bullet_list(names).c_str());
+  }
+}
+
+// Every loss can be rebuilt, for the job the summary describes.
+Status check_survey(const std::string& prefix, const offline::Survey& survey,
+                    const Summary& summary) {
+  SCR_TRY(survey.verdict());
+  if (survey.world_ranks != summary.ranks)
+    return Error(Errc::corrupt,
+                 "its redundancy files belong to a job of " + std::to_string(survey.world_ranks) +
+                     " ranks, the summary to one of " + std::to_string(summary.ranks));
+  return check_file_lists(prefix, survey, summary);
+}
+
+bool is_damage(const Status& st) {
+  return st.code() == Errc::corrupt || st.code() == Errc::unrecoverable;
+}
+
+// The other ranks' files were verified before; now the rebuilt ones, in place.
+std::vector<std::string> problems_after(const Request& req, int id, const Summary& summary,
+                                        const std::vector<offline::RebuiltRank>& rebuilt) {
+  Summary rebuilt_ranks = summary;
+  rebuilt_ranks.per_rank.clear();
+  for (const auto& r : rebuilt)
+    rebuilt_ranks.per_rank.push_back(summary.per_rank[static_cast<size_t>(r.world_rank)]);
+  FileCheck after = check_dataset_files(req.env, req.prefix, id, rebuilt_ranks);
+  std::vector<std::string> left = after.problems;
+  left.insert(left.end(), after.redundancy_problems.begin(), after.redundancy_problems.end());
+  return left;
+}
+
+}  // namespace
+
+int build_dataset(const Request& req) {
+  auto idx = open_index(req.env, req.prefix);
+  if (!idx) return req.cli.fail(idx.status());
+  auto id = resolve_dataset(req, *idx);
+  if (!id) return req.cli.fail(id.status());
+  auto summary = read_summary(req.env, req.prefix, *id);
+  if (!summary) return req.cli.fail(summary.status().with_context("dataset " + req.value));
+  const std::string& name = summary->info.name;
+
+  Damage damage = find_damage(req, *id, *summary);
+  if (damage.problems.empty()) {
+    std::printf(
+        "All %zu files of %s (dataset %d) and its redundancy files verified; nothing to "
+        "rebuild.\n",
+        summary->file_count(), name.c_str(), *id);
+    return exit_code::not_found;
+  }
+  req.cli.note(name + ": " + std::to_string(damage.problems.size()) +
+               (damage.problems.size() == 1 ? " problem" : " problems") +
+               " found:" + bullet_list(damage.problems));
+  offline::Survey survey = offline::survey(req.env, places_of(req, *id, *summary), damage.suspects);
+  if (Status ready = check_survey(req.prefix, survey, *summary); !ready.ok())
+    return req.cli.fail(exit_code::bad_data, "cannot rebuild " + name + ": " + ready.message() +
+                                                 "; nothing was changed");
+
+  Progress progress("rebuilding " + name, survey.rebuild_bytes());
+  auto rebuilt =
+      offline::rebuild(req.env, survey, {req.prefix, rt::prefix_dataset_dir(req.prefix, *id)},
+                       verifying_options(req, *summary, progress));
+  progress.finish();
+  if (!rebuilt)
+    return req.cli.fail(is_damage(rebuilt.status()) ? exit_code::bad_data : exit_code::failed,
+                        "rebuilding " + name + ": " + rebuilt.status().message());
+  say_rebuilt(*rebuilt, redset::scheme_name(survey.sets.front().shape.scheme));
+  if (auto left = problems_after(req, *id, *summary, *rebuilt); !left.empty())
+    return req.cli.fail(exit_code::bad_data,
+                        name + " still has problems after the rebuild:" + bullet_list(left));
+  std::printf("%s (dataset %d): all %zu files and the redundancy files verified (sizes%s).\n",
+              name.c_str(), *id, summary->file_count(),
+              summary->file_count() == crc_count(*summary) ? " and CRC32C" : "");
+  return exit_code::ok;
+}
+
+}  // namespace scr::tools::index_cmd

@@ -1,0 +1,29 @@
+// Copying one rank's cached files to the prefix with the runtime's own flush
+// copy (rt::run_copies: temporaries, fsync, CRC32C), so what scavenge writes
+// is what a flush would have written, including the rank's summary entry
+// {FILE/<name>/{SIZE, CRC}, REDFILE/<name>/SIZE}.
+#pragma once
+
+#include <string>
+
+#include "common/status.hpp"
+#include "io/env.hpp"
+#include "kvtree/tree.hpp"
+#include "tools/common/progress.hpp"
+#include "tools/scr_scavenge/node_caches.hpp"
+
+namespace scr::tools::scavenge {
+
+// Bytes of the files a holding lists that are in its cache directory.
+uint64_t holding_bytes(io::Env& env, const Holding& h);
+
+// Copies the holding's application files to their names in the prefix and
+// its redundancy files to .scr/scr.dataset.<id>/; returns the summary entry.
+Result<kv::Tree> copy_rank(io::Env& env, const Holding& h, const kv::Tree& desc,
+                           const std::string& prefix, Progress& progress);
+
+// Files whose CRC32C as copied differs from the one the filemap recorded at
+// SCR_Complete_output (SCR_CRC_ON_COPY=1): their cached copy changed since.
+std::vector<std::string> changed_files(const Holding& h, const kv::Tree& copied);
+
+}  // namespace scr::tools::scavenge

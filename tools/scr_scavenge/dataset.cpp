@@ -1,0 +1,193 @@
+#include "tools/scr_scavenge/dataset.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "io/files.hpp"
+#include "io/path.hpp"
+#include "redset/offline.hpp"
+#include "runtime/prefix_index.hpp"
+#include "tools/common/progress.hpp"
+#include "tools/scr_scavenge/copy.hpp"
+#include "tools/scr_scavenge/records.hpp"
+
+namespace scr::tools::scavenge {
+namespace {
+
+namespace offline = redset::offline;
+
+// Each rank's files in cache, from its best holding.
+std::map<int, offline::Place> cache_places(io::Env& env, const CachedDataset& ds) {
+  std::map<int, offline::Place> places;
+  for (const auto& [rank, holdings] : ds.ranks) {
+    const Holding& h = ds.best(env, rank);
+    auto red = h.redundancy_files();
+    if (!red.empty()) places[rank] = {h.dir, io::path::join(h.dir, red.front())};
+  }
+  return places;
+}
+
+// The redundancy files copied to the prefix, by rank.
+std::map<int, offline::Place> prefix_places(const std::string& prefix, int id,
+                                            const std::map<int, kv::Tree>& copied) {
+  std::map<int, offline::Place> places;
+  std::string dir = rt::prefix_dataset_dir(prefix, id);
+  for (const auto& [rank, tree] : copied)
+    if (const kv::Tree* red = tree.get("REDFILE"); red && red->size() == 1)
+      places[rank] = {prefix, io::path::join(dir, red->children().begin()->first)};
+  return places;
+}
+
+// Step 1: the survey must find every rank's files intact or rebuildable, in
+// a job of the size the filemaps record, and no file named inside .scr.
+Result<offline::Survey> survey_caches(io::Env& env, const Options& o, const CachedDataset& ds) {
+  if (ds.world_ranks <= 0)
+    return Error(Errc::corrupt, "no filemap records how many ranks wrote it");
+  offline::Survey survey = offline::survey(env, cache_places(env, ds));
+  SCR_TRY(survey.verdict());
+  if (survey.world_ranks != ds.world_ranks)
+    return Error(Errc::corrupt,
+                 "its redundancy files belong to a job of " + std::to_string(survey.world_ranks) +
+                     " ranks, its filemaps to one of " + std::to_string(ds.world_ranks));
+  for (int r = 0; r < survey.world_ranks; ++r) {
+    SCR_ASSIGN_OR_RETURN(auto files, survey.files(r));
+    for (const auto& f : files)
+      if (io::path::is_within(rt::prefix_scr_dir(o.prefix), io::path::join(o.prefix, f.name)))
+        return Error(Errc::corrupt, "rank " + std::to_string(r) + " names " + f.name +
+                                        ", inside the prefix's .scr directory");
+  }
+  return survey;
+}
+
+std::set<int> lost_ranks(const offline::Survey& survey) {
+  std::set<int> lost;
+  for (const auto& l : survey.lost()) lost.insert(l.world_rank);
+  return lost;
+}
+
+uint64_t bytes_of(const std::vector<redset::FileEntry>& files) {
+  uint64_t n = 0;
+  for (const auto& f : files) n += f.meta.size;
+  return n;
+}
+
+// Step 3: intact ranks' files to the prefix. A rank whose copy fails the
+// CRC32C recorded in cache (SCR_CRC_ON_COPY) becomes a suspect, rebuilt.
+Status copy_intact(io::Env& env, const Options& o, const CachedDataset& ds,
+                   const offline::Survey& survey, Progress& progress,
+                   std::map<int, kv::Tree>* copied, std::set<int>* suspects, Saved* saved) {
+  std::set<int> lost = lost_ranks(survey);
+  for (const auto& [rank, place] : survey.places) {
+    if (lost.count(rank)) continue;
+    const Holding& h = ds.best(env, rank);
+    SCR_ASSIGN_OR_RETURN((*copied)[rank], copy_rank(env, h, ds.desc, o.prefix, progress));
+    for (const auto& name : changed_files(h, (*copied)[rank])) {
+      saved->notes.push_back(name +
+                             " changed in cache since it was written (CRC32C); rebuilding it");
+      suspects->insert(rank);
+    }
+  }
+  return Status::Ok();
+}
+
+// Step 4: the summary entry of a rebuilt rank, its CRC32Cs computed while
+// the files are verified, before they appear.
+Status rebuild_lost(io::Env& env, const Options& o, int id, const offline::Survey& survey,
+                    Progress& progress, std::map<int, kv::Tree>* copied, Saved* saved) {
+  std::map<std::pair<int, std::string>, uint32_t> crcs;
+  offline::Options opt;
+  opt.progress = [&progress](uint64_t n) { progress.add(n); };
+  opt.verify = [&](int rank, const redset::FileEntry& f, const std::string& written) -> Status {
+    SCR_ASSIGN_OR_RETURN(uint32_t crc, io::file_crc32c(env, written));
+    crcs[{rank, f.name}] = crc;
+    return Status::Ok();
+  };
+  std::string meta_dir = rt::prefix_dataset_dir(o.prefix, id);
+  SCR_ASSIGN_OR_RETURN(auto rebuilt, offline::rebuild(env, survey, {o.prefix, meta_dir}, opt));
+  for (const auto& r : rebuilt) {
+    kv::Tree tree;
+    for (const auto& f : r.files) {
+      kv::Tree& entry = tree.child("FILE").child(f.name);
+      entry.set_uint("SIZE", f.meta.size);
+      entry.set_uint("CRC", crcs.at({r.world_rank, f.name}));
+    }
+    SCR_ASSIGN_OR_RETURN(io::FileInfo red, env.stat(r.redundancy_file));
+    tree.child("REDFILE").child(io::path::basename(r.redundancy_file)).set_uint("SIZE", red.size);
+    (*copied)[r.world_rank] = std::move(tree);
+    saved->rebuilt.push_back(r.world_rank);
+  }
+  return Status::Ok();
+}
+
+// Step 5: every rank's files, as its redundancy header lists them, are in
+// the prefix at their size, each with a CRC32C; every redundancy file too.
+Status check_all_there(io::Env& env, const Options& o, int id, const offline::Survey& survey,
+                       const std::map<int, kv::Tree>& entries, Saved* saved) {
+  for (int r = 0; r < survey.world_ranks; ++r) {
+    auto entry = entries.find(r);
+    SCR_ASSIGN_OR_RETURN(auto files, survey.files(r));
+    const kv::Tree* listed = entry == entries.end() ? nullptr : entry->second.get("FILE");
+    if (!listed && !files.empty())
+      return Error(Errc::corrupt, "the files of rank " + std::to_string(r) + " are missing");
+    for (const auto& f : files) {
+      const kv::Tree* e = listed->get(f.name);
+      auto info = env.stat(io::path::join(o.prefix, f.name));
+      if (!e || !e->has("CRC") || e->uint_or("SIZE", 0) != f.meta.size || !info ||
+          info->size != f.meta.size)
+        return Error(Errc::corrupt,
+                     f.name + " of rank " + std::to_string(r) +
+                         " is not in the prefix as its redundancy header records it");
+    }
+    if (listed && listed->size() != files.size())
+      return Error(Errc::corrupt,
+                   "rank " + std::to_string(r) + " has files its header does not list");
+    const kv::Tree* red = entry == entries.end() ? nullptr : entry->second.get("REDFILE");
+    if (!red || red->empty())
+      return Error(Errc::corrupt,
+                   "the redundancy file of rank " + std::to_string(r) + " is missing");
+    for (const auto& [name, meta] : red->children())
+      if (!env.exists(io::path::join(rt::prefix_dataset_dir(o.prefix, id), name)))
+        return Error(Errc::corrupt, "redundancy file " + name + " is missing");
+    saved->files += files.size();
+    saved->bytes += bytes_of(files);
+  }
+  saved->ranks = survey.world_ranks;
+  return Status::Ok();
+}
+
+uint64_t work_bytes(io::Env& env, const CachedDataset& ds, const offline::Survey& survey) {
+  uint64_t n = survey.rebuild_bytes();
+  std::set<int> lost = lost_ranks(survey);
+  for (const auto& [rank, place] : survey.places)
+    if (!lost.count(rank)) n += holding_bytes(env, ds.best(env, rank));
+  return n;
+}
+
+}  // namespace
+
+Result<Saved> save_dataset(io::Env& env, const Options& o, const CachedDataset& ds) {
+  Saved saved;
+  SCR_ASSIGN_OR_RETURN(offline::Survey in_cache, survey_caches(env, o, ds));
+  SCR_TRY(mark_incomplete(env, o.prefix, ds.desc));
+
+  Progress progress("scavenging " + ds.info.name, work_bytes(env, ds, in_cache));
+  std::map<int, kv::Tree> entries;  // summary entry of each rank
+  std::set<int> suspects;
+  SCR_TRY(copy_intact(env, o, ds, in_cache, progress, &entries, &suspects, &saved));
+  offline::Survey in_prefix =
+      offline::survey(env, prefix_places(o.prefix, ds.id, entries), suspects);
+  SCR_TRY(in_prefix.verdict());
+  SCR_TRY(rebuild_lost(env, o, ds.id, in_prefix, progress, &entries, &saved));
+  progress.finish();
+  std::sort(saved.rebuilt.begin(), saved.rebuilt.end());
+
+  SCR_TRY(check_all_there(env, o, ds.id, in_prefix, entries, &saved));
+  SCR_TRY(write_summary(env, o.prefix, ds, entries));
+  SCR_TRY(mark_flushed(env, o.prefix, ds, saved.bytes, &saved.current));
+  for (const auto& failed : mark_filemaps_flushed(env, ds))
+    saved.notes.push_back("could not mark the cached copy flushed in " + failed);
+  return saved;
+}
+
+}  // namespace scr::tools::scavenge

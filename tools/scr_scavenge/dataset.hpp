@@ -1,0 +1,36 @@
+// Saving one cached dataset in the prefix:
+//  1. survey the caches (read only): which ranks are lost, and can the
+//     redundancy data rebuild them? If not, stop before writing anything;
+//  2. record the dataset in the index as incomplete;
+//  3. copy every intact rank's files to the prefix, and its redundancy file
+//     to .scr/scr.dataset.<id>/, with their CRC32C;
+//  4. rebuild the lost ranks' files there (redset/offline.hpp), their file
+//     lists coming from their neighbours' redundancy headers;
+//  5. check that every file of every rank is there with its size and CRC32C;
+//  6. write summary.scr, then mark the dataset COMPLETE and FLUSHED;
+//  7. mark it FLUSHED in the filemaps that list it.
+// A failure at any step leaves the dataset not loadable (records.hpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+#include "io/env.hpp"
+#include "tools/scr_scavenge/node_caches.hpp"
+#include "tools/scr_scavenge/options.hpp"
+
+namespace scr::tools::scavenge {
+
+struct Saved {
+  int ranks = 0;
+  size_t files = 0;
+  uint64_t bytes = 0;        // application files
+  std::vector<int> rebuilt;  // ranks rebuilt from redundancy data
+  bool current = false;      // now CURRENT in the index
+  std::vector<std::string> notes;
+};
+
+Result<Saved> save_dataset(io::Env& env, const Options& options, const CachedDataset& ds);
+
+}  // namespace scr::tools::scavenge

@@ -1,0 +1,105 @@
+#include "tools/scr_scavenge/node_caches.hpp"
+
+#include <algorithm>
+
+#include "common/strings.hpp"
+#include "io/files.hpp"
+#include "io/path.hpp"
+#include "runtime/identity.hpp"
+
+namespace scr::tools::scavenge {
+
+bool Holding::whole(io::Env& env) const {
+  auto names = files();
+  auto red = redundancy_files();
+  names.insert(names.end(), red.begin(), red.end());
+  return std::all_of(names.begin(), names.end(), [&](const std::string& n) {
+    auto info = env.stat(io::path::join(dir, n));
+    return info && info->is_regular();
+  });
+}
+
+const Holding& CachedDataset::best(io::Env& env, int rank) const {
+  const auto& holdings = ranks.at(rank);
+  for (const Holding& h : holdings)
+    if (h.whole(env)) return h;
+  return holdings.front();
+}
+
+namespace {
+
+rt::Identity node_identity(const Options& o, const std::string& node) {
+  return {o.user, o.job_id, node, !node.empty()};
+}
+
+// The filemaps of one node's control directory.
+std::vector<std::shared_ptr<const rt::Filemap>> read_filemaps(io::Env& env, const std::string& dir,
+                                                              std::vector<std::string>* notes) {
+  std::vector<std::shared_ptr<const rt::Filemap>> out;
+  auto names = env.list_dir(dir);
+  if (!names) return out;
+  for (const auto& name : *names) {
+    if (!str::starts_with(name, "filemap_") || !str::ends_with(name, ".scr")) continue;
+    std::string path = io::path::join(dir, name);
+    auto tree = io::read_tree(env, path);
+    int64_t rank = tree ? tree->int_or("RANK", -1) : -1;
+    if (rank < 0) {
+      notes->push_back("ignoring unreadable filemap " + path +
+                       (tree ? ": it names no RANK" : ": " + tree.status().message()));
+      continue;
+    }
+    out.push_back(std::make_shared<const rt::Filemap>(
+        rt::Filemap::from_tree(path, static_cast<int>(rank), std::move(tree).value())));
+  }
+  return out;
+}
+
+int world_ranks_of(const kv::Tree& entry) {
+  if (const kv::Tree* descs = entry.get("REDDESC"))
+    for (const auto& [w, desc] : descs->children())
+      if (int n = static_cast<int>(desc->int_or("WRANKS", 0)); n > 0) return n;
+  return 0;
+}
+
+void add_holding(std::map<int, CachedDataset>& by_id, Holding h) {
+  const kv::Tree& entry = h.entry();
+  CachedDataset& ds = by_id[h.id];
+  ds.id = h.id;
+  if (ds.desc.empty() && entry.get("DESC")) {
+    ds.desc = *entry.get("DESC");
+    ds.info = rt::DatasetInfo::from_tree(ds.desc);
+  }
+  if (!ds.world_ranks) ds.world_ranks = world_ranks_of(entry);
+  ds.complete = ds.complete && h.filemap->flag(h.id, "COMPLETE");
+  ds.flushed = ds.flushed || h.filemap->flag(h.id, "FLUSHED") || h.filemap->flag(h.id, "BYPASS");
+  ds.ranks[h.rank].push_back(std::move(h));
+}
+
+}  // namespace
+
+CacheScan scan_caches(io::Env& env, const Options& o) {
+  CacheScan scan;
+  std::map<int, CachedDataset> by_id;
+  std::vector<std::string> nodes = o.nodes.empty() ? std::vector<std::string>{""} : o.nodes;
+  for (const std::string& node : nodes) {
+    rt::Identity who = node_identity(o, node);
+    std::string cntl = rt::job_dir(o.cntl_base, who);
+    if (!env.exists(cntl)) {
+      scan.notes.push_back((node.empty() ? std::string("this node") : "node " + node) +
+                           " has no control directory " + cntl + " (lost, or never used)");
+      continue;
+    }
+    for (auto& fm : read_filemaps(env, cntl, &scan.notes))
+      for (int id : fm->datasets()) {
+        std::string store =
+            o.cache_base_given ? o.cache_base : fm->find(id)->value_or("STORE", o.cache_base);
+        std::string dir =
+            io::path::join(rt::job_dir(store, who), "scr.dataset." + std::to_string(id));
+        add_holding(by_id, {node, static_cast<int>(fm->tree().int_or("RANK", 0)), dir, fm, id});
+      }
+  }
+  for (auto& [id, ds] : by_id) scan.datasets.push_back(std::move(ds));
+  return scan;
+}
+
+}  // namespace scr::tools::scavenge

@@ -1,0 +1,130 @@
+#include "tools/scr_scavenge/options.hpp"
+
+#include <cstdlib>
+#include <set>
+
+#include "common/strings.hpp"
+#include "io/path.hpp"
+#include "runtime/config.hpp"
+#include "runtime/identity.hpp"
+#include "runtime/settings.hpp"
+#include "tools/common/args.hpp"
+#include "tools/common/cli.hpp"
+#include "tools/common/prefix_dir.hpp"
+
+namespace scr::tools::scavenge {
+namespace {
+
+const OptionSpec kOptions[] = {
+    {"--prefix", OptionSpec::value, "DIR",
+     "the job's prefix directory (default: SCR_PREFIX, else .)"},
+    {"--cache-base", OptionSpec::value, "DIR",
+     "read every dataset from this cache base (default: each one's STORE, else SCR_CACHE_BASE)"},
+    {"--cntl-base", OptionSpec::value, "DIR", "the control base (default: SCR_CNTL_BASE)"},
+    {"--nodes", OptionSpec::value, "LIST",
+     "the simulated nodes whose storage to read (default: SCR_SIM_NODES)"},
+    {"--all", OptionSpec::flag, "",
+     "every cached dataset not yet flushed, not only the newest checkpoint and outputs"},
+    {"--json", OptionSpec::flag, "", "print the report as JSON"},
+    {"--help", OptionSpec::flag, "", "show this help"},
+};
+
+Result<std::vector<std::string>> node_list(const std::string& text) {
+  std::vector<std::string> nodes;
+  std::set<std::string> seen;
+  for (const auto& n : str::split(text, ',')) {
+    std::string name = str::trim(n);
+    if (!io::path::is_plain_name(name))
+      return Error(Errc::invalid_argument, "--nodes: '" + name + "' is not a valid node name");
+    if (!seen.insert(name).second)
+      return Error(Errc::invalid_argument, "--nodes: node " + name + " is listed twice");
+    nodes.push_back(name);
+  }
+  return nodes;
+}
+
+// Forwards reads and refuses every change: rt::resolve_job_id records a new
+// job id when it finds none, and scavenging must not invent a job.
+class ReadOnlyEnv : public io::EnvWrapper {
+ public:
+  using io::EnvWrapper::EnvWrapper;
+  Result<std::unique_ptr<io::File>> open(const std::string& path, io::OpenMode mode,
+                                         uint32_t perms) override {
+    if (mode == io::OpenMode::read) return target().open(path, mode, perms);
+    return refused();
+  }
+  Status mkdir(const std::string&, uint32_t) override { return refused(); }
+
+ private:
+  static Status refused() { return Error(Errc::not_found, "no job id is recorded"); }
+};
+
+Result<std::string> find_job_id(io::Env& env, const rt::Settings& settings) {
+  ReadOnlyEnv read_only(env);
+  auto id = rt::resolve_job_id(read_only, settings);
+  if (id) return id;
+  return Error(Errc::not_found,
+               "cannot tell which job to scavenge: no resource manager job id (SLURM, LSF, Flux, "
+               "PBS, Cobalt), no SCR_JOB_ID and no " +
+                   io::path::join(rt::prefix_scr_dir(settings.prefix), "jobid"));
+}
+
+}  // namespace
+
+std::string help_text() {
+  return "usage: scr_scavenge [--prefix DIR] [--cache-base DIR] [--cntl-base DIR] [--nodes LIST]\n"
+         "                    [--all] [--json]\n"
+         "After a run ends, copy the cached datasets that were not flushed (the newest\n"
+         "checkpoint and every output dataset) from every node's cache to the prefix,\n"
+         "rebuilding the files of lost nodes from redundancy data, verify them, and record\n"
+         "them in the index as complete and flushed (the newest checkpoint as CURRENT).\n"
+         "Nothing is marked flushed unless every file of every rank is there and verified.\n"
+         "Run it once no job of this prefix runs any more; running it again does nothing.\n\n"
+         "Options:\n" +
+         options_help(kOptions) +
+         "\nIt reads every node's control directory (<cntl>/<node>/<user>/scr.<jobid>) and\n"
+         "cache with simulated nodes (SCR_SIM_NODES or --nodes), else this node's own. On a\n"
+         "cluster with node-local caches, gather them first (see docs/tools.md).\n\n" +
+         exit_codes_help() +
+         "\nExamples:\n"
+         "  scr_scavenge --prefix /p/run1\n"
+         "  scr_scavenge --prefix /p/run1 --nodes n0,n1,n2,n3 --json\n";
+}
+
+Result<Parsed> parse_options(io::Env& env, int argc, const char* const* argv) {
+  auto args = parse_args(kOptions, argc, argv);
+  if (!args) return args.status();
+  Parsed parsed;
+  if (args->has("--help")) {
+    parsed.help = true;
+    return parsed;
+  }
+  if (!args->positional().empty())
+    return Error(Errc::invalid_argument,
+                 "unexpected argument '" + args->positional().front() + "'");
+  // The prefix first: its .scrconf is one of the configuration layers.
+  if (auto p = args->value("--prefix")) ::setenv("SCR_PREFIX", absolute_path(*p).c_str(), 1);
+  auto config = rt::Config::load(rt::ConfigSources::process());
+  if (!config) return config.status().with_context("configuration");
+  auto settings = rt::settings_from_config(*config);
+  if (!settings) return settings.status().with_context("configuration");
+
+  Options& o = parsed.options;
+  o.prefix = absolute_path(settings->prefix.empty() ? default_prefix() : settings->prefix);
+  settings->prefix = o.prefix;
+  o.cache_base = absolute_path(args->value("--cache-base").value_or(settings->cache_base));
+  o.cache_base_given = args->has("--cache-base");
+  o.cntl_base = absolute_path(args->value("--cntl-base").value_or(settings->cntl_base));
+  std::string nodes = args->value("--nodes").value_or(settings->sim_nodes);
+  if (!nodes.empty()) {
+    SCR_ASSIGN_OR_RETURN(o.nodes, node_list(nodes));
+  }
+  o.all = args->has("--all");
+  o.json = args->has("--json");
+  SCR_TRY(check_dir(env, o.prefix).with_context("prefix"));
+  o.user = rt::user_name(*settings);
+  SCR_ASSIGN_OR_RETURN(o.job_id, find_job_id(env, *settings));
+  return parsed;
+}
+
+}  // namespace scr::tools::scavenge

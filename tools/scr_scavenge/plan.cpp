@@ -1,0 +1,49 @@
+#include "tools/scr_scavenge/plan.hpp"
+
+#include <algorithm>
+
+namespace scr::tools::scavenge {
+namespace {
+
+// The newest checkpoint a restart from the prefix could load, or 0.
+int newest_loadable(const rt::PrefixIndex& index) {
+  int newest = 0;
+  for (int id : index.ids())
+    if (index.loadable(id)) newest = std::max(newest, id);
+  return newest;
+}
+
+// Why a dataset is not saved whatever else is in cache, or "".
+std::string never_why(const CachedDataset& ds, const rt::PrefixIndex& index) {
+  if (ds.desc.empty()) return "no filemap holds its descriptor";
+  if (!ds.complete) return "incomplete: the run ended while it was being written";
+  if (ds.flushed || (index.flag(ds.id, "COMPLETE") && index.flag(ds.id, "FLUSHED")))
+    return "already flushed";
+  return "";
+}
+
+}  // namespace
+
+Plan plan_scavenge(const std::vector<CachedDataset>& cached, const rt::PrefixIndex& index,
+                   bool all) {
+  Plan plan;
+  int newest = newest_loadable(index);
+  for (const CachedDataset& ds : cached) {
+    if (std::string why = never_why(ds, index); !why.empty()) {
+      plan.skipped.push_back({ds.id, ds.info.name, why});
+      continue;
+    }
+    if (ds.info.is_output()) plan.outputs.push_back(ds.id);
+    if (!ds.info.is_checkpoint()) continue;
+    if (!all && ds.id < newest && !ds.info.is_output())
+      plan.skipped.push_back({ds.id, ds.info.name,
+                              "older than " + index.entry(newest)->value_or("NAME", "?") +
+                                  ", which the prefix already has"});
+    else if (ds.id > newest || all)
+      plan.checkpoints.push_back(ds.id);
+  }
+  std::reverse(plan.checkpoints.begin(), plan.checkpoints.end());
+  return plan;
+}
+
+}  // namespace scr::tools::scavenge

@@ -1,0 +1,99 @@
+#include "tools/scr_scavenge/run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+#include "tools/common/cli.hpp"
+#include "tools/common/index_view.hpp"
+#include "tools/common/prefix_dir.hpp"
+#include "tools/scr_scavenge/node_caches.hpp"
+#include "tools/scr_scavenge/plan.hpp"
+
+namespace scr::tools::scavenge {
+namespace {
+
+// The index as it is; a prefix nothing was ever flushed to has an empty one.
+Result<rt::PrefixIndex> load_index(io::Env& env, const std::string& prefix) {
+  if (!has_index(env, prefix)) return rt::PrefixIndex::load(env, prefix);
+  return open_index(env, prefix);
+}
+
+Outcome save_one(io::Env& env, const Options& o, const CachedDataset& ds) {
+  Outcome out{};
+  out.id = ds.id;
+  out.name = ds.info.name;
+  out.flags = ds.info.flags;
+  auto start = std::chrono::steady_clock::now();
+  auto saved = save_dataset(env, o, ds);
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.state = saved ? Outcome::State::saved : Outcome::State::failed;
+  if (saved)
+    out.saved = std::move(saved).value();
+  else
+    out.error = saved.status();
+  return out;
+}
+
+// Outputs all; checkpoints newest first until one is saved (all with --all).
+std::vector<Outcome> save_planned(io::Env& env, const Options& o, const Plan& plan,
+                                  const std::vector<CachedDataset>& cached) {
+  std::map<int, const CachedDataset*> by_id;
+  for (const auto& ds : cached) by_id[ds.id] = &ds;
+  std::map<int, Outcome> done;
+  for (int id : plan.outputs) done[id] = save_one(env, o, *by_id[id]);
+  bool have_newest = false;
+  for (int id : plan.checkpoints) {
+    if (have_newest && !o.all) {
+      done[id] = {id,
+                  by_id[id]->info.name,
+                  by_id[id]->info.flags,
+                  Outcome::State::skipped,
+                  {},
+                  "not needed: a newer checkpoint was saved",
+                  {},
+                  0};
+      continue;
+    }
+    if (!done.count(id)) done[id] = save_one(env, o, *by_id[id]);
+    have_newest = done[id].state == Outcome::State::saved;
+  }
+  std::vector<Outcome> out;
+  for (auto& [id, outcome] : done) out.push_back(std::move(outcome));
+  return out;
+}
+
+}  // namespace
+
+Result<Report> run_scavenge(io::Env& env, const Options& o) {
+  SCR_ASSIGN_OR_RETURN(rt::PrefixIndex before, load_index(env, o.prefix));
+  CacheScan scan = scan_caches(env, o);
+  Plan plan = plan_scavenge(scan.datasets, before, o.all);
+  Report report;
+  report.notes = scan.notes;
+  report.datasets = save_planned(env, o, plan, scan.datasets);
+  for (const Skipped& s : plan.skipped)
+    report.datasets.push_back({s.id, s.name, 0, Outcome::State::skipped, {}, s.why, {}, 0});
+  std::sort(report.datasets.begin(), report.datasets.end(),
+            [](const Outcome& a, const Outcome& b) { return a.id < b.id; });
+  SCR_ASSIGN_OR_RETURN(rt::PrefixIndex after, load_index(env, o.prefix));
+  report.restart = restart_choice(after);
+  return report;
+}
+
+int exit_code_of(const Report& report) {
+  bool saved = false, damaged = false, failed = false;
+  for (const Outcome& d : report.datasets) {
+    saved |= d.state == Outcome::State::saved;
+    if (d.state != Outcome::State::failed) continue;
+    int code = exit_code_for(d.error);
+    bool data = d.error.code() == Errc::unrecoverable || code == exit_code::bad_data ||
+                code == exit_code::not_found;
+    (data ? damaged : failed) = true;
+  }
+  if (failed) return exit_code::failed;
+  if (damaged) return exit_code::bad_data;
+  return saved ? exit_code::ok : exit_code::not_found;
+}
+
+}  // namespace scr::tools::scavenge
