@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "harness.hpp"
+#include "loss_cases.hpp"
 #include "io/env.hpp"
 #include "mpi/comm.hpp"
 #include "redset/redset.hpp"
@@ -22,30 +23,9 @@ namespace {
 using namespace scr;
 using redset::Scheme;
 
-struct Config {
-  Scheme scheme;
-  int checks = 1;    // RS k
-  int replicas = 1;  // PARTNER
-  std::string name;
-};
-
-void PrintTo(const Config& c, std::ostream* os) { *os << c.name; }
-
-int tolerance(const Config& c) {
-  return c.scheme == Scheme::partner ? c.replicas : c.scheme == Scheme::rs ? c.checks : 1;
-}
-
-// The ground truth, written from the definitions rather than from the code.
-bool recoverable(const Config& c, int n, unsigned lost) {
-  if (c.scheme != Scheme::partner) return std::popcount(lost) <= tolerance(c);
-  for (int e = 0; e < n; ++e) {
-    if (!(lost & (1u << e))) continue;
-    bool copy_survives = false;
-    for (int d = 1; d <= c.replicas; ++d) copy_survives |= !(lost & (1u << ((e + d) % n)));
-    if (!copy_survives) return false;
-  }
-  return true;
-}
+using Config = redset::test::LossCase;
+using redset::test::recoverable;
+using redset::test::tolerance;
 
 // PARTNER: every combination. XOR/RS: up to one more than tolerated.
 bool worth_testing(const Config& c, unsigned lost) {

@@ -17,6 +17,7 @@
 
 #include "dir_image.hpp"
 #include "harness.hpp"
+#include "loss_cases.hpp"
 #include "io/env.hpp"
 #include "kvtree/codec.hpp"
 #include "mpi/comm.hpp"
@@ -31,30 +32,9 @@ using redset::test::DirImage;
 namespace offline = redset::offline;
 namespace fs = std::filesystem;
 
-struct Config {
-  Scheme scheme;
-  int checks = 1;    // RS k
-  int replicas = 1;  // PARTNER
-  std::string name;
-};
-
-void PrintTo(const Config& c, std::ostream* os) { *os << c.name; }
-
-int tolerance(const Config& c) {
-  return c.scheme == Scheme::partner ? c.replicas : c.scheme == Scheme::rs ? c.checks : 1;
-}
-
-// The ground truth, from the definitions (as loss_test.cpp).
-bool recoverable(const Config& c, int n, unsigned lost) {
-  if (c.scheme != Scheme::partner) return std::popcount(lost) <= tolerance(c);
-  for (int e = 0; e < n; ++e) {
-    if (!(lost & (1u << e))) continue;
-    bool copy_survives = false;
-    for (int d = 1; d <= c.replicas; ++d) copy_survives |= !(lost & (1u << ((e + d) % n)));
-    if (!copy_survives) return false;
-  }
-  return true;
-}
+using Config = redset::test::LossCase;
+using redset::test::recoverable;
+using redset::test::tolerance;
 
 // One member's part of the dataset, as rank 0 learns it.
 struct MemberFiles {

@@ -1,0 +1,41 @@
+// The scheme configurations the loss tests run, and the ground truth of
+// which losses each must survive -- written from the definitions, not from
+// the code under test. Shared by the MPI (loss_test) and serial
+// (offline_test) rebuild tests.
+#pragma once
+
+#include <bit>
+#include <ostream>
+#include <string>
+
+#include "redset/set.hpp"
+
+namespace scr::redset::test {
+
+struct LossCase {
+  Scheme scheme;
+  int checks = 1;    // RS k
+  int replicas = 1;  // PARTNER
+  std::string name;
+};
+
+inline void PrintTo(const LossCase& c, std::ostream* os) { *os << c.name; }
+
+inline int tolerance(const LossCase& c) {
+  return c.scheme == Scheme::partner ? c.replicas : c.scheme == Scheme::rs ? c.checks : 1;
+}
+
+// Can a set of n members rebuild the members in the bit mask `lost`? PARTNER
+// needs, for every lost member, one of its `replicas` right neighbours.
+inline bool recoverable(const LossCase& c, int n, unsigned lost) {
+  if (c.scheme != Scheme::partner) return std::popcount(lost) <= tolerance(c);
+  for (int e = 0; e < n; ++e) {
+    if (!(lost & (1u << e))) continue;
+    bool copy_survives = false;
+    for (int d = 1; d <= c.replicas; ++d) copy_survives |= !(lost & (1u << ((e + d) % n)));
+    if (!copy_survives) return false;
+  }
+  return true;
+}
+
+}  // namespace scr::redset::test
