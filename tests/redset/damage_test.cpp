@@ -24,14 +24,7 @@ using redset::Params;
 using redset::Scheme;
 namespace fs = std::filesystem;
 
-void flip_byte(const std::string& path, uint64_t at) {
-  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
-  f.seekg(static_cast<std::streamoff>(at));
-  char c = 0;
-  f.get(c);
-  f.seekp(static_cast<std::streamoff>(at));
-  f.put(static_cast<char>(c ^ 0x5a));
-}
+using redset::test::flip_byte;
 
 void cut(const std::string& path, int64_t by_or_to, bool to) {
   auto size = static_cast<int64_t>(fs::file_size(path));

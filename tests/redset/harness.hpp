@@ -79,4 +79,7 @@ std::vector<std::string> make_files(const std::string& dir, const std::string& p
 std::vector<std::string> make_sized_files(const std::string& dir, const std::string& prefix,
                                           const std::vector<uint64_t>& sizes, uint64_t seed);
 
+// Damage one byte of a file in place (XOR with 0x5a).
+void flip_byte(const std::string& path, uint64_t at);
+
 }  // namespace scr::redset::test

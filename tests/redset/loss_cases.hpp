@@ -7,6 +7,7 @@
 #include <bit>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "redset/set.hpp"
 
@@ -36,6 +37,15 @@ inline bool recoverable(const LossCase& c, int n, unsigned lost) {
     if (!copy_survives) return false;
   }
   return true;
+}
+
+// Every scheme configuration the loss tests cover.
+inline const std::vector<LossCase>& all_loss_cases() {
+  static const std::vector<LossCase> cases = {
+      {Scheme::xor_code, 1, 1, "xor"},     {Scheme::rs, 1, 1, "rs1"},
+      {Scheme::rs, 2, 1, "rs2"},           {Scheme::rs, 3, 1, "rs3"},
+      {Scheme::partner, 1, 1, "partner1"}, {Scheme::partner, 1, 2, "partner2"}};
+  return cases;
 }
 
 }  // namespace scr::redset::test

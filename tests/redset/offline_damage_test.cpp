@@ -30,14 +30,7 @@ namespace fs = std::filesystem;
 
 io::Env& env() { return io::Env::posix(); }
 
-void flip_byte(const std::string& path, uint64_t at) {
-  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
-  f.seekg(static_cast<std::streamoff>(at));
-  char c = 0;
-  f.get(c);
-  f.seekp(static_cast<std::streamoff>(at));
-  f.put(static_cast<char>(c ^ 0x5a));
-}
+using redset::test::flip_byte;
 
 void shorten(const std::string& path) { fs::resize_file(path, fs::file_size(path) - 1); }
 

@@ -188,12 +188,7 @@ TEST_P(OfflineLossTest, LargeFilesAreStreamedInPieces) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Schemes, OfflineLossTest,
-                         ::testing::Values(Config{Scheme::xor_code, 1, 1, "xor"},
-                                           Config{Scheme::rs, 1, 1, "rs1"},
-                                           Config{Scheme::rs, 2, 1, "rs2"},
-                                           Config{Scheme::rs, 3, 1, "rs3"},
-                                           Config{Scheme::partner, 1, 1, "partner1"},
-                                           Config{Scheme::partner, 1, 2, "partner2"}),
+                         ::testing::ValuesIn(redset::test::all_loss_cases()),
                          [](const auto& info) { return info.param.name; });
 
 }  // namespace
