@@ -10,7 +10,6 @@
 source "$(dirname "$0")/tools_lib.sh"
 e2e_begin tools_scr_index_build
 
-prefix_digest() { tree_digest "$PREFIX"; }
 
 # expect_restored FILE...: each prefix file equals its copy in $SNAP, with its
 # mode and modification time.

@@ -54,7 +54,6 @@ expect_same_as_snapshot() {
   say "all $n files and the redundancy files equal their cached copies"
 }
 
-prefix_digest() { tree_digest "$PREFIX"; }
 
 # a) killed run, node n1 lost
 run_job SCR_FLUSH=0 -- "$E2E_NP" "$HEAT" "${ARGS[@]}" --crash-at 40

@@ -52,6 +52,8 @@ restart_job() {
 
 # Checksums of every file under the prefix's .scr, to prove a tool changed nothing.
 scr_digest() { tree_digest "$PREFIX/.scr"; }
+# Digest of the whole prefix (application files too).
+prefix_digest() { tree_digest "$PREFIX"; }
 expect_digest() {
   [[ "$(scr_digest)" == "$1" ]] || fail "${2:-the tool} changed files in $PREFIX/.scr"
 }
