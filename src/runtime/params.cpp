@@ -64,6 +64,18 @@ constexpr ParamSpec kParams[] = {
     {"SCR_RUNS", int_min(-1), "1", "runs the launcher attempts, -1 unlimited"},
     {"SCR_MIN_NODES", int_min(0), "0", "fewest nodes the launcher restarts on, 0 the first run's"},
     {"SCR_FAULT_INJECT", kString, "", "fault injection plan, for tests only"},
+    {"SCR_LOG_ENABLE", kBool, "0", "1 records run events (checkpoints, flushes, restarts...) in the event logs"},
+    {"SCR_LOG_TXT_ENABLE", kBool, "1", "with SCR_LOG_ENABLE, 1 writes the text event log <prefix>/.scr/log"},
+    {"SCR_LOG_SYSLOG_ENABLE", kBool, "1", "with SCR_LOG_ENABLE, 1 sends events to syslog"},
+    {"SCR_LOG_SYSLOG_PREFIX", kString, "SCR", "syslog identity of the events"},
+    {"SCR_LOG_SYSLOG_FACILITY", kString, "LOG_LOCAL7", "syslog facility of the events"},
+    {"SCR_LOG_SYSLOG_LEVEL", kString, "LOG_INFO", "syslog level of the events"},
+    {"SCR_LOG_DB_ENABLE", kBool, "0", "MySQL event log (SCR); not available in SCR++"},
+    {"SCR_LOG_DB_DEBUG", int_min(0), "0", "MySQL event log verbosity (SCR); not available in SCR++"},
+    {"SCR_LOG_DB_HOST", kString, "", "MySQL event log host (SCR); not available in SCR++"},
+    {"SCR_LOG_DB_NAME", kString, "", "MySQL event log database (SCR); not available in SCR++"},
+    {"SCR_LOG_DB_USER", kString, "", "MySQL event log user (SCR); not available in SCR++"},
+    {"SCR_LOG_DB_PASS", kString, "", "MySQL event log password (SCR); not available in SCR++"},
 };
 
 constexpr ItemSpec kCkptItems[] = {
