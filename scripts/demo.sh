@@ -23,7 +23,7 @@ steps=60 every=10 args=(-g 256 256)
 job() {  # job <prefix dir> <node list> [heat options...]
   local prefix="$1" nodes="$2"
   shift 2
-  (cd "$prefix" && SCR_PREFIX="$prefix" SCR_CACHE_BASE="$work/cache" SCR_CNTL_BASE="$work/cntl" \
+  (cd "$prefix" && SCR_CACHE_BYPASS=0 SCR_PREFIX="$prefix" SCR_CACHE_BASE="$work/cache" SCR_CNTL_BASE="$work/cntl" \
      SCR_SIM_NODES="$nodes" SCR_COPY_TYPE="$copy_type" SCR_SET_SIZE=4 SCR_FLUSH=2 SCR_CACHE_SIZE=2 \
      timeout 300 mpirun -n 8 "$heat" -n "$steps" -c "$every" "${args[@]}" "$@") 2>&1 |
     grep -v -e '^-\{5,\}' -e 'mpirun noticed' -e 'Per user-direction' -e '^Primary job' \
@@ -32,7 +32,7 @@ job() {  # job <prefix dir> <node list> [heat options...]
 checksum() { grep -o 'checksum=[0-9a-f]*' | tail -1 | cut -d= -f2; }
 
 say "1. Reference: the simulation run start to finish without interruption"
-ref=$( (cd "$work/reference" && SCR_PREFIX="$work/reference" SCR_CACHE_BASE="$work/refcache" \
+ref=$( (cd "$work/reference" && SCR_CACHE_BYPASS=0 SCR_PREFIX="$work/reference" SCR_CACHE_BASE="$work/refcache" \
         SCR_CNTL_BASE="$work/refcntl" SCR_SIM_NODES=n0,n1,n2,n3 SCR_COPY_TYPE="$copy_type" \
         timeout 300 mpirun -n 8 "$heat" -n "$steps" -c "$every" "${args[@]}" --quiet) | checksum)
 echo "   final checksum of the uninterrupted run: $ref"

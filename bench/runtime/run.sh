@@ -19,7 +19,7 @@ run() {  # run <nodes> <env...> -- <args>
   local envs=()
   while [ "$1" != "--" ]; do envs+=("$1"); shift; done
   shift
-  (cd "$dir/prefix" && env SCR_PREFIX="$dir/prefix" SCR_CACHE_BASE="$dir/cache" SCR_CNTL_BASE="$dir/cntl" \
+  (cd "$dir/prefix" && env SCR_CACHE_BYPASS=0 SCR_PREFIX="$dir/prefix" SCR_CACHE_BASE="$dir/cache" SCR_CNTL_BASE="$dir/cntl" \
      SCR_SIM_NODES="$nodes" "${envs[@]}" timeout 600 mpirun -n 8 "$bench" "$@" 2>/dev/null | grep '^{')
 }
 fresh() { rm -rf "$dir"; mkdir -p "$dir/prefix"; }

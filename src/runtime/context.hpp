@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,7 @@ struct Context {
   int out_id = 0;
   kv::Tree out_desc;
   const Protection* out_protection = nullptr;
-  std::vector<std::string> out_routed;  // files routed by this process
+  std::set<std::string> out_routed;  // files routed by this process (bypass)
 
   // Restart: cached checkpoints usable for restart, newest first, and the
   // one SCR_Have_restart currently reports.

@@ -63,9 +63,11 @@ Status verify(const std::string& src, const kv::Tree& f, uint64_t bytes, uint32_
   return Status::Ok();
 }
 
-// Copy this process's files into the cache (or, with SCR_FETCH_BYPASS, only
-// read them in place) and check sizes and CRCs.
-Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string& dir) {
+// Copy this process's files into the cache (or, `in_place`, only read them
+// where they lie in the prefix) and check sizes and CRCs. A shared file is
+// checked by its owner; the others compare its size (the summary has no CRC
+// for them).
+Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string& dir, bool in_place) {
   const kv::Tree* files = mine.get("FILE");
   if (!files) return Status::Ok();
   io::CopyOptions opt;
@@ -78,10 +80,13 @@ Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string&
     ctx.filemap.add_file(id, rel);
     uint32_t crc = 0;
     uint64_t bytes = 0;
-    if (ctx.settings.fetch_bypass) {
-      SCR_ASSIGN_OR_RETURN(crc, io::file_crc32c(ctx.fs(), src, ctx.settings.piece_size));
+    if (in_place) {
       SCR_ASSIGN_OR_RETURN(io::FileInfo info, ctx.fs().stat(src));
+      if (!info.is_regular()) return Error(Errc::corrupt, src + " is not a regular file");
       bytes = info.size;
+      if (f->has("CRC")) {
+        SCR_ASSIGN_OR_RETURN(crc, io::file_crc32c(ctx.fs(), src, ctx.settings.piece_size));
+      }
     } else {
       SCR_TRY(io::make_dirs(ctx.fs(), io::path::dirname(dst), 0700));
       opt.crc32c = &crc;
@@ -98,19 +103,21 @@ Status try_fetch(Context& ctx, int id) {
   DatasetInfo info = DatasetInfo::from_tree(desc);
   const Protection& p = select_protection(ctx.settings, info.ckpt, false);
   std::string dir = ctx.dataset_dir(p.store, id);
+  // A dataset written with cache bypass, or SCR_FETCH_BYPASS: read in place.
+  bool in_place = ctx.settings.fetch_bypass || desc.int_or("BYPASS", 0) != 0;
   kv::Tree& entry = ctx.filemap.dataset(id);
   entry.put("DESC", desc);
   entry.set("STORE", p.store);
-  if (ctx.settings.fetch_bypass) entry.set_int("BYPASS", 1);
-  Status st = ctx.settings.fetch_bypass ? Status::Ok() : io::make_dirs(ctx.fs(), dir, 0700);
-  if (st.ok()) st = load_files(ctx, id, mine, dir);
+  if (in_place) entry.set_int("BYPASS", 1);
+  Status st = in_place ? Status::Ok() : io::make_dirs(ctx.fs(), dir, 0700);
+  if (st.ok()) st = load_files(ctx, id, mine, dir, in_place);
   st = mpi::agree(ctx.world, st);
   if (!st.ok()) {
     (void)delete_cached(ctx, id);
     return st;
   }
   // Fetched into cache: protect it like a new checkpoint.
-  if (!ctx.settings.fetch_bypass) SCR_TRY(protect_dataset(ctx, id, p));
+  if (!in_place) SCR_TRY(protect_dataset(ctx, id, p));
   ctx.filemap.set_flag(id, "COMPLETE", true);
   ctx.filemap.set_flag(id, "FLUSHED", true);
   return mpi::agree(ctx.world, ctx.filemap.save(ctx.fs()));

@@ -86,7 +86,8 @@ Status end_flush(Context& ctx, const FlushJob& job, const Result<kv::Tree>& mine
   SCR_TRY(mpi::agree(ctx.world, mine.status()).with_context("flush of dataset " + info.name));
   int64_t my_bytes = 0;
   if (const kv::Tree* files = mine->get("FILE"))
-    for (const auto& [rel, f] : files->children()) my_bytes += f->int_or("SIZE", 0);
+    for (const auto& [rel, f] : files->children())
+      if (!f->has("SHARED")) my_bytes += f->int_or("SIZE", 0);  // a shared file counts once
   int64_t bytes = mpi::sum(ctx.world, my_bytes);
   // Gather every process's file list at rank 0 for the summary.
   std::map<int, kv::Tree> send;

@@ -29,7 +29,7 @@ constexpr ParamSpec kParams[] = {
     {"SCR_CNTL_BASE", kPath, "/dev/shm", "base of the node-local control directory"},
     {"SCR_CACHE_BASE", kPath, "/dev/shm", "base of the node-local cache directory (default store)"},
     {"SCR_CACHE_SIZE", int_min(1), "1", "datasets kept in cache (default store COUNT)"},
-    {"SCR_CACHE_BYPASS", kBool, "0", "1 writes datasets directly to the prefix"},
+    {"SCR_CACHE_BYPASS", kBool, "1", "1 writes datasets straight to the prefix (no cache, no redundancy); 0 uses the cache"},
     {"SCR_CACHE_PURGE", kBool, "0", "1 deletes cached datasets at start-up instead of rebuilding"},
     {"SCR_COPY_TYPE", {V::choice, 0, 0, kCopyTypes}, "XOR", "redundancy scheme of the default descriptor"},
     {"SCR_SET_SIZE", int_range(1, kMaxSet), "8", "processes per redundancy set (XOR, RS, PARTNER)"},

@@ -46,6 +46,8 @@ class Runtime {
   Status setup(const Config& config);
   Status prepare_restart();
   Status finish_output(bool valid);
+  Status complete_cached(bool valid);
+  Status check_not_shared_across_nodes(int id);
   Status after_checkpoint();
   Result<std::string> route_restart_file(const std::string& rel);
   Status reject_restart();

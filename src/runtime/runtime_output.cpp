@@ -7,10 +7,12 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "runtime/async_flush.hpp"
+#include "runtime/bypass.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/flush.hpp"
 #include "runtime/halt.hpp"
 #include "runtime/runtime.hpp"
+#include "runtime/shared_names.hpp"
 
 namespace scr::rt {
 
@@ -62,8 +64,8 @@ Status Runtime::start_output(const std::string& name, int flags) {
 
   int id = ++ctx_.dataset_id;
   int ckpt = (flags & kFlagCheckpoint) ? ++ctx_.checkpoint_id : 0;
-  if (ckpt > 0) SCR_TRY(evict_for_checkpoint(ctx_));
   const Protection& p = select_protection(ctx_.settings, ckpt, !(flags & kFlagCheckpoint));
+  if (ckpt > 0 && !p.bypass) SCR_TRY(evict_for_checkpoint(ctx_));
 
   kv::Tree desc;
   if (ctx_.rank() == 0) {
@@ -74,15 +76,20 @@ Status Runtime::start_output(const std::string& name, int flags) {
     desc.set_int("CREATED", now_usecs());
     desc.set("USER", ctx_.id.user);
     desc.set("JOBID", ctx_.id.job_id);
-    desc.set("STORE", p.store);
+    if (p.bypass) desc.set_int("BYPASS", 1);
+    else desc.set("STORE", p.store);
   }
   mpi::bcast_tree(ctx_.world, desc, 0);
-  kv::Tree& entry = ctx_.filemap.dataset(id);
-  entry.put("DESC", desc);
-  entry.set("STORE", p.store);
-  Status st = ctx_.filemap.save(ctx_.fs());
-  if (st.ok()) st = io::make_dirs(ctx_.fs(), ctx_.dataset_dir(p.store, id), 0700);
-  SCR_TRY(mpi::agree(ctx_.world, st));
+  if (p.bypass) {
+    SCR_TRY(begin_bypass(ctx_, id, desc));
+  } else {
+    kv::Tree& entry = ctx_.filemap.dataset(id);
+    entry.put("DESC", desc);
+    entry.set("STORE", p.store);
+    Status st = ctx_.filemap.save(ctx_.fs());
+    if (st.ok()) st = io::make_dirs(ctx_.fs(), ctx_.dataset_dir(p.store, id), 0700);
+    SCR_TRY(mpi::agree(ctx_.world, st));
+  }
 
   ctx_.phase = Phase::output;
   ctx_.out_id = id;
@@ -108,6 +115,12 @@ Result<std::string> Runtime::route_file(const std::string& name) {
   if (ctx_.phase == Phase::idle) return name;
   SCR_ASSIGN_OR_RETURN(std::string rel, prefix_relative(name));
   if (ctx_.phase == Phase::restart) return route_restart_file(rel);
+  if (ctx_.out_protection->bypass) {
+    std::string path = io::path::join(ctx_.settings.prefix, rel);
+    SCR_TRY(io::make_dirs(ctx_.fs(), io::path::dirname(path), 0755));
+    ctx_.out_routed.insert(rel);
+    return path;
+  }
   std::string dir = ctx_.dataset_dir(ctx_.out_protection->store, ctx_.out_id);
   std::string path = io::path::join(dir, rel);
   SCR_TRY(io::make_dirs(ctx_.fs(), io::path::dirname(path), 0700));
@@ -125,8 +138,38 @@ Status Runtime::complete_output(bool valid) {
 }
 
 Status Runtime::finish_output(bool valid) {
-  int id = ctx_.out_id;
   ctx_.phase = Phase::idle;
+  DatasetInfo info = DatasetInfo::from_tree(ctx_.out_desc);
+  Status st = ctx_.out_protection->bypass
+                  ? complete_bypass(ctx_, ctx_.out_id, ctx_.out_desc, ctx_.out_routed, valid)
+                  : complete_cached(valid);
+  ctx_.out_routed.clear();
+  ctx_.timing.checkpoint_total += wall_seconds() - ctx_.timing.phase_start;
+  if (!st.ok() || !info.is_checkpoint()) return st;
+  ctx_.timing.last_checkpoint_end = wall_seconds();
+  ctx_.timing.need_calls = 0;
+  return after_checkpoint();
+}
+
+// A file routed by processes on several nodes has several different copies
+// in cache, one per node: no redundancy scheme can make that one file.
+Status Runtime::check_not_shared_across_nodes(int id) {
+  Status local;
+  for (const auto& [name, shared] : survey_shared_names(ctx_.world, ctx_.id.node, ctx_.filemap.files(id))) {
+    if (shared.nodes.size() < 2) continue;
+    std::string nodes;
+    for (const auto& n : shared.nodes) nodes += (nodes.empty() ? "" : ", ") + n;
+    local = Error(Errc::invalid_argument,
+                  "file " + name + " was routed by processes on more than one node (" + nodes +
+                      "); a file shared across nodes cannot be cached: set SCR_CACHE_BYPASS=1 "
+                      "(or BYPASS=1 on the checkpoint descriptor) to write it to the prefix directly");
+    break;
+  }
+  return mpi::agree(ctx_.world, local);
+}
+
+Status Runtime::complete_cached(bool valid) {
+  int id = ctx_.out_id;
   // Every routed file must exist: a rank that says valid but never wrote a
   // file it routed has not produced a valid dataset.
   std::string dir = ctx_.dataset_dir(id);
@@ -139,9 +182,12 @@ Status Runtime::finish_output(bool valid) {
   DatasetInfo info = DatasetInfo::from_tree(ctx_.out_desc);
   if (!all_valid) {
     (void)delete_cached(ctx_, id);
-    ctx_.timing.checkpoint_total += wall_seconds() - ctx_.timing.phase_start;
     return Error(Errc::invalid_argument,
                  "dataset " + info.name + " is invalid on at least one process; discarded");
+  }
+  if (Status shared = check_not_shared_across_nodes(id); !shared.ok()) {
+    (void)delete_cached(ctx_, id);
+    return shared.with_context("dataset " + info.name + " discarded");
   }
 
   Status st = protect_dataset(ctx_, id, *ctx_.out_protection);
@@ -160,12 +206,6 @@ Status Runtime::finish_output(bool valid) {
   if (flush_due(ctx_, info)) {
     if (ctx_.settings.flush_async) SCR_TRY(ctx_.flusher->start(ctx_, id));
     else SCR_TRY(flush_dataset(ctx_, id));
-  }
-  ctx_.timing.checkpoint_total += wall_seconds() - ctx_.timing.phase_start;
-  if (info.is_checkpoint()) {
-    ctx_.timing.last_checkpoint_end = wall_seconds();
-    ctx_.timing.need_calls = 0;
-    return after_checkpoint();
   }
   return Status::Ok();
 }

@@ -46,7 +46,7 @@ Result<Settings> settings_from_config(const Config& config) {
   s.cntl_base = r.text("SCR_CNTL_BASE");
   s.cache_base = r.text("SCR_CACHE_BASE");
   s.cache_size = static_cast<int>(r.num("SCR_CACHE_SIZE", 1));
-  s.cache_bypass = r.flag("SCR_CACHE_BYPASS", false);
+  s.cache_bypass = r.flag("SCR_CACHE_BYPASS", true);
   s.flush = static_cast<int>(r.num("SCR_FLUSH", 10));
   s.flush_async = r.flag("SCR_FLUSH_ASYNC", false);
   s.flush_async_bw = r.bytes("SCR_FLUSH_ASYNC_BW", 0);
@@ -74,26 +74,16 @@ Result<Settings> settings_from_config(const Config& config) {
   s.fault_inject = r.text("SCR_FAULT_INJECT");
   s.piece_size = static_cast<size_t>(r.bytes("SCR_PIECE_SIZE", 1 << 20));
   SCR_TRY(r.status);
-  // Before the descriptors: SCR_CACHE_BYPASS also turns on the default
-  // descriptor's BYPASS, and the error must name the key the user set.
-  if (s.cache_bypass)
-    return Error(Errc::unsupported,
-                 "SCR_CACHE_BYPASS=1 (write checkpoints straight to the prefix) is not supported "
-                 "by SCR++; the cache is always used");
-
   SCR_ASSIGN_OR_RETURN(Descriptors d, build_descriptors(config));
   s.groups = d.groups;
   s.reds = d.reds;
   for (const RedDesc& red : d.reds) {
-    if (red.bypass)
-      return Error(Errc::unsupported, "CKPT=" + std::to_string(red.index) +
-                                          " BYPASS=1: writing checkpoints straight to the prefix "
-                                          "is not supported; remove BYPASS");
     Protection p;
     p.index = red.index;
     p.enabled = red.enabled;
     p.interval = red.interval;
     p.output = red.output;
+    p.bypass = red.bypass;
     p.store = red.store.empty() ? s.cache_base : red.store;
     p.group = red.group.empty() ? "NODE" : red.group;
     p.params.scheme = scheme_of(red.type);

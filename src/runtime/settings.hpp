@@ -21,6 +21,8 @@ struct Protection {
   int interval = 1;         // applies to checkpoints whose id is a multiple
   bool output = false;      // preferred for output datasets
   bool enabled = true;
+  // Datasets go straight to the prefix: no cache, no redundancy.
+  bool bypass = false;
   std::string store;        // cache base directory
   std::string group = "NODE";  // failure group name
   redset::Params params;
@@ -33,7 +35,7 @@ struct Settings {
   std::string cntl_base = "/dev/shm";
   std::string cache_base = "/dev/shm";
   int cache_size = 1;
-  bool cache_bypass = false;
+  bool cache_bypass = true;
   int flush = 10;
   bool flush_async = false;
   uint64_t flush_async_bw = 0;

@@ -41,7 +41,6 @@ bad_init "SCR_FLUSH=-1" "SCR_FLUSH=-1" SCR_FLUSH=-1
 bad_init "SCR_COPY_TYPE=FOO" "SCR_COPY_TYPE=FOO: must be one of SINGLE, PARTNER, XOR, RS" SCR_COPY_TYPE=FOO
 bad_init "SCR_SIM_NODES=a,b,c" "SCR_SIM_NODES lists 3 nodes but the job has $E2E_NP ranks" SCR_SIM_NODES=a,b,c
 bad_init "a bad node name" "SCR_SIM_NODES" "SCR_SIM_NODES=n0,../n1"
-bad_init "SCR_CACHE_BYPASS=1" "SCR_CACHE_BYPASS" SCR_CACHE_BYPASS=1
 
 conf="$E2E_DIR/bad.conf"
 printf '# a user configuration file\nSCR_FLUSH=1\nSCR_FOO=1\n' >"$conf"

@@ -131,8 +131,10 @@ run_job() {
   local np="$1"
   shift
   need_file "$1" "program $1 is not built"
+  # The scenarios exercise the cache: SCR_CACHE_BYPASS=0 unless a scenario
+  # passes SCR_CACHE_BYPASS=1 (or SCR_CACHE_BYPASS= for the built-in default).
   local -a envs=("SCR_COPY_TYPE=$E2E_COPY_TYPE" "SCR_CACHE_BASE=$CACHE" "SCR_CNTL_BASE=$CNTL"
-                 "SCR_SIM_NODES=$E2E_NODES")
+                 "SCR_SIM_NODES=$E2E_NODES" "SCR_CACHE_BYPASS=0")
   local kv e
   local -a kept
   for kv in "${extra[@]}"; do

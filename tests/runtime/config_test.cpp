@@ -176,7 +176,7 @@ TEST_F(ConfigTest, TypedGetters) {
   EXPECT_EQ(*c.get_int("SCR_FLUSH"), 10);
   EXPECT_EQ(*c.get_int("SCR_FETCH"), 1);
   EXPECT_EQ(*c.get_bool("SCR_CRC_ON_FLUSH"), true);
-  EXPECT_EQ(*c.get_bool("SCR_CACHE_BYPASS"), false);
+  EXPECT_EQ(*c.get_bool("SCR_CACHE_BYPASS"), true);  // SCR 3.1's default
   EXPECT_EQ(*c.get_bytes("SCR_PIECE_SIZE"), 1u << 20);
   EXPECT_EQ(*c.get_bytes("SCR_FLUSH_ASYNC_BW"), 64u << 20);
   EXPECT_EQ(*c.get_bytes("SCR_CACHE_SIZE"), 1u);

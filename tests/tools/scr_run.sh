@@ -65,7 +65,7 @@ run_runner() {
   LAST_CMD="scr_run $*"
   set +e
   (cd "$PREFIX" && env PATH="$path" CACHE_DIR="$CACHE" CNTL_DIR="$CNTL" SCR_COPY_TYPE="$E2E_COPY_TYPE" \
-    SCR_CACHE_BASE="$CACHE" SCR_CNTL_BASE="$CNTL" SCR_FLUSH=1 \
+    SCR_CACHE_BASE="$CACHE" SCR_CNTL_BASE="$CNTL" SCR_CACHE_BYPASS=0 SCR_FLUSH=1 \
     timeout -k 10 240 "$SCR_RUN" "$@") >"$LAST_OUT" 2>"$LAST_ERR" </dev/null
   LAST_RC=$?
   set -e

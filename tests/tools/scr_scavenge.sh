@@ -25,7 +25,7 @@ ARGS=(-n 40 -c 10)
 # scavenge [ARGS...]: scr_scavenge configured through the environment, as
 # scr_run calls it after the job's last run.
 scavenge() {
-  run_tool env SCR_CACHE_BASE="$CACHE" SCR_CNTL_BASE="$CNTL" SCR_SIM_NODES="$E2E_NODES" \
+  run_tool env SCR_CACHE_BYPASS=0 SCR_CACHE_BASE="$CACHE" SCR_CNTL_BASE="$CNTL" SCR_SIM_NODES="$E2E_NODES" \
     "$SCR_SCAVENGE" --prefix "$PREFIX" "$@"
 }
 
@@ -127,7 +127,7 @@ use_dirs "$E2E_DIR/runner"
 JOB_N=$((JOB_N + 1))
 LAST_OUT="$E2E_DIR/runner.out" LAST_ERR="$E2E_DIR/runner.err" LAST_CMD="scr_run --runs 1"
 set +e
-(cd "$PREFIX" && env PATH="$(dirname "$SCR_SCAVENGE"):/usr/bin:/bin" SCR_COPY_TYPE=XOR SCR_FLUSH=0 \
+(cd "$PREFIX" && env PATH="$(dirname "$SCR_SCAVENGE"):/usr/bin:/bin" SCR_COPY_TYPE=XOR SCR_FLUSH=0 SCR_CACHE_BYPASS=0 \
   SCR_CACHE_BASE="$CACHE" SCR_CNTL_BASE="$CNTL" timeout -k 10 120 "$SCR_RUN" --runs 1 \
   --nodes "$E2E_NODES" -- -n "$E2E_NP" "$HEAT" "${ARGS[@]}" --crash-at 25) >"$LAST_OUT" 2>"$LAST_ERR"
 LAST_RC=$?

@@ -1,0 +1,85 @@
+#include "runtime/bypass.hpp"
+
+#include "common/log.hpp"
+#include "io/files.hpp"
+#include "io/path.hpp"
+#include "runtime/flush.hpp"
+#include "runtime/index_edit.hpp"
+#include "runtime/shared_names.hpp"
+
+namespace scr::rt {
+namespace {
+
+// Every routed file must be a regular file in the prefix.
+Status check_written(Context& ctx, const std::set<std::string>& routed) {
+  for (const auto& rel : routed) {
+    auto info = ctx.fs().stat(io::path::join(ctx.settings.prefix, rel));
+    if (!info || !info->is_regular())
+      return Error(Errc::not_found, "routed file " + rel + " was not written");
+  }
+  return Status::Ok();
+}
+
+// FILE/<rel>/{SIZE, CRC} for this process's files, as a flush from cache
+// records them. A shared file that another rank owns gets SIZE and SHARED=1.
+Result<kv::Tree> checksum_in_place(Context& ctx, const std::set<std::string>& routed) {
+  std::vector<std::string> names(routed.begin(), routed.end());
+  auto shared = survey_shared_names(ctx.world, ctx.id.node, names);
+  kv::Tree mine;
+  for (const auto& rel : names) {
+    std::string path = io::path::join(ctx.settings.prefix, rel);
+    SCR_ASSIGN_OR_RETURN(io::FileInfo info, ctx.fs().stat(path));
+    kv::Tree& f = mine.child("FILE").child(rel);
+    f.set_uint("SIZE", info.size);
+    auto it = shared.find(rel);
+    if (it != shared.end() && it->second.owner != ctx.rank()) {
+      f.set_int("SHARED", 1);
+      continue;
+    }
+    if (ctx.settings.crc_on_flush) {
+      SCR_ASSIGN_OR_RETURN(uint32_t crc, io::file_crc32c(ctx.fs(), path, ctx.settings.piece_size));
+      f.set_uint("CRC", crc);
+    }
+  }
+  return mine;
+}
+
+}  // namespace
+
+Status begin_bypass(Context& ctx, int id, const kv::Tree& desc) {
+  // The summary will go to .scr/scr.dataset.<id>/, as for a flush from cache.
+  Status made = ctx.rank() == 0 ? io::make_dirs(ctx.fs(), prefix_dataset_dir(ctx.settings.prefix, id), 0755)
+                                : Status::Ok();
+  SCR_TRY(mpi::agree(ctx.world, made));
+  FlushJob job;
+  job.id = id;
+  job.desc = desc;
+  return begin_flush(ctx, job);
+}
+
+Status complete_bypass(Context& ctx, int id, const kv::Tree& desc,
+                       const std::set<std::string>& routed, bool valid) {
+  DatasetInfo info = DatasetInfo::from_tree(desc);
+  Status written = check_written(ctx, routed);
+  if (!written.ok() && valid) log::error(written.message());
+  if (!mpi::all_true(ctx.world, valid && written.ok())) {
+    SCR_TRY(edit_index(ctx, [&](PrefixIndex& idx) {
+      if (idx.has(id)) idx.set_flag(id, "FAILED", true);
+      return Status::Ok();
+    }));
+    return Error(Errc::invalid_argument,
+                 "dataset " + info.name + " is invalid on at least one process; marked failed");
+  }
+  Result<kv::Tree> mine = checksum_in_place(ctx, routed);
+  FlushJob job;
+  job.id = id;
+  job.desc = desc;
+  int64_t files = 0;
+  if (mine.ok())
+    if (const kv::Tree* list = mine->get("FILE"))
+      for (const auto& [rel, f] : list->children()) files += f->has("SHARED") ? 0 : 1;
+  job.desc.set_int("FILES", mpi::sum(ctx.world, files));
+  return end_flush(ctx, job, mine);
+}
+
+}  // namespace scr::rt
