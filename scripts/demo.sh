@@ -20,6 +20,8 @@ export OMPI_MCA_btl=self,vader OMPI_MCA_mpi_yield_when_idle=1
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 steps=60 every=10 args=(-g 256 256)
+# SCR_CACHE_BYPASS=0: the demo shows the node-local cache and its redundancy
+# (SCR 3.1's default, bypass, would write every checkpoint to the prefix).
 job() {  # job <prefix dir> <node list> [heat options...]
   local prefix="$1" nodes="$2"
   shift 2

@@ -14,6 +14,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_btl=self,vader
 unset SCR_BUILD_DIR SCR_SOURCE_DIR
 
+# SCR_CACHE_BYPASS=0 throughout: these are the costs of the cache path.
 run() {  # run <nodes> <env...> -- <args>
   local nodes="$1"; shift
   local envs=()

@@ -40,7 +40,7 @@ TEST(Descriptors, DefaultsWithoutCkptLines) {
   EXPECT_TRUE(r.enabled);
   EXPECT_EQ(r.interval, 1);
   EXPECT_FALSE(r.output);
-  EXPECT_FALSE(r.bypass);
+  EXPECT_TRUE(r.bypass);  // SCR_CACHE_BYPASS=1 is SCR 3.1's default
   EXPECT_EQ(r.type, RedType::xor_parity);
   EXPECT_EQ(r.set_size, 8);
   EXPECT_EQ(r.failures, 2);

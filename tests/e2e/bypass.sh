@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Cache bypass (SCR_CACHE_BYPASS=1) with every redundancy setting, with
+# asynchronous flush set, with output datasets, and with SCR_Current, SCR_Drop
+# and SCR_Delete: datasets go straight to the prefix, no redundancy file or
+# cached file is ever written, restarts read the prefix in place.
+source "$(dirname "$0")/lib.sh"
+E2E_NP=4
+E2E_NODES=n0,n1
+e2e_begin bypass
+OPS="$SCRPP_BUILD/tests/e2e/bypass_ops"
+need_file "$OPS" "bypass_ops is not built"
+
+expect_nothing_cached() {
+  [[ -z "$(find "$CACHE" -type f)" ]] || fail "$1: files in the cache: $(find "$CACHE" -type f | head -3)"
+  [[ -z "$(find "$PREFIX" -name '*.redset')" ]] || fail "$1: redundancy files in the prefix"
+}
+
+for setting in "SCR_COPY_TYPE=SINGLE" "SCR_COPY_TYPE=PARTNER" "SCR_COPY_TYPE=XOR" \
+                "SCR_COPY_TYPE=RS SCR_SET_FAILURES=1" "SCR_COPY_TYPE=XOR SCR_FLUSH_ASYNC=1 SCR_FLUSH=1"; do
+  use_dirs "$E2E_DIR/$(tr ' =' '__' <<<"$setting")"
+  # shellcheck disable=SC2086
+  run_job SCR_CACHE_BYPASS=1 $setting -- 4 "$HEAT" -n 40 -c 10 -o 20 --crash-at 25
+  expect_crashed "$setting"
+  expect_nothing_cached "$setting"
+  expect_index step.20 loadable 1
+  expect_index heat.20 complete 1
+  for r in 0 1 2 3; do
+    assert_file "$PREFIX/step.20/rank_$r.dat" "($setting) checkpoint file"
+    assert_file "$PREFIX/output/heat.20.rank_$r.txt" "($setting) output file"
+  done
+  lose_all_nodes
+  # shellcheck disable=SC2086
+  run_job SCR_CACHE_BYPASS=1 $setting -- 4 "$HEAT" -n 40 -c 10 -o 20
+  expect_ok "$setting restart"
+  expect_resumed_from step.20
+  expect_result_equals_uninterrupted -n 40 -c 10 -o 20
+  expect_nothing_cached "$setting restart"
+done
+
+# SCR_Drop, SCR_Delete and SCR_Current on bypass datasets.
+use_dirs "$E2E_DIR/ops"
+run_job SCR_CACHE_BYPASS=1 -- 4 "$OPS" write
+expect_ops_ok() { [[ $LAST_RC -eq 0 ]] || fail "bypass_ops $1 exited with $LAST_RC"; expect_out "BYPASS-OPS $1 OK"; }
+expect_ops_ok write
+assert_eq "$(index_field out.4 id)" absent "out.4 after SCR_Drop"
+assert_file "$PREFIX/out.4/rank_0.dat" "a dropped dataset keeps its files"
+assert_eq "$(index_field b.2 id)" absent "b.2 after SCR_Delete"
+assert_no_file "$PREFIX/b.2/rank_0.dat" "file of the deleted b.2"
+assert_eq "$(index_current)" a.1 "current after SCR_Current"
+run_job SCR_CACHE_BYPASS=1 -- 4 "$OPS" restart
+expect_ops_ok restart
+expect_out "RESTARTED-FROM a.1"
+expect_nothing_cached ops
+e2e_pass
