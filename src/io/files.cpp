@@ -163,12 +163,14 @@ Result<uint64_t> copy_file(Env& env, const std::string& src, const std::string& 
     if (*got == 0) break;
     st = out->pwrite(buf.data(), *got, offset);
     if (!st.ok()) break;
-    if (options.crc32c) crc = crc32c(buf.data(), *got, crc);
+    if (options.crc32c || options.expect_crc32c) crc = crc32c(buf.data(), *got, crc);
     offset += *got;
     if (options.progress) options.progress(offset);
   }
   if (st.ok() && offset != meta.size)
     st = Error(Errc::corrupt, src + " changed size while being copied");
+  if (st.ok() && options.expect_crc32c && crc != *options.expect_crc32c)
+    st = Error(Errc::corrupt, src + " does not match its recorded CRC32C (its content changed)");
   if (st.ok() && options.fsync) st = out->sync();
   Status closed = out->close();
   if (st.ok()) st = closed;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "common/status.hpp"
@@ -47,6 +48,9 @@ struct CopyOptions {
   bool fsync = true;                // fsync the data, then the directory after the rename
   bool keep_meta = true;            // copy mode and times to the destination
   uint32_t* crc32c = nullptr;       // when set, receives the CRC32C of the bytes
+  // When set, the bytes must have this CRC32C: otherwise the copy fails with
+  // Errc::corrupt before the destination is replaced.
+  std::optional<uint32_t> expect_crc32c;
   // Called after each piece with bytes copied so far; may sleep to throttle.
   std::function<void(uint64_t)> progress;
 };

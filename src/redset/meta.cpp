@@ -44,7 +44,7 @@ Status check_name(const std::string& name) {
 }  // namespace
 
 Result<kv::Tree> describe_files(io::Env& env, const std::string& dir,
-                                const std::vector<std::string>& files) {
+                                const std::vector<std::string>& files, size_t crc_piece_size) {
   kv::Tree t;
   t.set_int("FILES", static_cast<int64_t>(files.size()));
   kv::Tree& list = t.child("FILE");
@@ -53,7 +53,13 @@ Result<kv::Tree> describe_files(io::Env& env, const std::string& dir,
     SCR_ASSIGN_OR_RETURN(io::FileInfo info, env.stat(io::path::join(dir, files[i])));
     if (!info.is_regular())
       return Error(Errc::invalid_argument, files[i] + " is not a regular file");
-    list.child(std::to_string(i)).put(files[i], meta_to_tree(info));
+    kv::Tree meta = meta_to_tree(info);
+    if (crc_piece_size > 0) {
+      SCR_ASSIGN_OR_RETURN(uint32_t crc,
+                           io::file_crc32c(env, io::path::join(dir, files[i]), crc_piece_size));
+      meta.set_uint("CRC", crc);
+    }
+    list.child(std::to_string(i)).put(files[i], std::move(meta));
   }
   return t;
 }
@@ -70,7 +76,13 @@ Result<std::vector<FileEntry>> files_from_tree(const kv::Tree& t) {
       return Error(Errc::corrupt, "file entry " + std::to_string(i) + " is missing");
     const auto& [name, meta] = *entry->children().begin();
     SCR_TRY(check_name(name));
-    out.push_back({name, meta_from_tree(*meta)});
+    FileEntry f{name, meta_from_tree(*meta), std::nullopt};
+    if (meta->has("CRC")) {
+      SCR_ASSIGN_OR_RETURN(uint64_t crc, meta->get_uint("CRC"));
+      if (crc > UINT32_MAX) return Error(Errc::corrupt, "CRC of " + name + " is out of range");
+      f.crc = static_cast<uint32_t>(crc);
+    }
+    out.push_back(std::move(f));
   }
   return out;
 }
@@ -85,6 +97,19 @@ std::vector<std::string> names(const std::vector<FileEntry>& files) {
   std::vector<std::string> out;
   for (const auto& f : files) out.push_back(f.name);
   return out;
+}
+
+std::vector<std::string> damaged_files(io::Env& env, const std::string& dir,
+                                       const std::vector<FileEntry>& files, size_t piece_size) {
+  std::vector<std::string> bad;
+  for (const auto& f : files) {
+    if (!f.crc) continue;
+    std::string path = io::path::join(dir, f.name);
+    if (!env.exists(path)) continue;  // missing, not damaged: the rebuild handles it
+    auto crc = io::file_crc32c(env, path, piece_size);
+    if (!crc || *crc != *f.crc) bad.push_back(f.name);
+  }
+  return bad;
 }
 
 bool files_present(io::Env& env, const std::string& dir, const std::vector<FileEntry>& files) {

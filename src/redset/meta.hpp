@@ -1,11 +1,12 @@
 // File metadata as stored in redundancy headers (seed 001):
-//   FILE/<i>/<name>/{SIZE, MODE, UID, GID, ATIME_SECS, ATIME_NSECS, MTIME_*, CTIME_*}
+//   FILE/<i>/<name>/{SIZE, MODE, UID, GID, ATIME_SECS, ATIME_NSECS, MTIME_*, CTIME_*, CRC}
 //   FILES = n
 // plus helpers every scheme shares: describing a process's files, checking
 // which are present, and restoring metadata after a rebuild.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,19 +20,28 @@ namespace scr::redset {
 struct FileEntry {
   std::string name;  // relative to the dataset directory
   io::FileInfo meta;
+  // CRC32C of the content when the scheme was applied; every rebuilt file
+  // is checked against it (absent in headers written without one).
+  std::optional<uint32_t> crc;
 };
 
 kv::Tree meta_to_tree(const io::FileInfo& info);
 io::FileInfo meta_from_tree(const kv::Tree& t);
 
-// stat each file in dir and build {FILE/..., FILES}. Names must be relative
-// and stay inside dir.
+// stat each file in dir and build {FILE/..., FILES}; with a piece size, also
+// checksum each file (CRC32C, read in pieces of that size). Names must be
+// relative and stay inside dir.
 Result<kv::Tree> describe_files(io::Env& env, const std::string& dir,
-                                const std::vector<std::string>& files);
+                                const std::vector<std::string>& files, size_t crc_piece_size = 0);
 // Parse {FILE/..., FILES} back; rejects entries that would escape dir.
 Result<std::vector<FileEntry>> files_from_tree(const kv::Tree& files_tree);
 uint64_t total_size(const std::vector<FileEntry>& files);
 std::vector<std::string> names(const std::vector<FileEntry>& files);
+
+// Files of `files` present in dir whose content no longer matches their
+// recorded CRC32C.
+std::vector<std::string> damaged_files(io::Env& env, const std::string& dir,
+                                       const std::vector<FileEntry>& files, size_t piece_size);
 
 // True when every file exists in dir as a regular file of the recorded size.
 bool files_present(io::Env& env, const std::string& dir, const std::vector<FileEntry>& files);

@@ -1,7 +1,11 @@
 #include "redset/redset.hpp"
 
+#include <algorithm>
+#include <set>
+
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "redset/headers.hpp"
 #include "redset/pending.hpp"
 #include "redset/schemes.hpp"
 #include "redset/shape.hpp"
@@ -34,8 +38,8 @@ std::vector<std::string> redundancy_files(const Set& set) {
 }
 
 Status apply(io::Env& env, const Set& set, const std::string& dir,
-             const std::vector<std::string>& files) {
-  auto described = describe_files(env, dir, files);
+             const std::vector<std::string>& files, std::vector<uint32_t>* crcs) {
+  auto described = describe_files(env, dir, files, set.params().piece_size);
   // Every member must get this far, or the collective encoders would hang.
   SCR_TRY(mpi::agree(set.parent(), described.status()));
   std::string redfile = redundancy_file(set, dir);
@@ -46,7 +50,14 @@ Status apply(io::Env& env, const Set& set, const std::string& dir,
     case Scheme::xor_code: st = detail::apply_xor(env, set, dir, *described, redfile); break;
     case Scheme::rs: st = detail::apply_rs(env, set, dir, *described, redfile); break;
   }
-  return mpi::agree(set.parent(), st);
+  st = mpi::agree(set.parent(), st);
+  if (st.ok() && crcs) {
+    crcs->clear();
+    auto listed = files_from_tree(*described);
+    if (listed)
+      for (const auto& f : *listed) crcs->push_back(f.crc.value_or(0));
+  }
+  return st;
 }
 
 namespace {
@@ -62,13 +73,61 @@ detail::Survey survey(io::Env& env, const Set& set, const std::string& dir,
 }
 }  // namespace
 
+namespace {
+
+// Before the survey: this member's files that no longer match the CRC32C its
+// own header recorded are removed, so the scheme counts them lost and
+// rebuilds them. Returns the names checked intact. Without a readable header
+// nothing is checked here; the files are checked after the rebuild instead.
+std::set<std::string> drop_damaged(io::Env& env, const Set& set, const std::string& dir,
+                                   const std::string& redfile) {
+  std::set<std::string> intact;
+  auto header = read_header(env, redfile);
+  if (!header) return intact;
+  auto files = entry_files(header->tree, set.rank());
+  if (!files) return intact;
+  auto bad = damaged_files(env, dir, *files, set.params().piece_size);
+  for (const auto& name : bad) (void)io::remove_file(env, io::path::join(dir, name));
+  for (const auto& f : *files)
+    if (f.crc && std::find(bad.begin(), bad.end(), f.name) == bad.end() &&
+        env.exists(io::path::join(dir, f.name)))
+      intact.insert(f.name);
+  return intact;
+}
+
+// After the rebuild: every file not checked before must match its CRC32C. A
+// mismatch means the redundancy data itself was damaged; the wrong files are
+// removed, never left for anyone to read.
+Status check_rebuilt(io::Env& env, const Set& set, const std::string& dir,
+                     const std::vector<FileEntry>& files, const std::set<std::string>& checked) {
+  std::vector<FileEntry> unchecked;
+  for (const auto& f : files)
+    if (!checked.count(f.name)) unchecked.push_back(f);
+  auto bad = damaged_files(env, dir, unchecked, set.params().piece_size);
+  if (bad.empty()) return Status::Ok();
+  for (const auto& name : bad) (void)io::remove_file(env, io::path::join(dir, name));
+  return Error(Errc::corrupt, io::path::join(dir, bad.front()) +
+                                  " does not match the CRC32C recorded when the scheme was applied "
+                                  "(the redundancy data is damaged)");
+}
+
+}  // namespace
+
 // Two halves (see schemes.hpp): every set surveys its loss, all agree it can
-// be rebuilt, and only then does any set write.
-Result<std::vector<std::string>> recover(io::Env& env, const Set& set, const std::string& dir) {
-  auto rebuild = survey(env, set, dir, redundancy_file(set, dir));
+// be rebuilt, and only then does any set write. Files are checked against
+// their CRC32C before (damaged ones count as lost) and after the rebuild.
+Result<std::vector<std::string>> recover(io::Env& env, const Set& set, const std::string& dir,
+                                         std::map<std::string, uint32_t>* crcs) {
+  std::string redfile = redundancy_file(set, dir);
+  std::set<std::string> intact = drop_damaged(env, set, dir, redfile);
+  auto rebuild = survey(env, set, dir, redfile);
   SCR_TRY(mpi::agree(set.parent(), rebuild.status()));
   auto got = (*rebuild)->run();
   SCR_TRY(mpi::agree(set.parent(), got.status()));
+  SCR_TRY(mpi::agree(set.parent(), check_rebuilt(env, set, dir, *got, intact)));
+  if (crcs)
+    for (const auto& f : *got)
+      if (f.crc) (*crcs)[f.name] = *f.crc;
   return names(*got);
 }
 

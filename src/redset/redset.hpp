@@ -11,14 +11,20 @@
 //    (g and r 1-based), a metadata-tree header followed by chunk data. Each
 //    header holds the process's own file metadata and copies of its
 //    neighbours' (see docs/formats/redset.md), so lost metadata is recovered.
+//  - apply() records each file's CRC32C in the headers. recover() counts a
+//    file whose content no longer matches it as lost (it is removed) and
+//    checks every rebuilt file against it: damaged redundancy data never
+//    yields a wrong file (Errc::corrupt instead).
 //  - recover() is collective: if every set lost no more members than it
 //    tolerates, lost files (data, size, mode, times) and lost redundancy files
 //    are rebuilt bit-exact and every process gets its file list back;
-//    otherwise every process gets Errc::unrecoverable and nothing changes.
+//    otherwise every process gets Errc::unrecoverable and nothing else
+//    changes.
 //  - Data is streamed in pieces of Params::piece_size; memory use does not
 //    grow with file size.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -33,13 +39,16 @@ inline constexpr const char* kFilePrefix = "reddesc.";
 // Path of this process's redundancy file in dir.
 std::string redundancy_file(const Set& set, const std::string& dir);
 
-// Collective over the set's parent communicator.
+// Collective over the set's parent communicator. `crcs`, if given, receives
+// the CRC32C recorded for each file, in the order of `files`.
 Status apply(io::Env& env, const Set& set, const std::string& dir,
-             const std::vector<std::string>& files);
+             const std::vector<std::string>& files, std::vector<uint32_t>* crcs = nullptr);
 
 // Collective. On success returns this process's files (relative to dir), all
-// present and complete.
-Result<std::vector<std::string>> recover(io::Env& env, const Set& set, const std::string& dir);
+// present, complete and matching their CRC32C; `crcs`, if given, receives
+// those CRC32Cs by file name.
+Result<std::vector<std::string>> recover(io::Env& env, const Set& set, const std::string& dir,
+                                         std::map<std::string, uint32_t>* crcs = nullptr);
 
 // Remove this process's redundancy file (and PARTNER replicas it holds).
 Status unapply(io::Env& env, const Set& set, const std::string& dir);

@@ -36,10 +36,9 @@ Result<kv::Tree> checksum_in_place(Context& ctx, const std::set<std::string>& ro
       f.set_int("SHARED", 1);
       continue;
     }
-    if (ctx.settings.crc_on_flush) {
-      SCR_ASSIGN_OR_RETURN(uint32_t crc, io::file_crc32c(ctx.fs(), path, ctx.settings.piece_size));
-      f.set_uint("CRC", crc);
-    }
+    // Always: the CRC32C taken here is what every later read is checked against.
+    SCR_ASSIGN_OR_RETURN(uint32_t crc, io::file_crc32c(ctx.fs(), path, ctx.settings.piece_size));
+    f.set_uint("CRC", crc);
   }
   return mine;
 }

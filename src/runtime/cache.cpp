@@ -11,30 +11,19 @@
 
 namespace scr::rt {
 
-Status record_crcs(Context& ctx, int id) {
-  std::string dir = ctx.dataset_dir(id);
-  kv::Tree& crcs = ctx.filemap.dataset(id).reset("CRC");
-  for (const auto& rel : ctx.filemap.files(id)) {
-    SCR_ASSIGN_OR_RETURN(uint32_t crc, io::file_crc32c(ctx.fs(), io::path::join(dir, rel),
-                                                       ctx.settings.piece_size));
-    crcs.set_uint(rel, crc);
-  }
-  return Status::Ok();
+void set_crcs(Filemap& fm, int id, const std::vector<std::string>& files,
+              const std::vector<uint32_t>& crcs) {
+  kv::Tree& list = fm.dataset(id).reset("CRC");
+  for (size_t i = 0; i < files.size() && i < crcs.size(); ++i) list.set_uint(files[i], crcs[i]);
 }
 
-std::vector<std::string> damaged_files(Context& ctx, int id) {
-  std::vector<std::string> bad;
-  const kv::Tree* entry = ctx.filemap.find(id);
-  const kv::Tree* crcs = entry ? entry->get("CRC") : nullptr;
-  if (!crcs) return bad;
-  std::string dir = ctx.dataset_dir(id);
-  for (const auto& [rel, v] : crcs->children()) {
-    std::string p = io::path::join(dir, rel);
-    if (!ctx.fs().exists(p)) continue;  // missing, not damaged: recover handles it
-    auto crc = io::file_crc32c(ctx.fs(), p, ctx.settings.piece_size);
-    if (!crc || *crc != crcs->uint_or(rel, 0)) bad.push_back(rel);
-  }
-  return bad;
+std::optional<uint32_t> recorded_crc(const Filemap& fm, int id, const std::string& file) {
+  const kv::Tree* entry = fm.find(id);
+  const kv::Tree* list = entry ? entry->get("CRC") : nullptr;
+  if (!list || !list->has(file)) return std::nullopt;
+  auto crc = list->get_uint(file);
+  if (!crc || *crc > UINT32_MAX) return std::nullopt;
+  return static_cast<uint32_t>(*crc);
 }
 
 Status protect_dataset(Context& ctx, int id, const Protection& p) {
@@ -44,10 +33,11 @@ Status protect_dataset(Context& ctx, int id, const Protection& p) {
   SCR_TRY(mpi::agree(ctx.world, group_name.status()));
   SCR_ASSIGN_OR_RETURN(redset::Set set, redset::Set::create(ctx.world, *group_name, params));
   std::string dir = ctx.dataset_dir(p.store, id);
-  SCR_TRY(redset::apply(ctx.fs(), set, dir, ctx.filemap.files(id)));
-
+  std::vector<std::string> files = ctx.filemap.files(id);
+  std::vector<uint32_t> crcs;
+  SCR_TRY(redset::apply(ctx.fs(), set, dir, files, &crcs));
+  set_crcs(ctx.filemap, id, files, crcs);
   ctx.filemap.set_redundancy_files(id, redset::redundancy_files(set));
-  if (ctx.settings.crc_on_copy) SCR_TRY(mpi::agree(ctx.world, record_crcs(ctx, id)));
   // Every member keeps all members' descriptors.
   auto descs = mpi::allgather_strings(set.comm(), kv::encode(set.desc()));
   kv::Tree& reddesc = ctx.filemap.dataset(id).reset("REDDESC");

@@ -2,6 +2,7 @@
 // scheme, evicting old ones, deleting them.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "runtime/context.hpp"
@@ -13,10 +14,13 @@ namespace scr::rt {
 // filemap, so a member whose node is lost can be told its own.
 Status protect_dataset(Context& ctx, int id, const Protection& p);
 
-// SCR_CRC_ON_COPY: record the CRC32C of this process's files of a dataset in
-// its filemap entry, and list the files whose content no longer matches.
-Status record_crcs(Context& ctx, int id);
-std::vector<std::string> damaged_files(Context& ctx, int id);
+// Record the CRC32C of each file of a dataset (taken when the redundancy
+// scheme was applied) in its filemap entry, CRC/<name>. Flush and scavenge
+// check every copy against it.
+void set_crcs(Filemap& fm, int id, const std::vector<std::string>& files,
+              const std::vector<uint32_t>& crcs);
+// The recorded CRC32C of a file, if any.
+std::optional<uint32_t> recorded_crc(const Filemap& fm, int id, const std::string& file);
 
 // Local: delete this process's files of a dataset (application files and
 // redundancy file) from cache and forget it in the filemap.

@@ -9,6 +9,7 @@
 //   DSET/<id>/DESC       the dataset descriptor
 //   DSET/<id>/FILE/<n>   = application file name (prefix-relative), in order
 //   DSET/<id>/SIZE/<n>   = its size once complete
+//   DSET/<id>/CRC/<name> = its CRC32C, taken at Complete
 //   DSET/<id>/REDDESC/<world rank>/...  redundancy descriptors of every member
 //                        of this process's set (so lost members find theirs)
 //   DSET/<id>/STORE      = cache base the dataset lives in

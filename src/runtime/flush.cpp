@@ -36,7 +36,7 @@ FlushJob plan_flush(const Context& ctx, int id) {
   for (const auto& rel : ctx.filemap.files(id)) {
     std::string dst = io::path::join(ctx.settings.prefix, rel);
     job.dirs.push_back(io::path::dirname(dst));
-    job.items.push_back({io::path::join(dir, rel), dst, true});
+    job.items.push_back({io::path::join(dir, rel), dst, true, recorded_crc(ctx.filemap, id, rel)});
   }
   for (const auto& name : ctx.filemap.redundancy_files(id))
     job.items.push_back({io::path::join(dir, name), io::path::join(meta_dir, name), false});
@@ -57,14 +57,20 @@ Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string
       if (job.progress) job.progress->store(before + copied);
     };
     uint32_t crc = 0;
-    opt.crc32c = item.app_file && job.crc ? &crc : nullptr;
-    SCR_ASSIGN_OR_RETURN(uint64_t bytes, io::copy_file(env, item.src, item.dst, opt));
+    bool want_crc = item.app_file && (job.crc || item.expect_crc);
+    opt.crc32c = want_crc ? &crc : nullptr;
+    // Checked in the copy's one pass, before the destination is replaced: a
+    // file damaged in cache never overwrites anything in the prefix.
+    opt.expect_crc32c = item.app_file ? item.expect_crc : std::nullopt;
+    auto copied = io::copy_file(env, item.src, item.dst, opt);
+    if (!copied) return copied.status().with_context("flush of " + item.src);
+    uint64_t bytes = *copied;
     total += bytes;
     if (item.app_file) {
       SCR_ASSIGN_OR_RETURN(std::string rel, io::path::relative_to(prefix, item.dst));
       kv::Tree& f = mine.child("FILE").child(rel);
       f.set_uint("SIZE", bytes);
-      if (job.crc) f.set_uint("CRC", crc);
+      if (want_crc) f.set_uint("CRC", crc);
     } else {
       mine.child("REDFILE").child(io::path::basename(item.dst)).set_uint("SIZE", bytes);
     }

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <atomic>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,8 @@ namespace scr::rt {
 struct CopyItem {
   std::string src, dst;
   bool app_file;  // application file (CRC and FILE entry) or redundancy file
+  // CRC32C recorded when the dataset was completed: the copy must match it.
+  std::optional<uint32_t> expect_crc = std::nullopt;
 };
 
 // Everything a process must copy for one dataset, fixed when the flush starts

@@ -98,21 +98,15 @@ Status rebuild_one(Context& ctx, Holdings& held, int id) {
   mine.set("STORE", store);
   std::string dir = ctx.dataset_dir(store, id);
   SCR_TRY(mpi::agree(ctx.world, io::make_dirs(ctx.fs(), dir, 0700)));
-  // SCR_CRC_ON_COPY: a file whose content changed in cache is treated as
-  // lost, so the redundancy scheme rebuilds it.
-  for (const auto& rel : damaged_files(ctx, id)) {
-    log::warn("dataset " + desc.value_or("NAME", "") + ": " + rel +
-              " fails its CRC32C check in cache; rebuilding it");
-    (void)io::remove_file(ctx.fs(), io::path::join(dir, rel));
-  }
-  SCR_ASSIGN_OR_RETURN(auto files, redset::recover(ctx.fs(), set, dir));
-  auto still_bad = damaged_files(ctx, id);
-  SCR_TRY(mpi::agree(ctx.world, still_bad.empty() ? Status::Ok()
-                                                  : Error(Errc::corrupt, still_bad.front() +
-                                                              " still fails its CRC32C check after the rebuild")));
+  // recover() checks every file against the CRC32C recorded at Complete:
+  // a damaged file is rebuilt, and damaged redundancy data is refused.
+  std::map<std::string, uint32_t> crcs;
+  SCR_ASSIGN_OR_RETURN(auto files, redset::recover(ctx.fs(), set, dir, &crcs));
 
   mine.reset("FILE");
   for (const auto& f : files) ctx.filemap.add_file(id, f);
+  kv::Tree& crc_list = mine.reset("CRC");
+  for (const auto& [name, crc] : crcs) crc_list.set_uint(name, crc);
   ctx.filemap.set_redundancy_files(id, redset::redundancy_files(set));
   mine.child("REDDESC").put(std::to_string(ctx.rank()), reddesc);
   ctx.filemap.set_flag(id, "COMPLETE", true);

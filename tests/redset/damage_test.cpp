@@ -15,6 +15,7 @@
 #include "harness.hpp"
 #include "io/env.hpp"
 #include "mpi/comm.hpp"
+#include "redset/meta.hpp"
 #include "redset/redset.hpp"
 
 namespace {
@@ -54,6 +55,9 @@ std::vector<Damage> damages() {
        [](auto& me, auto&, auto&) { cut(me.dir() + "/" + me.files()[0], 1, false); }},
       {"data file missing",
        [](auto& me, auto&, auto&) { ::unlink((me.dir() + "/" + me.files()[1]).c_str()); }},
+      // Same size, wrong content: only the CRC32C recorded at apply tells.
+      {"data file byte flipped",
+       [](auto& me, auto&, auto&) { flip_byte(me.dir() + "/" + me.files()[0], 4000); }},
   };
 }
 
@@ -124,6 +128,39 @@ INSTANTIATE_TEST_SUITE_P(Schemes, DamageTest,
                          [](const auto& info) {
                            return std::string(redset::scheme_file_tag(info.param.scheme));
                          });
+
+// Redundancy data damaged on every surviving member, then a member lost: its
+// rebuild can only produce wrong bytes, which the CRC32C recorded at apply
+// catches. recover() fails on every process and leaves no wrong data file.
+TEST_P(DamageTest, DamagedRedundancyDataNeverYieldsAWrongFile) {
+  redset::test::Scratch scratch(world_);
+  mpi::Comm comm = world_.split(world_.rank() / 4, world_.rank());
+  std::string node = "node" + std::to_string(world_.rank());
+  auto set = redset::Set::create(comm, node, GetParam());
+  ASSERT_TRUE(set.ok());
+  std::string dir = scratch.node_dir(node) + "/dataset";
+  redset::test::Member me(
+      dir, redset::test::make_sized_files(dir, "", {6000u + 13u * static_cast<uint64_t>(world_.rank())},
+                                          7u + static_cast<uint64_t>(world_.rank())));
+  ASSERT_TRUE(redset::apply(env_, *set, dir, me.files()).ok());
+  me.snapshot(*set);
+  std::string redfile = redset::redundancy_file(*set, dir);
+  bool lost_here = set->rank() == 2;
+  if (lost_here) {
+    me.lose();
+  } else {
+    // Damage every 97th byte of the data after the header (which starts page-aligned).
+    auto size = static_cast<uint64_t>(fs::file_size(redfile));
+    for (uint64_t off = redset::kDataAlign; off < size; off += 97) flip_byte(redfile, off);
+  }
+  comm.barrier();
+  auto got = redset::recover(env_, *set, dir);
+  EXPECT_FALSE(got.ok());
+  EXPECT_TRUE(got.status().code() == Errc::corrupt || got.status().code() == Errc::unrecoverable)
+      << got.status().to_string();
+  if (lost_here)
+    for (const auto& f : me.files()) EXPECT_FALSE(fs::exists(dir + "/" + f)) << f << " was left behind";
+}
 
 // Every member without files: the redundancy files hold headers only, and a
 // lost member still gets its (empty) file list and header back.

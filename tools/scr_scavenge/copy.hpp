@@ -23,7 +23,7 @@ Result<kv::Tree> copy_rank(io::Env& env, const Holding& h, const kv::Tree& desc,
                            const std::string& prefix, Progress& progress);
 
 // Files whose CRC32C as copied differs from the one the filemap recorded at
-// SCR_Complete_output (SCR_CRC_ON_COPY=1): their cached copy changed since.
+// SCR_Complete_output: their cached copy changed since.
 std::vector<std::string> changed_files(const Holding& h, const kv::Tree& copied);
 
 }  // namespace scr::tools::scavenge

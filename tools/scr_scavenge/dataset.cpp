@@ -73,7 +73,7 @@ uint64_t bytes_of(const std::vector<redset::FileEntry>& files) {
 }
 
 // Step 3: intact ranks' files to the prefix. A rank whose copy fails the
-// CRC32C recorded in cache (SCR_CRC_ON_COPY) becomes a suspect, rebuilt.
+// CRC32C recorded at Complete becomes a suspect, rebuilt.
 Status copy_intact(io::Env& env, const Options& o, const CachedDataset& ds,
                    const offline::Survey& survey, Progress& progress,
                    std::map<int, kv::Tree>* copied, std::set<int>* suspects, Saved* saved) {
@@ -100,6 +100,12 @@ Status rebuild_lost(io::Env& env, const Options& o, int id, const offline::Surve
   opt.progress = [&progress](uint64_t n) { progress.add(n); };
   opt.verify = [&](int rank, const redset::FileEntry& f, const std::string& written) -> Status {
     SCR_ASSIGN_OR_RETURN(uint32_t crc, io::file_crc32c(env, written));
+    // The header recorded the CRC32C at Complete: damaged redundancy data
+    // must not reach the prefix as a good file.
+    if (f.crc && crc != *f.crc)
+      return Error(Errc::corrupt, f.name + " of rank " + std::to_string(rank) +
+                                      " was rebuilt with wrong content (CRC32C mismatch): the "
+                                      "redundancy data is damaged");
     crcs[{rank, f.name}] = crc;
     return Status::Ok();
   };
