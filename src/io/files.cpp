@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <cstdio>
+
 #include <vector>
 
 #include "common/crc32c.hpp"
@@ -11,6 +13,12 @@
 
 namespace scr::io {
 namespace {
+
+std::string octal(uint32_t mode) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04o", static_cast<unsigned>(mode));
+  return buf;
+}
 
 std::string temp_name(const std::string& path) {
   return path + ".tmp." + std::to_string(::getpid());
@@ -108,11 +116,39 @@ Status make_dirs(Env& env, const std::string& dir, uint32_t perms, bool private_
     if (info.uid != ::geteuid())
       return Error(Errc::permission, norm + " is owned by uid " + std::to_string(info.uid) +
                                          ", not by this user; refusing to use it");
-    if ((info.mode & 0777) != 0700) {
-      FileInfo fixed = info;
-      fixed.mode = (info.mode & ~0777u) | 0700;
-      SCR_TRY(env.set_meta(norm, fixed));
+    // Never chmod: a directory we did not create (or one created under a
+    // umask) is the user's business. Others must not be able to write it.
+    if ((info.mode & 022) != 0)
+      return Error(Errc::permission, norm + " is writable by other users (mode " +
+                                         octal(info.mode & 07777) +
+                                         "); SCR++ does not change the mode of a directory: "
+                                         "run chmod go-w on it or choose another base directory");
+  }
+  return Status::Ok();
+}
+
+Status make_dirs_within(Env& env, const std::string& base, const std::string& dir, uint32_t perms) {
+  if (!path::is_within(base, dir))
+    return Error(Errc::invalid_argument, dir + " is not inside " + base);
+  // The base is the user's choice and may be a link (site paths); below it
+  // nothing is followed.
+  auto base_info = env.stat(base);
+  if (!base_info || !base_info->is_symlink()) SCR_TRY(make_dirs(env, base, perms));
+  SCR_ASSIGN_OR_RETURN(std::string rel, path::relative_to(base, dir));
+  std::string cur = path::normalize(base);
+  for (const auto& part : str::split(rel, '/')) {
+    if (part == ".") continue;
+    cur = path::join(cur, part);
+    auto info = env.stat(cur);
+    if (!info) {
+      Status made = env.mkdir(cur, perms);
+      // A concurrent creator may have won: look again either way.
+      info = env.stat(cur);
+      if (!info) return made.ok() ? info.status() : made;
     }
+    if (info->is_symlink())
+      return Error(Errc::permission, cur + " is a symbolic link; SCR++ does not follow links inside " + base);
+    if (!info->is_dir()) return Error(Errc::permission, cur + " exists and is not a directory");
   }
   return Status::Ok();
 }

@@ -31,10 +31,17 @@ Result<kv::Tree> read_tree_at(File& file, uint64_t offset, uint64_t* end);
 
 // mkdir -p; components created here get `perms`. The final directory must be
 // a real directory (not a symlink); when private_dir is set it must also be
-// owned by us and is forced to 0700. Parent components may be symlinks to
-// directories (site paths such as /home -> /gpfs/home); they are followed.
+// owned by us and not writable by others (its mode is never changed). Parent
+// components may be symlinks to directories (site paths such as
+// /home -> /gpfs/home); they are followed.
 Status make_dirs(Env& env, const std::string& path, uint32_t perms = 0700,
                  bool private_dir = false);
+// mkdir -p of `dir`, which must lie within `base` (base is made with
+// make_dirs if missing). Every component below base must be a real
+// directory: a symbolic link planted there (in a shared prefix or tmpfs)
+// would redirect SCR++'s files elsewhere, so it is an error, never followed.
+Status make_dirs_within(Env& env, const std::string& base, const std::string& dir,
+                        uint32_t perms = 0700);
 // rm -r without following symlinks; a missing path is not an error.
 Status remove_tree(Env& env, const std::string& path);
 // Remove dir and its subdirectories bottom-up where they are empty; leaves

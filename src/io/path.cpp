@@ -74,9 +74,18 @@ Result<std::string> relative_to(std::string_view base, std::string_view p) {
   return n.substr(b == "/" ? 1 : b.size() + 1);
 }
 
-bool is_plain_name(std::string_view name) {
-  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string_view::npos &&
-         name.find('\0') == std::string_view::npos;
+std::string component_problem(std::string_view name) {
+  if (name.empty()) return "it is empty";
+  if (name == "." || name == "..") return "'.' and '..' are not names";
+  if (name.size() > kMaxComponent)
+    return "it is longer than " + std::to_string(kMaxComponent) + " bytes";
+  for (char c : name) {
+    if (c == '/') return "it contains '/'";
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return "it contains a control character";
+  }
+  return "";
 }
+
+bool is_plain_name(std::string_view name) { return component_problem(name).empty(); }
 
 }  // namespace scr::io::path

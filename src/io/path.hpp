@@ -22,6 +22,13 @@ bool is_within(std::string_view base, std::string_view p);
 std::string absolute(std::string_view p, std::string_view cwd);
 // p relative to base; requires is_within(base, p).
 Result<std::string> relative_to(std::string_view base, std::string_view p);
+// Longest single path component accepted (NAME_MAX on Linux).
+inline constexpr size_t kMaxComponent = 255;
+// Why `name` cannot be one component of a path, or "" when it can: empty,
+// "." or "..", a '/', a control character, or longer than kMaxComponent.
+// Names from the environment (job id, user, node) are checked with it before
+// any directory is made from them.
+std::string component_problem(std::string_view name);
 // A single component that is safe to use as a file or directory name.
 bool is_plain_name(std::string_view name);
 

@@ -30,11 +30,11 @@ std::unique_ptr<Rebuild> nothing_to_rebuild(std::vector<FileEntry> files) {
 }  // namespace detail
 
 std::string redundancy_file(const Set& set, const std::string& dir) {
-  return io::path::join(dir, set.shape().file_name(set.rank()));
+  return io::path::join(io::path::join(dir, kRedundancyDir), set.shape().file_name(set.rank()));
 }
 
 std::vector<std::string> redundancy_files(const Set& set) {
-  return {io::path::basename(redundancy_file(set, "."))};
+  return {io::path::join(kRedundancyDir, set.shape().file_name(set.rank()))};
 }
 
 Status apply(io::Env& env, const Set& set, const std::string& dir,

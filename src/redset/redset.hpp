@@ -7,8 +7,10 @@
 //  - Files are named relative to a dataset directory `dir`; each process
 //    passes its own ordered list (any count, including zero, any sizes).
 //  - apply() writes exactly one redundancy file per process,
-//    dir/<kFilePrefix><wrank>.<scheme>.grp_<g>_of_<n>.mem_<r>_of_<s>.redset
-//    (g and r 1-based), a metadata-tree header followed by chunk data. Each
+//    dir/.scr/<kFilePrefix><wrank>.<scheme>.grp_<g>_of_<n>.mem_<r>_of_<s>.redset
+//    (g and r 1-based), a metadata-tree header followed by chunk data. The
+//    .scr subdirectory keeps it apart from the application's files (which
+//    may not be named .scr/...). Each
 //    header holds the process's own file metadata and copies of its
 //    neighbours' (see docs/formats/redset.md), so lost metadata is recovered.
 //  - apply() records each file's CRC32C in the headers. recover() counts a
@@ -35,6 +37,8 @@
 namespace scr::redset {
 
 inline constexpr const char* kFilePrefix = "reddesc.";
+// Subdirectory of a dataset directory that holds the redundancy files.
+inline constexpr const char* kRedundancyDir = ".scr";
 
 // Path of this process's redundancy file in dir.
 std::string redundancy_file(const Set& set, const std::string& dir);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "io/env.hpp"
+#include "io/file_lock.hpp"
 #include "io/fault_env.hpp"
 #include "mpi/comm.hpp"
 #include "runtime/dataset.hpp"
@@ -40,6 +41,10 @@ struct Context {
   io::Env* env = nullptr;        // PosixEnv, or the FaultEnv below in tests
   std::unique_ptr<io::FaultEnv> fault_env;
   std::string cntl_dir;
+  // Held from SCR_Init to the end of the process: one job per prefix (rank
+  // 0) and per job directory (the first process of each node).
+  std::optional<io::FileLock> prefix_lock;
+  std::optional<io::FileLock> job_lock;
 
   // Mutable run state.
   Filemap filemap;

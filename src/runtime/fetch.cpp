@@ -88,7 +88,7 @@ Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string&
         SCR_ASSIGN_OR_RETURN(crc, io::file_crc32c(ctx.fs(), src, ctx.settings.piece_size));
       }
     } else {
-      SCR_TRY(io::make_dirs(ctx.fs(), io::path::dirname(dst), 0700));
+      SCR_TRY(io::make_dirs_within(ctx.fs(), dir, io::path::dirname(dst), 0700));
       opt.crc32c = &crc;
       SCR_ASSIGN_OR_RETURN(bytes, io::copy_file(ctx.fs(), src, dst, opt));
     }

@@ -39,12 +39,12 @@ FlushJob plan_flush(const Context& ctx, int id) {
     job.items.push_back({io::path::join(dir, rel), dst, true, recorded_crc(ctx.filemap, id, rel)});
   }
   for (const auto& name : ctx.filemap.redundancy_files(id))
-    job.items.push_back({io::path::join(dir, name), io::path::join(meta_dir, name), false});
+    job.items.push_back({io::path::join(dir, name), io::path::join(meta_dir, io::path::basename(name)), false});
   return job;
 }
 
 Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string& prefix) {
-  for (const auto& d : job.dirs) SCR_TRY(io::make_dirs(env, d, 0755));
+  for (const auto& d : job.dirs) SCR_TRY(io::make_dirs_within(env, prefix, d, 0755));
   kv::Tree mine;
   uint64_t total = 0;
   auto start = std::chrono::steady_clock::now();

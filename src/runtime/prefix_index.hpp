@@ -23,6 +23,9 @@
 namespace scr::rt {
 
 std::string prefix_scr_dir(const std::string& prefix);
+// <prefix>/.scr/job.lock: held by rank 0 of the job using the prefix, and by
+// a tool while it changes the index.
+std::string prefix_lock_path(const std::string& prefix);
 std::string prefix_dataset_dir(const std::string& prefix, int id);
 std::string summary_path(const std::string& prefix, int id);
 

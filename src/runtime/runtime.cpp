@@ -1,6 +1,8 @@
 // SCR_Init, SCR_Finalize and the dataset management calls.
 #include "runtime/runtime.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "common/log.hpp"
@@ -29,10 +31,60 @@ Result<Settings> agreed_settings(const mpi::Comm& world, const Config& config) {
   return s;
 }
 
+// Everything that becomes part of a node-local path comes from outside
+// (environment, resource manager, host): checked before any directory is
+// made from it, so no value can lead SCR++ out of its bases.
+Status check_path_inputs(const Settings& s, const Identity& id) {
+  auto check = [](const std::string& what, const std::string& value) -> Status {
+    std::string why = io::path::component_problem(value);
+    if (why.empty()) return Status::Ok();
+    return Error(Errc::invalid_argument, what + " '" + value + "' cannot name a directory: " + why);
+  };
+  SCR_TRY(check("the user name (SCR_USER_NAME, else the login name)", id.user));
+  SCR_TRY(check("the job id (SCR_JOB_ID, else the resource manager's)", id.job_id));
+  SCR_TRY(check("the node name", id.node));
+  for (const auto& [what, base] : {std::pair<std::string, std::string>{"SCR_CNTL_BASE", s.cntl_base},
+                                   {"SCR_CACHE_BASE", s.cache_base}})
+    if (!io::path::is_absolute(base))
+      return Error(Errc::invalid_argument, what + "=" + base + ": must be an absolute path");
+  for (const auto& p : s.protections)
+    if (!io::path::is_absolute(p.store))
+      return Error(Errc::invalid_argument, "store " + p.store + ": must be an absolute path");
+  return Status::Ok();
+}
+
+// One job per prefix and per job directory: a second job on the same prefix
+// would reuse dataset ids and overwrite the first one's index entries; two
+// jobs with one job id on one node would share a cache. The locks die with
+// their holders, so a relaunch after a crash is never blocked.
+Status take_job_locks(Context& ctx) {
+  char host[256] = {0};
+  ::gethostname(host, sizeof host - 1);
+  std::string holder = "job " + ctx.id.job_id + " (host " + host + ", pid " + std::to_string(::getpid()) + ")";
+  auto take = [&](const std::string& path, std::optional<io::FileLock>* slot, const char* what) -> Status {
+    auto lock = io::FileLock::try_acquire(path, holder);
+    if (lock) {
+      slot->emplace(std::move(lock).value());
+      return Status::Ok();
+    }
+    if (lock.status().code() == Errc::unsupported) {
+      log::warn(lock.status().message() + "; cannot make sure no other job uses " + what);
+      return Status::Ok();
+    }
+    return lock.status().with_context(std::string("another job is using ") + what);
+  };
+  Status st;
+  if (ctx.rank() == 0) st = take(prefix_lock_path(ctx.settings.prefix), &ctx.prefix_lock, "this prefix directory");
+  SCR_TRY(mpi::agree(ctx.world, st));
+  if (ctx.node.rank() == 0) st = take(io::path::join(ctx.cntl_dir, "job.lock"), &ctx.job_lock, "this job directory");
+  return mpi::agree(ctx.world, st);
+}
+
 // <base>/<user>/scr.<jobid>: both the per-user directory and the job
-// directory must be ours and 0700, or another user sharing the tmpfs could
-// swap the job directory under us.
-Status make_private_job_dir(io::Env& fs, const std::string& dir) {
+// directory must be ours and closed to other users, or another user sharing
+// the tmpfs could swap the job directory under us.
+Status make_private_job_dir(io::Env& fs, const std::string& base, const std::string& dir) {
+  SCR_TRY(io::make_dirs_within(fs, base, dir, 0700));
   SCR_TRY(io::make_dirs(fs, io::path::dirname(dir), 0700, true));
   return io::make_dirs(fs, dir, 0700, true);
 }
@@ -78,15 +130,17 @@ Status Runtime::setup(const Config& config) {
   SCR_TRY(mpi::agree(ctx_.world, job.status()));
   ctx_.id.job_id = ctx_.rank() == 0 ? *job : "";
   mpi::bcast_string(ctx_.world, ctx_.id.job_id, 0);
+  SCR_TRY(mpi::agree(ctx_.world, check_path_inputs(s, ctx_.id)));
   ctx_.node = mpi::split_by_string(ctx_.world, ctx_.id.node);
 
   // Private node-local directories; the prefix's .scr directory.
   ctx_.cntl_dir = job_dir(s.cntl_base, ctx_.id);
-  Status st = make_private_job_dir(ctx_.fs(), ctx_.cntl_dir);
+  Status st = make_private_job_dir(ctx_.fs(), s.cntl_base, ctx_.cntl_dir);
   for (const auto& p : s.protections)
-    if (st.ok()) st = make_private_job_dir(ctx_.fs(), ctx_.cache_dir(p.store));
+    if (st.ok()) st = make_private_job_dir(ctx_.fs(), p.store, ctx_.cache_dir(p.store));
   if (st.ok() && ctx_.rank() == 0) st = io::make_dirs(ctx_.fs(), prefix_scr_dir(s.prefix), 0700);
   SCR_TRY(mpi::agree(ctx_.world, st));
+  SCR_TRY(take_job_locks(ctx_));
   clear_finalized(ctx_);
 
   std::string fm_path =
@@ -148,6 +202,8 @@ Status Runtime::finalize() {
   record_finalized(ctx_);
   ctx_.world.barrier();
   finalized_ = true;
+  ctx_.prefix_lock.reset();
+  ctx_.job_lock.reset();
   return st;
 }
 

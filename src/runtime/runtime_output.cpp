@@ -45,6 +45,28 @@ Result<bool> Runtime::need_checkpoint() {
   return decide != 0;
 }
 
+namespace {
+
+// A dataset name must come back intact from SCR_Have_restart (a buffer of
+// SCR_MAX_FILENAME bytes) and from the index; it names no directory, so
+// only '/' and control characters are refused besides the length.
+Status check_dataset_name(const std::string& name) {
+  constexpr size_t kMaxName = 1023;  // SCR_MAX_FILENAME - 1
+  std::string why;
+  if (name.size() > kMaxName) why = "it is longer than " + std::to_string(kMaxName) + " bytes";
+  else if (name == "." || name == "..") why = "'.' and '..' are not names";
+  for (char c : name) {
+    if (!why.empty()) break;
+    if (c == '/') why = "it contains '/'";
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) why = "it contains a control character";
+  }
+  if (why.empty()) return Status::Ok();
+  return Error(Errc::invalid_argument,
+               "dataset name '" + name.substr(0, 64) + (name.size() > 64 ? "...'" : "'") + " is not allowed: " + why);
+}
+
+}  // namespace
+
 Status Runtime::start_output(const std::string& name, int flags) {
   if (ctx_.phase == Phase::output)
     return Error(Errc::bad_state, "SCR_Start_output called while dataset '" +
@@ -54,8 +76,7 @@ Status Runtime::start_output(const std::string& name, int flags) {
   if ((flags & ~(kFlagCheckpoint | kFlagOutput)) != 0 || flags == 0)
     return Error(Errc::invalid_argument, "SCR_Start_output flags " + std::to_string(flags) +
                                              " must be SCR_FLAG_CHECKPOINT and/or SCR_FLAG_OUTPUT");
-  if (!name.empty() && !io::path::is_plain_name(name))
-    return Error(Errc::invalid_argument, "dataset name '" + name + "' must not contain '/'");
+  if (!name.empty()) SCR_TRY(check_dataset_name(name));
   // Starting a new dataset abandons a restart that was offered but not taken.
   ctx_.restart_candidates.clear();
   SCR_TRY(ctx_.flusher->poll(ctx_, false));
@@ -87,7 +108,7 @@ Status Runtime::start_output(const std::string& name, int flags) {
     entry.put("DESC", desc);
     entry.set("STORE", p.store);
     Status st = ctx_.filemap.save(ctx_.fs());
-    if (st.ok()) st = io::make_dirs(ctx_.fs(), ctx_.dataset_dir(p.store, id), 0700);
+    if (st.ok()) st = io::make_dirs_within(ctx_.fs(), ctx_.cache_dir(p.store), ctx_.dataset_dir(p.store, id), 0700);
     SCR_TRY(mpi::agree(ctx_.world, st));
   }
 
@@ -117,13 +138,13 @@ Result<std::string> Runtime::route_file(const std::string& name) {
   if (ctx_.phase == Phase::restart) return route_restart_file(rel);
   if (ctx_.out_protection->bypass) {
     std::string path = io::path::join(ctx_.settings.prefix, rel);
-    SCR_TRY(io::make_dirs(ctx_.fs(), io::path::dirname(path), 0755));
+    SCR_TRY(io::make_dirs_within(ctx_.fs(), ctx_.settings.prefix, io::path::dirname(path), 0755));
     ctx_.out_routed.insert(rel);
     return path;
   }
   std::string dir = ctx_.dataset_dir(ctx_.out_protection->store, ctx_.out_id);
   std::string path = io::path::join(dir, rel);
-  SCR_TRY(io::make_dirs(ctx_.fs(), io::path::dirname(path), 0700));
+  SCR_TRY(io::make_dirs_within(ctx_.fs(), dir, io::path::dirname(path), 0700));
   ctx_.filemap.add_file(ctx_.out_id, rel);
   SCR_TRY(ctx_.filemap.save(ctx_.fs()));
   return path;

@@ -52,7 +52,7 @@ expect_result_equals_uninterrupted "${ARGS[@]}"
 # 2. Damaged redundancy data plus a lost node: never handed out.
 rm -rf "$E2E_DIR/run" && cp -a "$E2E_DIR/cached" "$E2E_DIR/run"
 for node in n0 n2 n3; do
-  for red in "$(newest_dataset_dir "$node")"/*.redset; do damage_data "$red"; done
+  for red in "$(newest_dataset_dir "$node")"/.scr/*.redset; do damage_data "$red"; done
 done
 lose_node n1
 run_job "${SETTINGS[@]}" -- 4 "$HEAT" "${ARGS[@]}"

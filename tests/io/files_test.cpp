@@ -380,16 +380,41 @@ TEST(MakeDirs, PrivateRefusesSymlinkPlantedAtTarget) {
   EXPECT_EQ(st.code(), Errc::permission);
 }
 
-TEST(MakeDirs, PrivateFixesModeTo0700) {
+// SCR++ never changes the mode of a directory it did not create: an existing
+// private directory others can write is refused, its mode left as it was.
+TEST(MakeDirs, PrivateRefusesAWritableDirectoryAndNeverChmods) {
   TempDir dir;
   ASSERT_EQ(::mkdir((dir / "cntl").c_str(), 0755), 0);
   ASSERT_EQ(::chmod((dir / "cntl").c_str(), 0777), 0);
-  ASSERT_TRUE(io::make_dirs(Env::posix(), dir / "cntl", 0700, true).ok());
-  EXPECT_EQ(mode_of(dir / "cntl"), 0700u);
-  // without private_dir an existing directory keeps its mode
+  scr::Status st = io::make_dirs(Env::posix(), dir / "cntl", 0700, true);
+  EXPECT_EQ(st.code(), Errc::permission);
+  EXPECT_NE(st.message().find("0777"), std::string::npos) << st.message();
+  EXPECT_EQ(mode_of(dir / "cntl"), 0777u);
+  // readable by others but not writable: accepted as it is
   ASSERT_EQ(::mkdir((dir / "shared").c_str(), 0755), 0);
-  ASSERT_TRUE(io::make_dirs(Env::posix(), dir / "shared", 0700, false).ok());
+  ASSERT_TRUE(io::make_dirs(Env::posix(), dir / "shared", 0700, true).ok());
   EXPECT_EQ(mode_of(dir / "shared"), 0755u);
+}
+
+TEST(MakeDirsWithin, CreatesBelowTheBaseAndRefusesPlantedLinks) {
+  TempDir dir;
+  ASSERT_TRUE(io::make_dirs_within(Env::posix(), dir / "prefix", dir / "prefix/a/b", 0755).ok());
+  EXPECT_TRUE(Env::posix().stat(dir / "prefix/a/b")->is_dir());
+  // A link planted below the base is never followed, wherever it stands.
+  ASSERT_EQ(::mkdir((dir / "elsewhere").c_str(), 0755), 0);
+  ASSERT_EQ(::symlink((dir / "elsewhere").c_str(), (dir / "prefix/ckpt").c_str()), 0);
+  for (const char* target : {"prefix/ckpt", "prefix/ckpt/sub", "prefix/ckpt/sub/deeper"}) {
+    scr::Status st = io::make_dirs_within(Env::posix(), dir / "prefix", dir / target, 0755);
+    EXPECT_EQ(st.code(), Errc::permission) << target;
+    EXPECT_NE(st.message().find("symbolic link"), std::string::npos) << st.message();
+  }
+  EXPECT_FALSE(Env::posix().exists(dir / "elsewhere/sub"));
+  // The base itself may be reached through a link (site paths).
+  ASSERT_EQ(::symlink((dir / "prefix").c_str(), (dir / "linked").c_str()), 0);
+  EXPECT_TRUE(io::make_dirs_within(Env::posix(), dir / "linked", dir / "linked/a/c", 0755).ok());
+  // A path outside the base is refused.
+  EXPECT_EQ(io::make_dirs_within(Env::posix(), dir / "prefix", dir / "other", 0755).code(),
+            Errc::invalid_argument);
 }
 
 TEST(MakeDirs, PrivateRefusesADirectoryOwnedBySomeoneElse) {

@@ -86,6 +86,14 @@ TEST(Path, PlainName) {
   EXPECT_FALSE(path::is_plain_name("a/b"));
   EXPECT_FALSE(path::is_plain_name("/"));
   EXPECT_FALSE(path::is_plain_name(std::string("a\0b", 3)));
+  EXPECT_FALSE(path::is_plain_name("a\nb"));
+  EXPECT_FALSE(path::is_plain_name("tab\there"));
+  EXPECT_TRUE(path::is_plain_name(std::string(255, 'x')));
+  EXPECT_FALSE(path::is_plain_name(std::string(256, 'x')));
+  EXPECT_NE(path::component_problem("x/../..").find("'/'"), std::string::npos);
+  EXPECT_NE(path::component_problem("..").find("'..'"), std::string::npos);
+  EXPECT_NE(path::component_problem(std::string(5000, 'a')).find("255"), std::string::npos);
+  EXPECT_EQ(path::component_problem("job-1234.host"), "");
 }
 
 }  // namespace

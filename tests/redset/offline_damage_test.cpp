@@ -122,7 +122,7 @@ TEST_P(OfflineDamageTest, DamagedMembersCountAsLostAndAreRebuilt) {
       auto lost = s.lost();
       ASSERT_EQ(1u, lost.size()) << d.name;
       EXPECT_EQ(1, lost.front().world_rank) << d.name;
-      auto rebuilt = offline::rebuild(env(), s, {dir, dir});
+      auto rebuilt = offline::rebuild(env(), s, {dir, dir + "/" + redset::kRedundancyDir});
       EXPECT_TRUE(rebuilt.ok()) << d.name << ": " << rebuilt.status().to_string();
       EXPECT_EQ("", redset::test::image_differences(dir, image)) << d.name;
     }
@@ -178,7 +178,7 @@ TEST_F(OfflineJobTest, OneLossInEverySetIsRebuilt) {
   auto files = s.files(members(0)[2]);
   ASSERT_TRUE(files.ok());
   EXPECT_EQ(2u, files->size());
-  auto rebuilt = offline::rebuild(env(), s, {dir_, dir_});
+  auto rebuilt = offline::rebuild(env(), s, {dir_, dir_ + "/" + redset::kRedundancyDir});
   ASSERT_TRUE(rebuilt.ok()) << rebuilt.status().to_string();
   EXPECT_EQ(2u, rebuilt->size());
   EXPECT_EQ("", redset::test::image_differences(dir_, image_));
@@ -199,7 +199,7 @@ TEST_F(OfflineJobTest, TwoLossesInOneSetAreRefusedNamingTheSetAndRanks) {
   for (int w : {set1[1], set1[3]})
     EXPECT_NE(std::string::npos, verdict.message().find("(rank " + std::to_string(w) + ")"))
         << verdict.message();
-  EXPECT_EQ(Errc::unrecoverable, offline::rebuild(env(), s, {dir_, dir_}).status().code());
+  EXPECT_EQ(Errc::unrecoverable, offline::rebuild(env(), s, {dir_, dir_ + "/" + redset::kRedundancyDir}).status().code());
   EXPECT_EQ("", redset::test::image_differences(dir_, after_loss));
 }
 
@@ -230,7 +230,7 @@ TEST_F(OfflineJobTest, RejectedVerificationKeepsTheSetsFilesAway) {
         EXPECT_EQ(image_.at(f.name).bytes.size(), fs::file_size(written));
         return Error(Errc::corrupt, f.name + " fails its CRC32C check");
       }};
-  auto rebuilt = offline::rebuild(env(), s, {dir_, dir_}, reject);
+  auto rebuilt = offline::rebuild(env(), s, {dir_, dir_ + "/" + redset::kRedundancyDir}, reject);
   EXPECT_EQ(Errc::corrupt, rebuilt.status().code());
   EXPECT_NE(std::string::npos, rebuilt.status().message().find("fails its CRC32C check"));
   EXPECT_EQ(1u, seen.size());
@@ -238,7 +238,7 @@ TEST_F(OfflineJobTest, RejectedVerificationKeepsTheSetsFilesAway) {
 
   offline::Options accept{
       4096, {}, [](int, const redset::FileEntry&, const std::string&) { return Status::Ok(); }};
-  ASSERT_TRUE(offline::rebuild(env(), s, {dir_, dir_}, accept).ok());
+  ASSERT_TRUE(offline::rebuild(env(), s, {dir_, dir_ + "/" + redset::kRedundancyDir}, accept).ok());
   EXPECT_EQ("", redset::test::image_differences(dir_, image_));
 }
 

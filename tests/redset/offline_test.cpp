@@ -110,7 +110,7 @@ std::string check_loss(const std::string& dir, const std::vector<MemberFiles>& m
     if (std::count(lost.begin(), lost.end(), m.world_rank)) lose(dir, m);
   DirImage after_loss = redset::test::take_image(dir);
   offline::Survey survey = offline::survey(env, places_of(dir, members));
-  auto rebuilt = offline::rebuild(env, survey, {dir, dir}, {4096, {}, {}});
+  auto rebuilt = offline::rebuild(env, survey, {dir, dir + "/" + redset::kRedundancyDir}, {4096, {}, {}});
   if (!expect_rebuild) {
     if (rebuilt.status().code() != Errc::unrecoverable)
       return "expected a refusal, got: " + rebuilt.status().to_string();
@@ -178,7 +178,7 @@ TEST_P(OfflineLossTest, LargeFilesAreStreamedInPieces) {
                              {}};
     auto rebuilt = offline::rebuild(io::Env::posix(),
                                     offline::survey(io::Env::posix(), places_of(dir, members)),
-                                    {dir, dir}, options);
+                                    {dir, dir + "/" + redset::kRedundancyDir}, options);
     ASSERT_TRUE(rebuilt.ok()) << rebuilt.status().to_string();
     EXPECT_EQ("", redset::test::image_differences(dir, image));
     EXPECT_GE(calls, 4u);

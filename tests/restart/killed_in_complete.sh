@@ -9,7 +9,7 @@ e2e_begin killed_in_complete
 args=(-n 40 -c 10 -g 64 32)
 for size in 2 1; do
   use_dirs "$E2E_DIR/cache$size"
-  run_job SCR_SET_SIZE=4 SCR_FLUSH=2 SCR_CACHE_SIZE=$size SCR_FAULT_INJECT=kill:scr.dataset.3/reddesc.:1 \
+  run_job SCR_SET_SIZE=4 SCR_FLUSH=2 SCR_CACHE_SIZE=$size SCR_FAULT_INJECT=kill:scr.dataset.3/.scr/reddesc.:1 \
     -- 8 "$HEAT" "${args[@]}"
   expect_crashed
   expect_no_out "checkpoint 'step.30' saved"

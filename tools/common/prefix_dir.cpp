@@ -47,4 +47,17 @@ Result<rt::PrefixIndex> open_index(io::Env& env, const std::string& prefix) {
   return idx;
 }
 
+Result<std::optional<io::FileLock>> lock_prefix(const std::string& prefix, const std::string& tool) {
+  char host[256] = {0};
+  ::gethostname(host, sizeof host - 1);
+  auto lock = io::FileLock::try_acquire(rt::prefix_lock_path(prefix),
+                                        tool + " (host " + host + ", pid " + std::to_string(::getpid()) + ")");
+  if (lock) return std::optional<io::FileLock>(std::move(lock).value());
+  if (lock.status().code() == Errc::unsupported) return std::optional<io::FileLock>();
+  if (lock.status().code() == Errc::bad_state)
+    return Error(Errc::bad_state, "a job is using " + prefix + ": " + lock.status().message() +
+                                      "; change the index after it ends");
+  return lock.status();
+}
+
 }  // namespace scr::tools

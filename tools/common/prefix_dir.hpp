@@ -3,10 +3,12 @@
 // a mistyped path leaves no trace.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "common/status.hpp"
 #include "io/env.hpp"
+#include "io/file_lock.hpp"
 #include "runtime/prefix_index.hpp"
 
 namespace scr::tools {
@@ -20,6 +22,11 @@ std::string index_path(const std::string& prefix);
 // The directory exists (Errc::not_found naming it otherwise).
 Status check_dir(io::Env& env, const std::string& dir);
 bool has_index(io::Env& env, const std::string& prefix);
+
+// The lock a running job holds on its prefix, taken without waiting by a
+// tool that changes the index: Errc::bad_state naming the job that holds it.
+// (A file system without flock gives no lock and no error.)
+Result<std::optional<io::FileLock>> lock_prefix(const std::string& prefix, const std::string& tool);
 
 // check_dir, then the index must exist (not_found: "... is not an SCR
 // prefix") and decode (corrupt, naming the file).

@@ -77,5 +77,11 @@ int main(int argc, char** argv) {
   index_cmd::Request req{
       scr::io::Env::posix(), cli, absolute_path(args->value("--prefix").value_or(default_prefix())),
       chosen->option.empty() ? "" : args->value(chosen->option).value_or(""), json};
+  // Changes wait for no job: one that holds the prefix is named instead.
+  if (!chosen->option.empty() && has_index(req.env, req.prefix)) {
+    auto held = lock_prefix(req.prefix, "scr_index");
+    if (!held) return cli.fail(exit_code::failed, held.status().message());
+    return chosen->run(req);  // the lock in `held` lasts until the change is saved
+  }
   return chosen->run(req);
 }

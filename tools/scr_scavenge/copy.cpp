@@ -24,7 +24,7 @@ rt::FlushJob flush_job(const Holding& h, const kv::Tree& desc, const std::string
     job.items.push_back({io::path::join(h.dir, rel), dst, true});
   }
   for (const auto& name : h.redundancy_files())
-    job.items.push_back({io::path::join(h.dir, name), io::path::join(meta_dir, name), false});
+    job.items.push_back({io::path::join(h.dir, name), io::path::join(meta_dir, io::path::basename(name)), false});
   return job;
 }
 
