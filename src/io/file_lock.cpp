@@ -41,6 +41,7 @@ Result<FileLock> FileLock::try_acquire(const std::string& path, const std::strin
       return Error(Errc::unsupported, "the file system of " + path + " does not support flock");
     return errno_status(err, "lock", path);
   }
+  if (holder.empty()) return FileLock(fd);
   std::string text = holder + "\n";
   if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, text.data(), text.size(), 0) < 0) {
     int err = errno;

@@ -14,9 +14,10 @@ class FileLock {
   // Blocks until the lock on `path` (created 0600 if absent) is held.
   static Result<FileLock> acquire(const std::string& path);
   // Takes the lock without waiting and writes `holder` (who holds it: host,
-  // pid, job) into the file. When another process holds it: Errc::bad_state
-  // with that holder's text. Where the file system has no flock:
-  // Errc::unsupported.
+  // pid, job) into the file, unless it is empty (a short-lived holder that
+  // must leave the file as it was). When another process holds it:
+  // Errc::bad_state with the text last written. Where the file system has
+  // no flock: Errc::unsupported.
   static Result<FileLock> try_acquire(const std::string& path, const std::string& holder);
   FileLock(FileLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
   FileLock& operator=(FileLock&&) = delete;

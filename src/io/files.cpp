@@ -4,6 +4,9 @@
 
 #include <cstdio>
 
+#include <algorithm>
+#include <memory>
+#include <span>
 #include <vector>
 
 #include "common/crc32c.hpp"
@@ -186,7 +189,11 @@ Result<uint64_t> copy_file(Env& env, const std::string& src, const std::string& 
   SCR_ASSIGN_OR_RETURN(FileInfo meta, env.stat(src));
   std::string tmp = temp_name(dst);
   SCR_ASSIGN_OR_RETURN(auto out, env.open(tmp, OpenMode::create, 0600));
-  std::vector<char> buf(options.piece_size);
+  // Never more than the file needs, and not zeroed: a checkpoint of many
+  // small files must not pay for a piece-sized memset per file.
+  size_t want = static_cast<size_t>(std::min<uint64_t>(options.piece_size, std::max<uint64_t>(meta.size, 1)));
+  std::unique_ptr<char[]> storage(new char[want]);
+  std::span<char> buf(storage.get(), want);
   uint64_t offset = 0;
   uint32_t crc = 0;
   Status st;
@@ -218,7 +225,7 @@ Result<uint64_t> copy_file(Env& env, const std::string& src, const std::string& 
   }
   // Without this the rename itself may be lost on power failure, after the
   // caller already recorded the copy as done.
-  if (options.fsync) SCR_TRY(env.sync_dir(path::dirname(dst)));
+  if (options.fsync && options.sync_dir) SCR_TRY(env.sync_dir(path::dirname(dst)));
   if (options.crc32c) *options.crc32c = crc;
   return offset;
 }
@@ -227,7 +234,11 @@ Result<uint32_t> file_crc32c(Env& env, const std::string& p, size_t piece_size) 
   if (piece_size == 0)
     return Error(Errc::invalid_argument, "checksum " + p + ": piece size must be positive");
   SCR_ASSIGN_OR_RETURN(auto in, env.open(p, OpenMode::read));
-  std::vector<char> buf(piece_size);
+  SCR_ASSIGN_OR_RETURN(uint64_t size, in->size());
+  // Sized to the file (small files are common) and not zeroed.
+  size_t want = static_cast<size_t>(std::min<uint64_t>(piece_size, std::max<uint64_t>(size, 1)));
+  std::unique_ptr<char[]> storage(new char[want]);
+  std::span<char> buf(storage.get(), want);
   uint64_t offset = 0;
   uint32_t crc = 0;
   for (;;) {

@@ -53,6 +53,9 @@ Status remove_file(Env& env, const std::string& path);
 struct CopyOptions {
   size_t piece_size = kDefaultPieceSize;
   bool fsync = true;                // fsync the data, then the directory after the rename
+  // With fsync: false leaves the directory's fsync to the caller, who copies
+  // many files into few directories and syncs each directory once.
+  bool sync_dir = true;
   bool keep_meta = true;            // copy mode and times to the destination
   uint32_t* crc32c = nullptr;       // when set, receives the CRC32C of the bytes
   // When set, the bytes must have this CRC32C: otherwise the copy fails with

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "io/env.hpp"
@@ -57,12 +58,13 @@ struct Context {
   int out_id = 0;
   kv::Tree out_desc;
   const Protection* out_protection = nullptr;
-  std::set<std::string> out_routed;  // files routed by this process (bypass)
+  std::set<std::string> out_routed;  // files routed by this process
 
   // Restart: cached checkpoints usable for restart, newest first, and the
   // one SCR_Have_restart currently reports.
   std::vector<int> restart_candidates;
   bool restart_started = false;
+  std::unordered_set<std::string> restart_files;  // of the restart phase open
 
   // Background flushes in flight (SCR_FLUSH_ASYNC=1).
   std::unique_ptr<AsyncFlusher> flusher;

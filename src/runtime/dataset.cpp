@@ -1,5 +1,7 @@
 #include "runtime/dataset.hpp"
 
+#include <unordered_set>
+
 #include <chrono>
 
 #include "io/files.hpp"
@@ -77,11 +79,11 @@ std::vector<std::string> Filemap::list(int id, const char* key) const {
 
 std::vector<std::string> Filemap::files(int id) const { return list(id, "FILE"); }
 
-void Filemap::add_file(int id, const std::string& rel) {
-  for (const auto& f : files(id))
-    if (f == rel) return;
-  kv::Tree& list = dataset(id).child("FILE");
-  list.set(std::to_string(list.size()), rel);
+void Filemap::set_files(int id, const std::vector<std::string>& names) {
+  kv::Tree& list = dataset(id).reset("FILE");
+  std::unordered_set<std::string> seen;
+  for (const auto& rel : names)
+    if (seen.insert(rel).second) list.set(std::to_string(list.size()), rel);
 }
 
 std::vector<std::string> Filemap::redundancy_files(int id) const { return list(id, "REDFILE"); }

@@ -59,7 +59,9 @@ class Filemap {
 
   // Application files of a dataset, in the order they were routed.
   std::vector<std::string> files(int id) const;
-  void add_file(int id, const std::string& rel);
+  // Replace the list (duplicates dropped, order kept). Written once per
+  // dataset, at Complete, fetch or rebuild: never per routed file.
+  void set_files(int id, const std::vector<std::string>& names);
   // Redundancy files this process keeps with the dataset (names in its dir).
   std::vector<std::string> redundancy_files(int id) const;
   void set_redundancy_files(int id, const std::vector<std::string>& names);

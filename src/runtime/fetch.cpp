@@ -72,12 +72,13 @@ Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string&
   if (!files) return Status::Ok();
   io::CopyOptions opt;
   opt.piece_size = ctx.settings.piece_size;
+  std::vector<std::string> names;
   for (const auto& [rel, f] : files->children()) {
     std::string src = io::path::join(ctx.settings.prefix, rel);
     std::string dst = io::path::join(dir, rel);
     if (!io::path::is_within(ctx.settings.prefix, src) || !io::path::is_within(dir, dst))
       return Error(Errc::corrupt, "summary names a file outside the prefix: " + rel);
-    ctx.filemap.add_file(id, rel);
+    names.push_back(rel);
     uint32_t crc = 0;
     uint64_t bytes = 0;
     if (in_place) {
@@ -94,6 +95,7 @@ Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string&
     }
     SCR_TRY(verify(src, *f, bytes, crc));
   }
+  ctx.filemap.set_files(id, names);
   return ctx.filemap.save(ctx.fs());
 }
 

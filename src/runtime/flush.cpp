@@ -1,6 +1,7 @@
 #include "runtime/flush.hpp"
 
 #include <chrono>
+#include <set>
 #include <thread>
 
 #include "common/log.hpp"
@@ -44,12 +45,16 @@ FlushJob plan_flush(const Context& ctx, int id) {
 }
 
 Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string& prefix) {
-  for (const auto& d : job.dirs) SCR_TRY(io::make_dirs_within(env, prefix, d, 0755));
+  // Each directory once, however many files go into it.
+  for (const auto& d : std::set<std::string>(job.dirs.begin(), job.dirs.end()))
+    SCR_TRY(io::make_dirs_within(env, prefix, d, 0755));
   kv::Tree mine;
   uint64_t total = 0;
   auto start = std::chrono::steady_clock::now();
   io::CopyOptions opt;
   opt.piece_size = job.piece_size;
+  opt.sync_dir = false;  // every destination directory is synced once, below
+  std::set<std::string> synced;
   for (const auto& item : job.items) {
     uint64_t before = total;
     opt.progress = [&](uint64_t copied) {
@@ -74,7 +79,10 @@ Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string
     } else {
       mine.child("REDFILE").child(io::path::basename(item.dst)).set_uint("SIZE", bytes);
     }
+    synced.insert(io::path::dirname(item.dst));
   }
+  // The renames must be durable before the caller records the flush.
+  for (const auto& d : synced) SCR_TRY(env.sync_dir(d));
   return mine;
 }
 

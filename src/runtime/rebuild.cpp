@@ -1,6 +1,7 @@
 #include "runtime/rebuild.hpp"
 
 #include <climits>
+#include <set>
 
 #include "common/log.hpp"
 #include "common/strings.hpp"
@@ -103,8 +104,7 @@ Status rebuild_one(Context& ctx, Holdings& held, int id) {
   std::map<std::string, uint32_t> crcs;
   SCR_ASSIGN_OR_RETURN(auto files, redset::recover(ctx.fs(), set, dir, &crcs));
 
-  mine.reset("FILE");
-  for (const auto& f : files) ctx.filemap.add_file(id, f);
+  ctx.filemap.set_files(id, files);
   kv::Tree& crc_list = mine.reset("CRC");
   for (const auto& [name, crc] : crcs) crc_list.set_uint(name, crc);
   ctx.filemap.set_redundancy_files(id, redset::redundancy_files(set));
@@ -115,16 +115,21 @@ Status rebuild_one(Context& ctx, Holdings& held, int id) {
 }
 
 // Delete a dataset's files from every filemap this process holds.
+// The whole dataset directory goes: a dataset interrupted before Complete
+// has files its filemap does not list (they are recorded at Complete). Every
+// process of the node removes it; whoever comes last finds it gone.
 void drop_everywhere(Context& ctx, Holdings& held, int id) {
-  if (ctx.filemap.has(id)) (void)delete_cached(ctx, id);
+  std::set<std::string> dirs;
+  if (ctx.filemap.has(id)) {
+    dirs.insert(ctx.dataset_dir(id));
+    (void)delete_cached(ctx, id);
+  }
   for (Filemap& fm : held.adopted)
     if (fm.has(id)) {
-      std::string dir = ctx.dataset_dir(fm.find(id)->value_or("STORE", ctx.settings.cache_base), id);
-      for (const auto& n : fm.files(id)) (void)io::remove_file(ctx.fs(), io::path::join(dir, n));
-      for (const auto& n : fm.redundancy_files(id)) (void)io::remove_file(ctx.fs(), io::path::join(dir, n));
-      io::remove_empty_dirs(ctx.fs(), dir);
+      dirs.insert(ctx.dataset_dir(fm.find(id)->value_or("STORE", ctx.settings.cache_base), id));
       fm.erase(id);
     }
+  for (const auto& dir : dirs) (void)io::remove_tree(ctx.fs(), dir);
 }
 
 }  // namespace

@@ -136,17 +136,13 @@ Result<std::string> Runtime::route_file(const std::string& name) {
   if (ctx_.phase == Phase::idle) return name;
   SCR_ASSIGN_OR_RETURN(std::string rel, prefix_relative(name));
   if (ctx_.phase == Phase::restart) return route_restart_file(rel);
-  if (ctx_.out_protection->bypass) {
-    std::string path = io::path::join(ctx_.settings.prefix, rel);
-    SCR_TRY(io::make_dirs_within(ctx_.fs(), ctx_.settings.prefix, io::path::dirname(path), 0755));
-    ctx_.out_routed.insert(rel);
-    return path;
-  }
-  std::string dir = ctx_.dataset_dir(ctx_.out_protection->store, ctx_.out_id);
+  // Recorded in memory only: the filemap is written once, at Complete (an
+  // interrupted dataset's directory is removed whole at the next Init).
+  bool bypass = ctx_.out_protection->bypass;
+  std::string dir = bypass ? ctx_.settings.prefix : ctx_.dataset_dir(ctx_.out_protection->store, ctx_.out_id);
   std::string path = io::path::join(dir, rel);
-  SCR_TRY(io::make_dirs_within(ctx_.fs(), dir, io::path::dirname(path), 0700));
-  ctx_.filemap.add_file(ctx_.out_id, rel);
-  SCR_TRY(ctx_.filemap.save(ctx_.fs()));
+  SCR_TRY(io::make_dirs_within(ctx_.fs(), dir, io::path::dirname(path), bypass ? 0755 : 0700));
+  ctx_.out_routed.insert(rel);
   return path;
 }
 
@@ -191,6 +187,7 @@ Status Runtime::check_not_shared_across_nodes(int id) {
 
 Status Runtime::complete_cached(bool valid) {
   int id = ctx_.out_id;
+  ctx_.filemap.set_files(id, {ctx_.out_routed.begin(), ctx_.out_routed.end()});
   // Every routed file must exist: a rank that says valid but never wrote a
   // file it routed has not produced a valid dataset.
   std::string dir = ctx_.dataset_dir(id);

@@ -34,23 +34,24 @@ Result<std::string> Runtime::start_restart() {
     return Error(Errc::bad_state, "SCR_Start_restart called but there is no checkpoint to restart from "
                                   "(check SCR_Have_restart first)");
   ctx_.phase = Phase::restart;
+  // Looked up once per routed file: a set, not the filemap's list.
+  auto files = ctx_.filemap.files(ctx_.restart_candidates.front());
+  ctx_.restart_files = std::unordered_set<std::string>(files.begin(), files.end());
   return dataset_name(ctx_, ctx_.restart_candidates.front());
 }
 
 Result<std::string> Runtime::route_restart_file(const std::string& rel) {
   int id = ctx_.restart_candidates.front();
-  for (const auto& f : ctx_.filemap.files(id)) {
-    if (f != rel) continue;
-    // SCR_FETCH_BYPASS: the checkpoint is read where it lies in the prefix.
-    bool bypass = ctx_.filemap.flag(id, "BYPASS");
-    std::string path = io::path::join(bypass ? ctx_.settings.prefix : ctx_.dataset_dir(id), rel);
-    auto info = ctx_.fs().stat(path);
-    if (!info || !info->is_regular())
-      return Error(Errc::not_found, "checkpoint file " + rel + " is missing from cache");
-    return path;
-  }
-  return Error(Errc::not_found, "file " + rel + " is not part of checkpoint " +
-                                    dataset_name(ctx_, id) + " for this process");
+  if (!ctx_.restart_files.count(rel))
+    return Error(Errc::not_found, "file " + rel + " is not part of checkpoint " +
+                                      dataset_name(ctx_, id) + " for this process");
+  // Read in place in the prefix: a bypass dataset, or SCR_FETCH_BYPASS.
+  bool bypass = ctx_.filemap.flag(id, "BYPASS");
+  std::string path = io::path::join(bypass ? ctx_.settings.prefix : ctx_.dataset_dir(id), rel);
+  auto info = ctx_.fs().stat(path);
+  if (!info || !info->is_regular())
+    return Error(Errc::not_found, "checkpoint file " + rel + " is missing from cache");
+  return path;
 }
 
 Status Runtime::complete_restart(bool valid) {

@@ -17,20 +17,6 @@ ARGS=(-n 40 -c 10)
 SETTINGS=(SCR_FLUSH=0 SCR_CACHE_SIZE=2 SCR_SET_SIZE=4 SCR_SET_FAILURES=2)
 scheme_survives_node_loss || fail "run with E2E_COPY_TYPE=XOR, RS or PARTNER"
 
-# damage_data FILE: change every 61st byte after the first 4 KiB (the
-# redundancy header) without changing the size.
-damage_data() {
-  /usr/bin/env python3 - "$1" <<'PY'
-import sys
-p = sys.argv[1]
-b = bytearray(open(p, 'rb').read())
-for i in range(4096, len(b), 61):
-    b[i] ^= 0x5a
-open(p, 'wb').write(bytes(b))
-PY
-  say "damaged the data of ${1#"$E2E_DIR"/}"
-}
-
 newest_dataset_dir() { # newest_dataset_dir NODE
   local id
   id="$(cached_datasets "$1" | tail -n1)"

@@ -299,6 +299,20 @@ corrupt_byte() {
   say "flipped byte $offset of ${file#"$E2E_DIR"/} ($old -> $new)"
 }
 
+# damage_data FILE: change every 61st byte after the first 4 KiB (a redundancy
+# file's header) without changing the size.
+damage_data() {
+  /usr/bin/env python3 - "$1" <<'PY'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, 'rb').read())
+for i in range(4096, len(b), 61):
+    b[i] ^= 0x5a
+open(p, 'wb').write(bytes(b))
+PY
+  say "damaged the data of ${1#"$E2E_DIR"/}"
+}
+
 # Dataset directories (scr.dataset.<id>) in a node's cache, sorted by id.
 cached_datasets() {
   local node="$1"

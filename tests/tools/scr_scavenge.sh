@@ -13,6 +13,9 @@
 #  e) two checkpoints cached (and staged in another directory), the newest
 #     beyond repair (two members of one set lost only its files): it is
 #     reported not saved (exit 3) and the older one is saved and made CURRENT
+#  e2) the newest checkpoint's redundancy data damaged on every other node and
+#     n1 lost: its rebuild fails the CRC32C recorded at Complete, so it is not
+#     saved; the older one is, and a restart from it gives the right answer
 #  f) scr_run's scavenge hook runs the real scr_scavenge after the last run
 #  g) bad arguments, a missing prefix or job id, a damaged index: clear
 #     errors, nothing modified
@@ -121,6 +124,25 @@ expect_out "Not saved: step.40 (dataset 4): XOR set 0 lost the files of members 
 expect_out "Saved step.30 (dataset 3, checkpoint): 8 ranks, 8 files"
 expect_out "A restart from this prefix loads step.30."
 expect_index step.40 id absent
+
+# e2) the redundancy data of the newest checkpoint is damaged and a node lost:
+# its rebuild would be wrong, so it is not saved; the intact older one is.
+use_dirs "$E2E_DIR/damaged"
+run_job SCR_FLUSH=0 SCR_CACHE_SIZE=2 -- "$E2E_NP" "$HEAT" "${ARGS[@]}" --crash-at 40
+expect_crashed
+for red in "$CACHE"/n[023]/*/*/scr.dataset.4/.scr/*.redset; do damage_data "$red"; done
+lose_node n1
+scavenge
+expect_rc 3
+expect_out "Not saved: step.40 (dataset 4)"
+expect_out "Saved step.30 (dataset 3, checkpoint)"
+expect_out "A restart from this prefix loads step.30."
+expect_index step.40 loadable 0
+for node in n0 n2 n3; do lose_node "$node"; done
+run_job -- "$E2E_NP" "$HEAT" "${ARGS[@]}"
+expect_ok "restart after scavenging past damaged redundancy data"
+expect_resumed_from step.30
+expect_result_equals_uninterrupted "${ARGS[@]}"
 
 # f) scr_run scavenges at the end with the real scr_scavenge
 use_dirs "$E2E_DIR/runner"

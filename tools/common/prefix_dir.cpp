@@ -47,11 +47,10 @@ Result<rt::PrefixIndex> open_index(io::Env& env, const std::string& prefix) {
   return idx;
 }
 
-Result<std::optional<io::FileLock>> lock_prefix(const std::string& prefix, const std::string& tool) {
-  char host[256] = {0};
-  ::gethostname(host, sizeof host - 1);
-  auto lock = io::FileLock::try_acquire(rt::prefix_lock_path(prefix),
-                                        tool + " (host " + host + ", pid " + std::to_string(::getpid()) + ")");
+Result<std::optional<io::FileLock>> lock_prefix(const std::string& prefix) {
+  // A tool holds the lock for an instant and records nothing: a tool that
+  // refuses or changes nothing leaves the prefix exactly as it was.
+  auto lock = io::FileLock::try_acquire(rt::prefix_lock_path(prefix), "");
   if (lock) return std::optional<io::FileLock>(std::move(lock).value());
   if (lock.status().code() == Errc::unsupported) return std::optional<io::FileLock>();
   if (lock.status().code() == Errc::bad_state)

@@ -26,7 +26,7 @@ bool has_index(io::Env& env, const std::string& prefix);
 // The lock a running job holds on its prefix, taken without waiting by a
 // tool that changes the index: Errc::bad_state naming the job that holds it.
 // (A file system without flock gives no lock and no error.)
-Result<std::optional<io::FileLock>> lock_prefix(const std::string& prefix, const std::string& tool);
+Result<std::optional<io::FileLock>> lock_prefix(const std::string& prefix);
 
 // check_dir, then the index must exist (not_found: "... is not an SCR
 // prefix") and decode (corrupt, naming the file).

@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
       chosen->option.empty() ? "" : args->value(chosen->option).value_or(""), json};
   // Changes wait for no job: one that holds the prefix is named instead.
   if (!chosen->option.empty() && has_index(req.env, req.prefix)) {
-    auto held = lock_prefix(req.prefix, "scr_index");
+    auto held = lock_prefix(req.prefix);
     if (!held) return cli.fail(exit_code::failed, held.status().message());
     return chosen->run(req);  // the lock in `held` lasts until the change is saved
   }

@@ -1,0 +1,133 @@
+/*
+ * many_files: a checkpoint made of many small files per rank.
+ *
+ *   many_files write   FILES BYTES   one checkpoint "many.1" of FILES files of
+ *                                    BYTES bytes per rank (many.1/r<rank>/d<i/256>/f<i>)
+ *   many_files restart FILES BYTES   SCR_Init, then read every file back and
+ *                                    compare it byte for byte
+ *   many_files plain   FILES BYTES   the same files written without SCR, into
+ *                                    plain/ (fsync'd), the baseline
+ *
+ * Rank 0 prints one JSON line: {"mode":..., "files":..., "bytes":...,
+ * "seconds":..., "ok":0|1}. write times SCR_Start_output to the end of
+ * SCR_Complete_output (a flush included when one is due); restart times
+ * SCR_Init plus the reads. Exit code 1 when anything did not match.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "scr.h"
+
+static int rank;
+
+static void fill(unsigned char* buf, size_t n, long file) {
+  for (size_t i = 0; i < n; ++i) buf[i] = (unsigned char)(i * 31 + (size_t)file * 7 + (size_t)rank * 13 + 1);
+}
+
+static void name_of(char* out, size_t n, const char* top, long i) {
+  snprintf(out, n, "%s/r%d/d%ld/f%ld", top, rank, i / 256, i);
+}
+
+static int mkdirs(const char* path) {
+  char tmp[SCR_MAX_FILENAME];
+  snprintf(tmp, sizeof tmp, "%s", path);
+  for (char* p = tmp + 1; *p; ++p) {
+    if (*p != '/') continue;
+    *p = '\0';
+    if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return 0;
+    *p = '/';
+  }
+  return 1;
+}
+
+static int write_one(const char* path, const unsigned char* buf, size_t n, int sync) {
+  if (!mkdirs(path)) return 0;
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return 0;
+  int ok = write(fd, buf, n) == (ssize_t)n;
+  if (sync && fsync(fd) != 0) ok = 0;
+  return close(fd) == 0 && ok;
+}
+
+static int read_check(const char* path, unsigned char* buf, const unsigned char* want, size_t n) {
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) return 0;
+  ssize_t got = read(fd, buf, n + 1);
+  close(fd);
+  return got == (ssize_t)n && memcmp(buf, want, n) == 0;
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (argc != 4) {
+    if (rank == 0) fprintf(stderr, "usage: many_files write|restart|plain FILES BYTES\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  const char* mode = argv[1];
+  long files = atol(argv[2]);
+  size_t bytes = (size_t)atol(argv[3]);
+  unsigned char* buf = malloc(bytes + 1);
+  unsigned char* want = malloc(bytes + 1);
+  char name[SCR_MAX_FILENAME], path[SCR_MAX_FILENAME];
+  int ok = 1;
+  double t0 = 0;
+
+  if (!strcmp(mode, "plain")) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = MPI_Wtime();
+    for (long i = 0; i < files && ok; ++i) {
+      name_of(name, sizeof name, "plain", i);
+      fill(buf, bytes, i);
+      ok = write_one(name, buf, bytes, 1);
+    }
+  } else if (!strcmp(mode, "write")) {
+    ok = SCR_Init() == SCR_SUCCESS;
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = MPI_Wtime();
+    ok = ok && SCR_Start_output("many.1", SCR_FLAG_CHECKPOINT) == SCR_SUCCESS;
+    for (long i = 0; i < files && ok; ++i) {
+      name_of(name, sizeof name, "many.1", i);
+      fill(buf, bytes, i);
+      ok = SCR_Route_file(name, path) == SCR_SUCCESS && write_one(path, buf, bytes, 0);
+    }
+    ok = SCR_Complete_output(ok) == SCR_SUCCESS && ok;
+  } else if (!strcmp(mode, "restart")) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = MPI_Wtime();
+    ok = SCR_Init() == SCR_SUCCESS;
+    int have = 0;
+    char ckpt[SCR_MAX_FILENAME];
+    ok = ok && SCR_Have_restart(&have, ckpt) == SCR_SUCCESS && have && !strcmp(ckpt, "many.1");
+    ok = ok && SCR_Start_restart(ckpt) == SCR_SUCCESS;
+    for (long i = 0; i < files && ok; ++i) {
+      name_of(name, sizeof name, "many.1", i);
+      fill(want, bytes, i);
+      ok = SCR_Route_file(name, path) == SCR_SUCCESS && read_check(path, buf, want, bytes);
+      if (!ok) fprintf(stderr, "many_files rank %d: %s does not read back\n", rank, name);
+    }
+    if (have) ok = SCR_Complete_restart(ok) == SCR_SUCCESS && ok;
+  } else {
+    if (rank == 0) fprintf(stderr, "many_files: unknown mode %s\n", mode);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  double seconds = MPI_Wtime() - t0, slowest = 0;
+  MPI_Allreduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  int all = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  if (strcmp(mode, "plain") != 0) SCR_Finalize();
+  if (rank == 0)
+    printf("{\"mode\":\"%s\",\"files\":%ld,\"bytes\":%zu,\"seconds\":%.4f,\"ok\":%d}\n", mode, files,
+           bytes, slowest, all);
+  free(buf);
+  free(want);
+  MPI_Finalize();
+  return all ? 0 : 1;
+}
