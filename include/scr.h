@@ -15,10 +15,12 @@
 #ifndef SCR_H
 #define SCR_H
 
-#define SCR_VERSION "3.1.0"
-#define SCR_MAJOR_VERSION 3
-#define SCR_MINOR_VERSION 1
-#define SCR_PATCH_VERSION 0
+/* The SCR release this header is a drop-in for, spelled as SCR spells it
+ * (strings). SCR++'s own version is in <scr/version.h>. */
+#define SCR_MAJOR_VERSION "3"
+#define SCR_MINOR_VERSION "1"
+#define SCR_PATCH_VERSION "0"
+#define SCR_VERSION "v3.1.0"
 
 #define SCR_SUCCESS (0)
 #define SCR_MAX_FILENAME 1024

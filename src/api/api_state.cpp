@@ -14,6 +14,7 @@ struct State {
   std::optional<rt::Config> config;
   std::unique_ptr<rt::Runtime> runtime;
   bool finalized = false;
+  bool disabled = false;  // SCR_Init saw SCR_ENABLE=0
 };
 
 State& state() {
@@ -49,7 +50,7 @@ Status init() {
   int mpi_ready = 0;
   MPI_Initialized(&mpi_ready);
   if (!mpi_ready) return Error(Errc::bad_state, "SCR_Init called before MPI_Init");
-  if (s.runtime) return Error(Errc::bad_state, "SCR_Init called twice");
+  if (s.runtime || s.disabled) return Error(Errc::bad_state, "SCR_Init called twice");
   if (s.finalized) return Error(Errc::bad_state, "SCR_Init called after SCR_Finalize");
   Status loaded;
   {
@@ -63,14 +64,26 @@ Status init() {
   MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
   if (!loaded.ok()) return loaded;
   if (!all) return Error(Errc::invalid_argument, "configuration could not be read on another process");
+  // SCR_ENABLE=0: no directory, no file, no collective; every call succeeds.
+  if (auto enabled = s.config->get_bool("SCR_ENABLE"); enabled && !*enabled) {
+    s.disabled = true;
+    return Status::Ok();
+  }
   auto rt = rt::Runtime::init(*s.config);
   if (!rt) return rt.status();
   s.runtime = std::move(rt).value();
   return Status::Ok();
 }
 
+bool disabled() { return state().disabled; }
+
 Status finalize() {
   State& s = state();
+  if (s.disabled) {
+    s.disabled = false;
+    s.finalized = true;
+    return Status::Ok();
+  }
   if (!s.runtime)
     return Error(Errc::bad_state, s.finalized ? "SCR_Finalize called twice" : "SCR_Finalize called before SCR_Init");
   Status st = s.runtime->finalize();
@@ -81,6 +94,7 @@ Status finalize() {
 
 Result<rt::Runtime*> runtime(const char* call) {
   State& s = state();
+  if (s.disabled) return Error(Errc::bad_state, std::string(call) + ": SCR is disabled (SCR_ENABLE=0)");
   if (!s.runtime)
     return Error(Errc::bad_state, std::string(call) + (s.finalized ? " called after SCR_Finalize"
                                                                      : " called before SCR_Init"));
@@ -88,7 +102,10 @@ Result<rt::Runtime*> runtime(const char* call) {
 }
 
 void report(const char* call, const Status& st) {
-  if (!st.ok()) log::error(std::string(call) + ": " + st.message());
+  if (st.ok()) return;
+  log::error(std::string(call) + ": " + st.message());
+  if (State& s = state(); s.runtime)
+    s.runtime->context().events.record({"FAILURE", "", 0, -1, -1, std::string(call) + ": " + st.message()});
 }
 
 }  // namespace scr::api

@@ -18,8 +18,12 @@ namespace scr::api {
 Result<std::optional<std::string>> config(const std::string& text);
 Status init();
 Status finalize();
-// The runtime, or Errc::bad_state naming `call` when SCR is not initialized.
+// The runtime, or Errc::bad_state naming `call` when SCR is not initialized
+// (or is disabled).
 Result<rt::Runtime*> runtime(const char* call);
+// SCR_Init found SCR_ENABLE=0: every call until SCR_Finalize is a no-op that
+// succeeds, as in SCR.
+bool disabled();
 
 // Print a failed status on stderr, naming the API call.
 void report(const char* call, const Status& st);

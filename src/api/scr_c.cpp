@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <utility>
 
 #include "api/api_state.hpp"
 #include "scr.h"
@@ -36,12 +37,26 @@ scr::Status copy_out(const std::string& s, char* buf, const char* what) {
   return scr::Status::Ok();
 }
 
-template <class F>
-int with_runtime(const char* call, F&& fn) {
+// fn(Runtime&) does the call; with SCR_ENABLE=0 `disabled()` fills the
+// outputs instead (a no-op that succeeds, as in SCR).
+template <class F, class D>
+int with_runtime(const char* call, F&& fn, D&& disabled) {
   return guarded(call, [&]() -> scr::Status {
+    if (scr::api::disabled()) return disabled();
     SCR_ASSIGN_OR_RETURN(scr::rt::Runtime * rt, scr::api::runtime(call));
     return fn(*rt);
   });
+}
+
+template <class F>
+int with_runtime(const char* call, F&& fn) {
+  return with_runtime(call, std::forward<F>(fn), [] { return scr::Status::Ok(); });
+}
+
+scr::Status set_flag(int* flag, int value) {
+  if (!flag) return scr::Error(scr::Errc::invalid_argument, "NULL flag");
+  *flag = value;
+  return scr::Status::Ok();
 }
 
 }  // namespace
@@ -82,6 +97,9 @@ int SCR_Route_file(const char* name, char* file) {
     if (!name) return scr::Error(scr::Errc::invalid_argument, "NULL file name");
     SCR_ASSIGN_OR_RETURN(std::string path, rt.route_file(name));
     return copy_out(path, file, "file");
+  }, [&]() -> scr::Status {
+    if (!name) return scr::Error(scr::Errc::invalid_argument, "NULL file name");
+    return copy_out(name, file, "file");
   });
 }
 
@@ -93,6 +111,9 @@ int SCR_Have_restart(int* flag, char* name) {
     SCR_TRY(rt.have_restart(&have, &n));
     *flag = have ? 1 : 0;
     return name ? copy_out(n, name, "name") : scr::Status::Ok();
+  }, [&]() -> scr::Status {
+    if (name) name[0] = '\0';
+    return set_flag(flag, 0);
   });
 }
 
@@ -100,6 +121,9 @@ int SCR_Start_restart(char* name) {
   return with_runtime("SCR_Start_restart", [&](scr::rt::Runtime& rt) -> scr::Status {
     SCR_ASSIGN_OR_RETURN(std::string n, rt.start_restart());
     return name ? copy_out(n, name, "name") : scr::Status::Ok();
+  }, [&] {
+    if (name) name[0] = '\0';
+    return scr::Status::Ok();
   });
 }
 
@@ -114,7 +138,7 @@ int SCR_Need_checkpoint(int* flag) {
     SCR_ASSIGN_OR_RETURN(bool need, rt.need_checkpoint());
     *flag = need ? 1 : 0;
     return scr::Status::Ok();
-  });
+  }, [&] { return set_flag(flag, 0); });
 }
 
 int SCR_Start_checkpoint(void) {
@@ -167,7 +191,7 @@ int SCR_Should_exit(int* flag) {
     SCR_ASSIGN_OR_RETURN(bool exit, rt.should_exit());
     *flag = exit ? 1 : 0;
     return scr::Status::Ok();
-  });
+  }, [&] { return set_flag(flag, 0); });
 }
 
 }  // extern "C"

@@ -19,6 +19,7 @@ Status AsyncFlusher::start(Context& ctx, int id) {
   while (static_cast<int>(flights_.size()) >= max) SCR_TRY(wait_for(ctx, flights_.begin()->first));
   auto flight = std::make_unique<Flight>();
   flight->job = plan_flush(ctx, id);
+  flight->job.how = "async";
   flight->job.progress = &flight->copied;
   if (ctx.settings.flush_async_bw > 0)
     flight->job.bytes_per_second = std::max<uint64_t>(1, ctx.settings.flush_async_bw / ctx.node.size());

@@ -73,6 +73,8 @@ Status complete_bypass(Context& ctx, int id, const kv::Tree& desc,
   FlushJob job;
   job.id = id;
   job.desc = desc;
+  job.how = "bypass";
+  job.started = ctx.timing.phase_start;
   int64_t files = 0;
   if (mine.ok())
     if (const kv::Tree* list = mine->get("FILE"))

@@ -28,7 +28,7 @@ std::optional<uint32_t> recorded_crc(const Filemap& fm, int id, const std::strin
 
 Status protect_dataset(Context& ctx, int id, const Protection& p) {
   redset::Params params = p.params;
-  params.piece_size = ctx.settings.piece_size;
+  params.piece_size = ctx.settings.mpi_piece_size;
   auto group_name = ctx.settings.groups.member_key(ctx.id.node, p.group);
   SCR_TRY(mpi::agree(ctx.world, group_name.status()));
   SCR_ASSIGN_OR_RETURN(redset::Set set, redset::Set::create(ctx.world, *group_name, params));

@@ -32,10 +32,6 @@ ConfigSources with_fallbacks(ConfigSources s) {
   return s;
 }
 
-Status unknown_key(std::string_view key) {
-  return Error(Errc::invalid_argument, "unknown key '" + std::string(key) + "'");
-}
-
 }  // namespace
 
 ConfigSources ConfigSources::process() {
@@ -155,10 +151,12 @@ const ConfigLayer* Config::find_table_layer(std::string_view name) const {
   return nullptr;
 }
 
+// As SCR documents SCR_Config: a query answers what the user set (environment,
+// config files, SCR_Config), never a built-in default.
 Result<std::optional<std::string>> Config::query(const ConfigLine& line) const {
   if (!line.is_table) {
     if (!find_param(line.key)) return unknown_key(line.key);
-    return get(line.key);
+    return user_value(line.key);
   }
   const TableSpec& spec = *find_table(line.key);
   if (!line.value || line.items.size() != 1)
@@ -174,7 +172,8 @@ Result<std::optional<std::string>> Config::query(const ConfigLine& line) const {
 }
 
 Result<std::optional<std::string>> Config::apply_app_config(std::string_view text) {
-  auto fail = [](Status st) { return st.context("SCR_Config"); };
+  // The C API names the call ("SCR_Config: ..."); the message says the rest.
+  auto fail = [](Status st) { return st; };
   auto parsed = parse_config_line(text);
   if (!parsed) return fail(parsed.status());
   const ConfigLine& line = *parsed;
@@ -208,6 +207,13 @@ Result<std::optional<std::string>> Config::apply_app_config(std::string_view tex
   if (!st.ok()) return fail(st);
   *this = std::move(next);
   return std::optional<std::string>();
+}
+
+std::optional<std::string> Config::user_value(std::string_view key) const {
+  for (Layer which : kLayersByPrecedence)
+    if (which != Layer::builtin)
+      if (auto v = layer(which).param(key)) return v;
+  return std::nullopt;
 }
 
 std::optional<std::string> Config::get(std::string_view key) const {

@@ -66,6 +66,9 @@ class Config {
 
   // Effective canonical text of a parameter; nullopt when unset or unknown.
   std::optional<std::string> get(std::string_view key) const;
+  // What the user set (environment, files, SCR_Config): nullopt for a
+  // built-in default. SCR_Config queries answer this.
+  std::optional<std::string> user_value(std::string_view key) const;
   // Typed getters; errors for unknown keys, kind mismatches (get_bool on a
   // path) and unset parameters without default (Errc::not_found).
   Result<std::string> get_string(std::string_view key) const;

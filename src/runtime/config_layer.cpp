@@ -5,10 +5,6 @@
 namespace scr::rt {
 namespace {
 
-Status unknown_key(std::string_view key) {
-  return Error(Errc::invalid_argument, "unknown key '" + std::string(key) + "'");
-}
-
 Result<const ParamSpec*> lookup_param(std::string_view key) {
   const ParamSpec* spec = find_param(key);
   if (!spec) return unknown_key(key);

@@ -16,6 +16,7 @@
 #include "io/fault_env.hpp"
 #include "mpi/comm.hpp"
 #include "runtime/dataset.hpp"
+#include "runtime/event_log.hpp"
 #include "runtime/identity.hpp"
 #include "runtime/settings.hpp"
 
@@ -42,6 +43,7 @@ struct Context {
   io::Env* env = nullptr;        // PosixEnv, or the FaultEnv below in tests
   std::unique_ptr<io::FaultEnv> fault_env;
   std::string cntl_dir;
+  EventLog events;  // records on rank 0 only (SCR_LOG_ENABLE)
   // Held from SCR_Init to the end of the process: one job per prefix (rank
   // 0) and per job directory (the first process of each node).
   std::optional<io::FileLock> prefix_lock;
@@ -53,6 +55,7 @@ struct Context {
   int checkpoint_id = 0;
   Phase phase = Phase::idle;
   Timing timing;
+  bool halt_logged = false;  // the HALT event is recorded once
 
   // Output phase in progress.
   int out_id = 0;
@@ -63,7 +66,7 @@ struct Context {
   // Restart: cached checkpoints usable for restart, newest first, and the
   // one SCR_Have_restart currently reports.
   std::vector<int> restart_candidates;
-  bool restart_started = false;
+  bool restart_loaded = false;  // a restart completed in this run
   std::unordered_set<std::string> restart_files;  // of the restart phase open
 
   // Background flushes in flight (SCR_FLUSH_ASYNC=1).

@@ -162,7 +162,7 @@ Status distribute_files(Context& ctx, Holdings& held, int id) {
     }
     const kv::Tree* entry = src != MPI_PROC_NULL ? offered.at(src).get("ENTRY") : nullptr;
     if (entry) in.dir = entry_dir(ctx, *entry, id);
-    Status st = swap_files(ctx.fs(), ctx.world, dest, out, src, &in, ctx.settings.piece_size);
+    Status st = swap_files(ctx.fs(), ctx.world, dest, out, src, &in, ctx.settings.mpi_piece_size);
     if (entry && st.ok()) ctx.filemap.dataset(id) = *entry;
     if (!st.ok()) {
       // Leave nothing half-copied; the redundancy scheme may still rebuild it.

@@ -72,6 +72,7 @@ Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string&
   if (!files) return Status::Ok();
   io::CopyOptions opt;
   opt.piece_size = ctx.settings.piece_size;
+  opt.keep_meta = ctx.settings.copy_metadata;
   std::vector<std::string> names;
   for (const auto& [rel, f] : files->children()) {
     std::string src = io::path::join(ctx.settings.prefix, rel);
@@ -163,6 +164,10 @@ Result<int> fetch_checkpoint(Context& ctx) {
     });
     if (!recorded.ok() && ctx.rank() == 0) log::error(recorded.message());
     if (ctx.rank() == 0) {
+      if (st.ok())
+        ctx.events.record({"FETCH", name, id, wall_seconds() - t0, -1, "ok"});
+      else
+        ctx.events.record({"FETCH_FAILED", name, id, wall_seconds() - t0, -1, st.message()});
       if (st.ok())
         log::info("fetched checkpoint " + name + " from the prefix in " +
                   std::to_string(wall_seconds() - t0) + " s");

@@ -31,6 +31,8 @@ FlushJob plan_flush(const Context& ctx, int id) {
   job.desc = entry && entry->get("DESC") ? *entry->get("DESC") : kv::Tree();
   job.crc = ctx.settings.crc_on_flush;
   job.piece_size = ctx.settings.piece_size;
+  job.keep_meta = ctx.settings.copy_metadata;
+  job.started = wall_seconds();
   std::string dir = ctx.dataset_dir(id);
   std::string meta_dir = prefix_dataset_dir(ctx.settings.prefix, id);
   job.dirs.push_back(meta_dir);
@@ -54,6 +56,7 @@ Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string
   io::CopyOptions opt;
   opt.piece_size = job.piece_size;
   opt.sync_dir = false;  // every destination directory is synced once, below
+  opt.keep_meta = job.keep_meta;
   std::set<std::string> synced;
   for (const auto& item : job.items) {
     uint64_t before = total;
@@ -130,6 +133,7 @@ Status end_flush(Context& ctx, const FlushJob& job, const Result<kv::Tree>& mine
   }
   if (ctx.rank() == 0)
     log::info("flushed dataset " + info.name + " (" + str::format_bytes(static_cast<uint64_t>(bytes)) + ")");
+  ctx.events.record({"FLUSH", info.name, job.id, wall_seconds() - job.started, bytes, job.how});
   return Status::Ok();
 }
 

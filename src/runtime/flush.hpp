@@ -36,6 +36,9 @@ struct FlushJob {
   std::vector<std::string> dirs;  // prefix directories to create first
   bool crc = true;
   size_t piece_size = 1 << 20;
+  bool keep_meta = true;  // SCR_COPY_METADATA: mode and times go with the files
+  double started = 0;     // wall seconds when planned (for the event log)
+  const char* how = "sync";  // sync, async or bypass (for the event log)
   uint64_t bytes_per_second = 0;  // 0: unthrottled
   std::atomic<uint64_t>* progress = nullptr;  // bytes copied so far, if wanted
 };

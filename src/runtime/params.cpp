@@ -13,10 +13,17 @@ constexpr ValueSpec kPath{V::path};
 constexpr ValueSpec kString{V::string};
 constexpr ValueSpec kName{V::name};
 constexpr ValueSpec kSeconds{V::seconds};
-constexpr ValueSpec int_min(int64_t min) { return {V::integer, min}; }
+// Counts are ints in the runtime: their range stops at INT32_MAX, so no value
+// is ever narrowed (SCR_PREFIX_SIZE=4294967297 is an error, not 1).
+constexpr ValueSpec int_min(int64_t min) { return {V::integer, min, INT32_MAX}; }
+constexpr ValueSpec int64_min(int64_t min) { return {V::integer, min}; }
 constexpr ValueSpec int_range(int64_t min, int64_t max) { return {V::integer, min, max}; }
 constexpr ValueSpec bytes_range(int64_t min, int64_t max) { return {V::bytes, min, max}; }
 constexpr std::string_view kCopyTypes = "SINGLE|PARTNER|XOR|RS";
+constexpr std::string_view kFacilities =
+    "LOG_USER|LOG_DAEMON|LOG_LOCAL0|LOG_LOCAL1|LOG_LOCAL2|LOG_LOCAL3|LOG_LOCAL4|LOG_LOCAL5|LOG_LOCAL6|LOG_LOCAL7";
+constexpr std::string_view kLevels =
+    "LOG_EMERG|LOG_ALERT|LOG_CRIT|LOG_ERR|LOG_WARNING|LOG_NOTICE|LOG_INFO|LOG_DEBUG";
 // GF(2^8) Reed-Solomon limits a set to 256 members including the encodings.
 constexpr int64_t kMaxSet = 256;
 
@@ -51,7 +58,7 @@ constexpr ParamSpec kParams[] = {
     {"SCR_CRC_ON_FLUSH", kBool, "1", "1 records CRC32C at flush and verifies it at fetch"},
     {"SCR_HALT_SECONDS", kSeconds, "0", "halt when fewer seconds remain in the allocation, 0 off"},
     {"SCR_HALT_EXIT", kBool, "0", "1 exits the process when a halt condition is met at a checkpoint"},
-    {"SCR_END_TIME", int_min(0), "0", "allocation end as Unix epoch seconds, 0 unknown"},
+    {"SCR_END_TIME", int64_min(0), "0", "allocation end as Unix epoch seconds, 0 unknown"},
     {"SCR_CHECKPOINT_INTERVAL", int_min(0), "0", "SCR_Need_checkpoint says yes every N calls, 0 off"},
     {"SCR_CHECKPOINT_SECONDS", kSeconds, "0", "minimum seconds between checkpoints, 0 off"},
     {"SCR_CHECKPOINT_OVERHEAD", {V::percent}, "0", "maximum percent of run time spent checkpointing, 0 off"},
@@ -64,18 +71,58 @@ constexpr ParamSpec kParams[] = {
     {"SCR_RUNS", int_min(-1), "1", "runs the launcher attempts, -1 unlimited"},
     {"SCR_MIN_NODES", int_min(0), "0", "fewest nodes the launcher restarts on, 0 the first run's"},
     {"SCR_FAULT_INJECT", kString, "", "fault injection plan, for tests only"},
+    // SCR 3.1 parameters with an SCR++ meaning.
+    {"SCR_PREFIX_PURGE", kBool, "0", "1 deletes every dataset of the prefix at SCR_Init"},
+    {"SCR_DROP_AFTER_CURRENT", kBool, "0", "with SCR_CURRENT, 1 drops the datasets newer than it from the index at SCR_Init"},
+    {"SCR_MPI_BUF_SIZE", bytes_range(4096, int64_t{1} << 30), "", "redundancy encoding piece size (default SCR_PIECE_SIZE)"},
+    {"SCR_FILE_BUF_SIZE", bytes_range(4096, int64_t{1} << 30), "", "flush and fetch copy piece size (default SCR_PIECE_SIZE)"},
+    {"SCR_COPY_METADATA", kBool, "1", "1 copies file mode and times with flushed and fetched files"},
+    {"SCR_CLUSTER_NAME", kString, "", "cluster name recorded with each dataset (CLUSTER)"},
+    // SCR 3.1 parameters accepted without effect (SCR_Init says why, once).
+    {"SCR_FLUSH_TYPE", {V::string}, "SYNC", "SCR's AXL transfer type of flushes", false,
+     "SCR++ copies files itself, in a background thread when SCR_FLUSH_ASYNC=1"},
+    {"SCR_FETCH_TYPE", {V::string}, "SYNC", "SCR's AXL transfer type of fetches", false,
+     "SCR++ copies files itself"},
+    {"SCR_FLUSH_WIDTH", int_min(1), "256", "processes that flush at once (SCR)", false,
+     "every process of SCR++ copies its own files at once"},
+    {"SCR_FETCH_WIDTH", int_min(1), "256", "processes that fetch at once (SCR)", false,
+     "every process of SCR++ copies its own files at once"},
+    {"SCR_FLUSH_ASYNC_PERCENT", {V::percent}, "0", "CPU share of the async flush (SCR)", false,
+     "SCR++ limits an asynchronous flush by SCR_FLUSH_ASYNC_BW"},
+    {"SCR_FLUSH_ASYNC_USLEEP", int_min(0), "1000", "sleep between async flush polls (SCR)", false,
+     "SCR++'s background flush needs no polling"},
+    {"SCR_FLUSH_POSTSTAGE", kBool, "0", "burst buffer post-stage (SCR)", false,
+     "there is no burst buffer transfer in SCR++"},
+    {"SCR_AXL_MKDIR", kBool, "0", "AXL creates destination directories (SCR)", false,
+     "SCR++ always creates the directories it copies into"},
+    {"SCR_CRC_ON_DELETE", kBool, "0", "check CRC32C before deleting cached files (SCR)", false,
+     "SCR++ checks every file's CRC32C whenever it is read back; deleting reads nothing"},
+    {"SCR_EXCLUDE_NODES", kString, "", "nodes the launch scripts avoid (SCR)", false,
+     "scr_run takes the nodes to use (--nodes, --spares) instead"},
+    {"SCR_WATCHDOG_TIMEOUT", int_min(0), "0", "seconds without progress before SCR's scripts kill a run", false,
+     "scr_run does not watch for hangs; use the resource manager's time limit"},
+    {"SCR_WATCHDOG_TIMEOUT_PFS", int_min(0), "0", "watchdog timeout while writing to the file system (SCR)", false,
+     "scr_run does not watch for hangs; use the resource manager's time limit"},
     {"SCR_LOG_ENABLE", kBool, "0", "1 records run events (checkpoints, flushes, restarts...) in the event logs"},
     {"SCR_LOG_TXT_ENABLE", kBool, "1", "with SCR_LOG_ENABLE, 1 writes the text event log <prefix>/.scr/log"},
     {"SCR_LOG_SYSLOG_ENABLE", kBool, "1", "with SCR_LOG_ENABLE, 1 sends events to syslog"},
     {"SCR_LOG_SYSLOG_PREFIX", kString, "SCR", "syslog identity of the events"},
-    {"SCR_LOG_SYSLOG_FACILITY", kString, "LOG_LOCAL7", "syslog facility of the events"},
-    {"SCR_LOG_SYSLOG_LEVEL", kString, "LOG_INFO", "syslog level of the events"},
-    {"SCR_LOG_DB_ENABLE", kBool, "0", "MySQL event log (SCR); not available in SCR++"},
-    {"SCR_LOG_DB_DEBUG", int_min(0), "0", "MySQL event log verbosity (SCR); not available in SCR++"},
-    {"SCR_LOG_DB_HOST", kString, "", "MySQL event log host (SCR); not available in SCR++"},
-    {"SCR_LOG_DB_NAME", kString, "", "MySQL event log database (SCR); not available in SCR++"},
-    {"SCR_LOG_DB_USER", kString, "", "MySQL event log user (SCR); not available in SCR++"},
-    {"SCR_LOG_DB_PASS", kString, "", "MySQL event log password (SCR); not available in SCR++"},
+    {"SCR_LOG_SYSLOG_FACILITY", {V::choice, 0, 0, kFacilities}, "LOG_LOCAL7", "syslog facility of the events"},
+    {"SCR_LOG_SYSLOG_LEVEL", {V::choice, 0, 0, kLevels}, "LOG_INFO", "syslog level of the events"},
+    {"SCR_LOG_SYSLOG_SOCKET", kPath, "/dev/log", "syslog socket the events are sent to (SCR++)"},
+    {"SCR_LOG_JSON_ENABLE", kBool, "1", "with SCR_LOG_ENABLE, 1 writes <prefix>/.scr/log.jsonl, one JSON object per event (SCR++)"},
+    {"SCR_LOG_DB_ENABLE", kBool, "0", "MySQL event log (SCR)", false,
+     "SCR++ has no MySQL logging"},
+    {"SCR_LOG_DB_DEBUG", int_min(0), "0", "MySQL event log verbosity (SCR)", false,
+     "SCR++ has no MySQL logging"},
+    {"SCR_LOG_DB_HOST", kString, "", "MySQL event log host (SCR)", false,
+     "SCR++ has no MySQL logging"},
+    {"SCR_LOG_DB_NAME", kString, "", "MySQL event log database (SCR)", false,
+     "SCR++ has no MySQL logging"},
+    {"SCR_LOG_DB_USER", kString, "", "MySQL event log user (SCR)", false,
+     "SCR++ has no MySQL logging"},
+    {"SCR_LOG_DB_PASS", kString, "", "MySQL event log password (SCR)", false,
+     "SCR++ has no MySQL logging"},
 };
 
 constexpr ItemSpec kCkptItems[] = {
@@ -148,6 +195,40 @@ Result<std::string> check_item(const TableSpec& table, std::string_view head,
   SCR_ASSIGN_OR_RETURN(ValueSpec spec, item_value_spec(table, head, item));
   return check_value(std::string(table.name) + "=" + std::string(head) + " " + std::string(item),
                      spec, raw);
+}
+
+namespace {
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+}  // namespace
+
+std::string did_you_mean(std::string_view key) {
+  std::string upper = str::to_upper(key);
+  std::string_view best;
+  size_t best_d = std::max<size_t>(2, upper.size() / 4) + 1;
+  auto consider = [&](std::string_view name) {
+    size_t d = edit_distance(upper, name);
+    if (d < best_d) best_d = d, best = name;
+  };
+  for (const auto& p : kParams) consider(p.name);
+  for (const auto& t : kTables) consider(t.name);
+  return best.empty() ? "" : " (did you mean " + std::string(best) + "?)";
+}
+
+Status unknown_key(std::string_view key) {
+  return Error(Errc::invalid_argument, "unknown key '" + std::string(key) + "'" + did_you_mean(key));
 }
 
 std::vector<std::string> unknown_scr_env_names(const std::vector<std::string>& env_names) {

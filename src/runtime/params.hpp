@@ -21,6 +21,9 @@ struct ParamSpec {
   std::string_view default_value;  // empty: no default (unset unless configured)
   std::string_view doc;
   bool env_only = false;           // read from the environment only (never from files)
+  // Non-empty for an SCR parameter SCR++ accepts but that has no effect here:
+  // why. SCR_Init warns once when the user sets it.
+  std::string_view no_effect = {};
 };
 
 struct ItemSpec {
@@ -59,5 +62,11 @@ Result<std::string> check_item(const TableSpec& table, std::string_view head,
 // known parameters. The runtime prints them as a warning: a typo such as
 // SCR_FLUSH_ASYNCH would otherwise be silently ignored.
 std::vector<std::string> unknown_scr_env_names(const std::vector<std::string>& env_names);
+
+// " (did you mean SCR_FLUSH_ASYNC?)" when a known parameter or table name is
+// within a few edits of `key`, else "": appended to unknown-key messages.
+std::string did_you_mean(std::string_view key);
+// "unknown key 'X'" with the suggestion, for every layer that reads keys.
+Status unknown_key(std::string_view key);
 
 }  // namespace scr::rt

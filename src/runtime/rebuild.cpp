@@ -92,7 +92,7 @@ Status rebuild_one(Context& ctx, Holdings& held, int id) {
   bool flushed = mpi::any_true(ctx.world, ctx.filemap.flag(id, "FLUSHED"));
 
   SCR_ASSIGN_OR_RETURN(redset::Set set,
-                       redset::Set::from_desc(ctx.world, reddesc, ctx.settings.piece_size));
+                       redset::Set::from_desc(ctx.world, reddesc, ctx.settings.mpi_piece_size));
   std::string store = desc.value_or("STORE", ctx.settings.cache_base);
   kv::Tree& mine = ctx.filemap.dataset(id);
   mine.put("DESC", desc);
@@ -166,6 +166,7 @@ Status rebuild_cache(Context& ctx) {
     double t0 = wall_seconds();
     Status st = rebuild_one(ctx, held, id);
     if (!st.ok()) {
+      ctx.events.record({"DATASET_LOST", "", id, wall_seconds() - t0, -1, st.message()});
       if (ctx.rank() == 0)
         log::warn("cached dataset " + std::to_string(id) + " cannot be used: " + st.message() +
                   "; deleting it from cache");
@@ -176,6 +177,7 @@ Status rebuild_cache(Context& ctx) {
     DatasetInfo info = DatasetInfo::from_tree(*ctx.filemap.find(id)->get("DESC"));
     ctx.dataset_id = std::max(ctx.dataset_id, id);
     ctx.checkpoint_id = std::max(ctx.checkpoint_id, info.ckpt);
+    ctx.events.record({"REBUILD", info.name, id, wall_seconds() - t0, -1, "intact in cache"});
     if (ctx.rank() == 0)
       log::info("dataset " + info.name + " is intact in cache (checked/rebuilt in " +
                 std::to_string(wall_seconds() - t0) + " s)");

@@ -1,4 +1,4 @@
-// SCR_Init, SCR_Finalize and the dataset management calls.
+// SCR_Init, SCR_Finalize and SCR_Should_exit.
 #include "runtime/runtime.hpp"
 
 #include <unistd.h>
@@ -13,6 +13,7 @@
 #include "runtime/fetch.hpp"
 #include "runtime/flush.hpp"
 #include "runtime/halt.hpp"
+#include "runtime/params.hpp"
 #include "runtime/index_edit.hpp"
 #include "runtime/prefix_window.hpp"
 #include "runtime/rebuild.hpp"
@@ -51,6 +52,28 @@ Status check_path_inputs(const Settings& s, const Identity& id) {
     if (!io::path::is_absolute(p.store))
       return Error(Errc::invalid_argument, "store " + p.store + ": must be an absolute path");
   return Status::Ok();
+}
+
+// SCR_PREFIX_PURGE deletes every dataset of the prefix; SCR_DROP_AFTER_CURRENT
+// forgets (keeping their files) the datasets newer than SCR_CURRENT.
+Status apply_prefix_settings(Context& ctx) {
+  const Settings& s = ctx.settings;
+  if (!s.prefix_purge && !(s.drop_after_current && !s.current.empty())) return Status::Ok();
+  return edit_index(ctx, [&](PrefixIndex& idx) {
+    if (s.prefix_purge) {
+      for (int id : idx.ids()) SCR_TRY(delete_prefix_files(ctx.fs(), s.prefix, id));
+      for (int id : idx.ids()) idx.erase(id);
+      idx.clear_current();
+      log::info("SCR_PREFIX_PURGE=1: deleted every dataset of " + s.prefix);
+      return Status::Ok();
+    }
+    auto current = idx.find_name(s.current);
+    if (!current) return Status::Ok();
+    for (int id : idx.ids())
+      if (id > *current) idx.erase(id);
+    idx.set_current(s.current);
+    return Status::Ok();
+  });
 }
 
 // One job per prefix and per job directory: a second job on the same prefix
@@ -108,10 +131,12 @@ Status Runtime::setup(const Config& config) {
   SCR_ASSIGN_OR_RETURN(ctx_.settings, agreed_settings(ctx_.world, config));
   Settings& s = ctx_.settings;
   log::set_debug_level(s.debug);
-  if (!s.enabled) return Error(Errc::bad_state, "SCR is disabled (SCR_ENABLE=0)");
+  if (ctx_.rank() == 0)
+    for (const auto& line : no_effect_warnings(config)) log::warn(line);
   if (ctx_.rank() == 0)
     for (const auto& name : config.unknown_env_names())
-      log::warn("ignoring unknown environment variable " + name + " (not an SCR parameter)");
+      log::warn("ignoring unknown environment variable " + name + " (not an SCR parameter)" +
+                did_you_mean(name));
 
   ctx_.env = &io::Env::posix();
   if (!s.fault_inject.empty()) {
@@ -142,6 +167,8 @@ Status Runtime::setup(const Config& config) {
   SCR_TRY(mpi::agree(ctx_.world, st));
   SCR_TRY(take_job_locks(ctx_));
   clear_finalized(ctx_);
+  ctx_.events = EventLog(s, ctx_.id.job_id, ctx_.id.user, ctx_.rank() == 0);
+  ctx_.events.record({"START", "", 0, -1, -1, std::to_string(ctx_.ranks()) + " processes"});
 
   std::string fm_path =
       io::path::join(ctx_.cntl_dir, "filemap_" + std::to_string(ctx_.rank()) + ".scr");
@@ -163,6 +190,7 @@ Status Runtime::prepare_restart() {
   } else {
     SCR_TRY(rebuild_cache(ctx_));
   }
+  SCR_TRY(apply_prefix_settings(ctx_));
   learn_prefix_ids(ctx_);
   ctx_.restart_candidates = cached_checkpoints(ctx_);
   if (s.global_restart) {
@@ -200,6 +228,7 @@ Status Runtime::finalize() {
     if (st.ok()) st = fl;
   }
   record_finalized(ctx_);
+  ctx_.events.record({"END", "", 0, wall_seconds() - ctx_.timing.run_start, -1, st.ok() ? "ok" : st.message()});
   ctx_.world.barrier();
   finalized_ = true;
   ctx_.prefix_lock.reset();
@@ -207,67 +236,13 @@ Status Runtime::finalize() {
   return st;
 }
 
-Result<bool> Runtime::should_exit() { return !check_halt(ctx_).empty(); }
-
-// --- dataset management -----------------------------------------------------
-
-int Runtime::cached_by_name(const std::string& name) {
-  int found = 0;
-  for (int id : ctx_.filemap.datasets()) {
-    const kv::Tree* d = ctx_.filemap.find(id);
-    if (d && d->get("DESC") && d->get("DESC")->value_or("NAME", "") == name) found = id;
+Result<bool> Runtime::should_exit() {
+  std::string reason = check_halt(ctx_);
+  if (!reason.empty() && !ctx_.halt_logged) {
+    ctx_.events.record({"HALT", "", 0, -1, -1, reason});
+    ctx_.halt_logged = true;
   }
-  return static_cast<int>(mpi::max(ctx_.world, static_cast<int64_t>(found)));
-}
-
-Status Runtime::set_current(const std::string& name) {
-  if (ctx_.phase != Phase::idle) return Error(Errc::bad_state, "SCR_Current inside a phase");
-  return edit_index(ctx_, [&](PrefixIndex& idx) {
-    auto id = idx.find_name(name);
-    if (!id) return Error(Errc::not_found, "no dataset named '" + name + "' in the prefix index");
-    if (!idx.loadable(*id))
-      return Error(Errc::invalid_argument, "dataset '" + name + "' is not a complete checkpoint in the prefix");
-    idx.set_current(name);
-    return Status::Ok();
-  });
-}
-
-Status Runtime::drop(const std::string& name) {
-  if (ctx_.phase != Phase::idle) return Error(Errc::bad_state, "SCR_Drop inside a phase");
-  return edit_index(ctx_, [&](PrefixIndex& idx) {
-    auto id = idx.find_name(name);
-    if (!id) return Error(Errc::not_found, "no dataset named '" + name + "' in the prefix index");
-    if (idx.current() == name) idx.clear_current();
-    idx.erase(*id);
-    return Status::Ok();
-  });
-}
-
-Status Runtime::remove(const std::string& name) {
-  if (ctx_.phase != Phase::idle) return Error(Errc::bad_state, "SCR_Delete inside a phase");
-  bool found_cache = false;
-  if (int id = cached_by_name(name); id > 0) {
-    found_cache = true;
-    SCR_TRY(ctx_.flusher->wait_for(ctx_, id));
-    Status st = ctx_.filemap.has(id) ? delete_cached(ctx_, id) : Status::Ok();
-    SCR_TRY(mpi::agree(ctx_.world, st));
-    auto& c = ctx_.restart_candidates;
-    c.erase(std::remove(c.begin(), c.end(), id), c.end());
-  }
-  bool found_prefix = false;
-  SCR_TRY(edit_index(ctx_, [&](PrefixIndex& idx) {
-    auto id = idx.find_name(name);
-    if (!id) return Status::Ok();
-    found_prefix = true;
-    SCR_TRY(delete_prefix_files(ctx_.fs(), ctx_.settings.prefix, *id));
-    if (idx.current() == name) idx.clear_current();
-    idx.erase(*id);
-    return Status::Ok();
-  }));
-  int f = found_prefix ? 1 : 0;
-  MPI_Bcast(&f, 1, MPI_INT, 0, ctx_.world.raw());
-  if (!found_cache && !f) return Error(Errc::not_found, "no dataset named '" + name + "'");
-  return Status::Ok();
+  return !reason.empty();
 }
 
 }  // namespace scr::rt

@@ -26,8 +26,9 @@ Result<bool> Runtime::need_checkpoint() {
   int decide = 0;
   if (ctx_.rank() == 0) {
     double now = wall_seconds();
-    bool any_rule = s.checkpoint_interval > 0 || s.checkpoint_seconds > 0 || s.checkpoint_overhead > 0;
-    bool yes = halting || !any_rule;
+    // No rule configured: no (SCR 3.1's parameter reference), unless a halt
+    // is pending, so the job can save its state before it stops.
+    bool yes = halting;
     if (s.checkpoint_interval > 0 && ctx_.timing.need_calls % s.checkpoint_interval == 0) yes = true;
     if (s.checkpoint_seconds > 0 &&
         now - ctx_.timing.last_checkpoint_end >= static_cast<double>(s.checkpoint_seconds))
@@ -97,6 +98,7 @@ Status Runtime::start_output(const std::string& name, int flags) {
     desc.set_int("CREATED", now_usecs());
     desc.set("USER", ctx_.id.user);
     desc.set("JOBID", ctx_.id.job_id);
+    if (!ctx_.settings.cluster_name.empty()) desc.set("CLUSTER", ctx_.settings.cluster_name);
     if (p.bypass) desc.set_int("BYPASS", 1);
     else desc.set("STORE", p.store);
   }
@@ -112,6 +114,8 @@ Status Runtime::start_output(const std::string& name, int flags) {
     SCR_TRY(mpi::agree(ctx_.world, st));
   }
 
+  ctx_.events.record({"DATASET_START", desc.value_or("NAME", ""), id, -1, -1,
+                      ckpt > 0 ? "checkpoint" : "output"});
   ctx_.phase = Phase::output;
   ctx_.out_id = id;
   ctx_.out_desc = desc;
@@ -161,7 +165,11 @@ Status Runtime::finish_output(bool valid) {
                   ? complete_bypass(ctx_, ctx_.out_id, ctx_.out_desc, ctx_.out_routed, valid)
                   : complete_cached(valid);
   ctx_.out_routed.clear();
-  ctx_.timing.checkpoint_total += wall_seconds() - ctx_.timing.phase_start;
+  double seconds = wall_seconds() - ctx_.timing.phase_start;
+  ctx_.timing.checkpoint_total += seconds;
+  const char* done = info.is_checkpoint() ? "CHECKPOINT_COMPLETE" : "OUTPUT_COMPLETE";
+  ctx_.events.record({st.ok() ? done : "DATASET_FAILED", info.name, info.id, seconds, -1,
+                      st.ok() ? "" : st.message()});
   if (!st.ok() || !info.is_checkpoint()) return st;
   ctx_.timing.last_checkpoint_end = wall_seconds();
   ctx_.timing.need_calls = 0;
@@ -234,6 +242,7 @@ Status Runtime::after_checkpoint() {
   if (!ctx_.settings.halt_exit) return Status::Ok();
   std::string reason = check_halt(ctx_);
   if (reason.empty()) return Status::Ok();
+  ctx_.events.record({"HALT", "", 0, -1, -1, reason});
   if (ctx_.rank() == 0) log::warn("halting after checkpoint: " + reason);
   Status st = finalize();
   MPI_Finalize();

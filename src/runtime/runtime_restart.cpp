@@ -34,6 +34,8 @@ Result<std::string> Runtime::start_restart() {
     return Error(Errc::bad_state, "SCR_Start_restart called but there is no checkpoint to restart from "
                                   "(check SCR_Have_restart first)");
   ctx_.phase = Phase::restart;
+  ctx_.events.record({"RESTART_START", dataset_name(ctx_, ctx_.restart_candidates.front()),
+                      ctx_.restart_candidates.front(), -1, -1, ""});
   // Looked up once per routed file: a set, not the filemap's list.
   auto files = ctx_.filemap.files(ctx_.restart_candidates.front());
   ctx_.restart_files = std::unordered_set<std::string>(files.begin(), files.end());
@@ -60,15 +62,19 @@ Status Runtime::complete_restart(bool valid) {
   ctx_.phase = Phase::idle;
   if (mpi::all_true(ctx_.world, valid)) {
     int id = ctx_.restart_candidates.front();
+    ctx_.events.record({"RESTART_COMPLETE", dataset_name(ctx_, id), id, -1, -1, ""});
     // A checkpoint read in place from the prefix was never in cache.
     if (ctx_.filemap.flag(id, "BYPASS")) {
       ctx_.filemap.erase(id);
       SCR_TRY(mpi::agree(ctx_.world, ctx_.filemap.save(ctx_.fs())));
     }
     ctx_.restart_candidates.clear();
+    ctx_.restart_loaded = true;
     return Status::Ok();
   }
   std::string name = dataset_name(ctx_, ctx_.restart_candidates.front());
+  ctx_.events.record({"RESTART_REJECTED", name, ctx_.restart_candidates.front(), -1, -1,
+                      "invalid on at least one process"});
   SCR_TRY(reject_restart());
   return Error(Errc::invalid_argument, "restart from " + name +
                                            " was invalid on at least one process; " +

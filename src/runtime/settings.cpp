@@ -1,6 +1,7 @@
 #include "runtime/settings.hpp"
 
 #include "runtime/config.hpp"
+#include "runtime/params.hpp"
 
 namespace scr::rt {
 namespace {
@@ -40,7 +41,6 @@ struct Reader {
 Result<Settings> settings_from_config(const Config& config) {
   Settings s;
   Reader r{config, {}};
-  s.enabled = r.flag("SCR_ENABLE", true);
   s.debug = static_cast<int>(r.num("SCR_DEBUG", 0));
   s.prefix = r.text("SCR_PREFIX");
   s.cntl_base = r.text("SCR_CNTL_BASE");
@@ -72,7 +72,23 @@ Result<Settings> settings_from_config(const Config& config) {
   s.sim_nodes = r.text("SCR_SIM_NODES");
   s.end_time = r.num("SCR_END_TIME", 0);
   s.fault_inject = r.text("SCR_FAULT_INJECT");
+  // SCR_PIECE_SIZE sets both piece sizes; SCR's own names override it.
   s.piece_size = static_cast<size_t>(r.bytes("SCR_PIECE_SIZE", 1 << 20));
+  s.mpi_piece_size = s.piece_size;
+  if (config.get("SCR_FILE_BUF_SIZE")) s.piece_size = static_cast<size_t>(r.bytes("SCR_FILE_BUF_SIZE", s.piece_size));
+  if (config.get("SCR_MPI_BUF_SIZE")) s.mpi_piece_size = static_cast<size_t>(r.bytes("SCR_MPI_BUF_SIZE", s.mpi_piece_size));
+  s.prefix_purge = r.flag("SCR_PREFIX_PURGE", false);
+  s.drop_after_current = r.flag("SCR_DROP_AFTER_CURRENT", false);
+  s.copy_metadata = r.flag("SCR_COPY_METADATA", true);
+  s.cluster_name = r.text("SCR_CLUSTER_NAME");
+  s.log_enable = r.flag("SCR_LOG_ENABLE", false);
+  s.log_txt = r.flag("SCR_LOG_TXT_ENABLE", true);
+  s.log_json = r.flag("SCR_LOG_JSON_ENABLE", true);
+  s.log_syslog = r.flag("SCR_LOG_SYSLOG_ENABLE", true);
+  s.log_syslog_prefix = r.text("SCR_LOG_SYSLOG_PREFIX");
+  s.log_syslog_facility = r.text("SCR_LOG_SYSLOG_FACILITY");
+  s.log_syslog_level = r.text("SCR_LOG_SYSLOG_LEVEL");
+  s.log_syslog_socket = r.text("SCR_LOG_SYSLOG_SOCKET");
   SCR_TRY(r.status);
   SCR_ASSIGN_OR_RETURN(Descriptors d, build_descriptors(config));
   s.groups = d.groups;
@@ -90,10 +106,20 @@ Result<Settings> settings_from_config(const Config& config) {
     p.params.set_size = red.set_size;
     p.params.failures = red.failures;
     p.params.replicas = red.replicas;
-    p.params.piece_size = s.piece_size;
+    p.params.piece_size = s.mpi_piece_size;
     s.protections.push_back(p);
   }
   return s;
+}
+
+std::vector<std::string> no_effect_warnings(const Config& config) {
+  std::vector<std::string> out;
+  for (const auto& p : all_params())
+    if (!p.no_effect.empty())
+      if (auto v = config.user_value(p.name))
+        out.push_back(std::string(p.name) + "=" + *v + " is accepted but has no effect in SCR++: " +
+                      std::string(p.no_effect));
+  return out;
 }
 
 const Protection& select_protection(const Settings& s, int checkpoint_id, bool output_only) {

@@ -29,7 +29,6 @@ struct Protection {
 };
 
 struct Settings {
-  bool enabled = true;
   int debug = 0;
   std::string prefix;
   std::string cntl_base = "/dev/shm";
@@ -61,7 +60,20 @@ struct Settings {
   std::string sim_nodes;
   int64_t end_time = 0;
   std::string fault_inject;
-  size_t piece_size = 1 << 20;
+  size_t piece_size = 1 << 20;      // copies (flush, fetch): SCR_FILE_BUF_SIZE
+  size_t mpi_piece_size = 1 << 20;  // redundancy encoding: SCR_MPI_BUF_SIZE
+  bool prefix_purge = false;
+  bool drop_after_current = false;
+  bool copy_metadata = true;
+  std::string cluster_name;
+  bool log_enable = false;
+  bool log_txt = true;
+  bool log_json = true;
+  bool log_syslog = true;
+  std::string log_syslog_prefix = "SCR";
+  std::string log_syslog_facility = "LOG_LOCAL7";
+  std::string log_syslog_level = "LOG_INFO";
+  std::string log_syslog_socket = "/dev/log";
   std::vector<Protection> protections;
   std::vector<RedDesc> reds;  // as configured; selection follows descriptors.hpp
   GroupDescs groups;
@@ -69,6 +81,10 @@ struct Settings {
 
 // Resolve from a loaded configuration.
 Result<Settings> settings_from_config(const Config& config);
+
+// One line per SCR parameter the user set that has no effect in SCR++,
+// saying why (SCR_Init prints them once, on rank 0).
+std::vector<std::string> no_effect_warnings(const Config& config);
 
 // The protection for a dataset, chosen by descriptors.hpp's select().
 const Protection& select_protection(const Settings& s, int checkpoint_id, bool output_only);

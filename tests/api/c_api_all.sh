@@ -34,7 +34,7 @@ expect_out "c_api_all restart: ALL"
 expect_out "RESTARTED-FROM scr.dataset.1"
 expect_announced_errors
 expect_index after.restart loadable 1
-index_show | grep -q "^id=2 name=named.ckpt .* failed=1 " || fail "the rejected named.ckpt (id 2) is not FAILED:
+index_show | grep -c >/dev/null "^id=2 name=named.ckpt .* failed=1 " || fail "the rejected named.ckpt (id 2) is not FAILED:
 $(index_show)"
 # The name now also belongs to a newer, good checkpoint, which SCR_Current chose.
 expect_index named.ckpt loadable 1

@@ -254,7 +254,7 @@ expect_err() { grep -qF -- "$1" "$LAST_ERR" || fail "stderr lacks '$1'"; }
 expect_no_out() { if grep -qF -- "$1" "$LAST_OUT"; then fail "stdout unexpectedly has '$1'"; fi; }
 expect_no_err() { if grep -qF -- "$1" "$LAST_ERR"; then fail "stderr unexpectedly has '$1'"; fi; }
 # Either stream.
-expect_said() { cat "$LAST_OUT" "$LAST_ERR" | grep -qF -- "$1" || fail "the job never said '$1'"; }
+expect_said() { grep -qF -- "$1" "$LAST_OUT" "$LAST_ERR" || fail "the job never said '$1'"; }
 
 assert_eq() { [[ "$1" == "$2" ]] || fail "${3:-values differ}: expected '$2', got '$1'"; }
 assert_file() { [[ -f "$1" ]] || fail "${2:-expected file} $1 is missing"; }

@@ -43,7 +43,7 @@ run_job SCR_CACHE_BYPASS= -- 4 "$SHARED" -n 20 -c 5 -b $BYTES
 expect_ok
 assert_eq "$(resumed)" ckpt.15 "checkpoint resumed from after ckpt.20 was damaged"
 expect_no_err MISMATCH
-index_show | grep -q " name=ckpt.20 .* failed=1 " || fail "the damaged ckpt.20 is not marked failed:
+index_show | grep -c >/dev/null " name=ckpt.20 .* failed=1 " || fail "the damaged ckpt.20 is not marked failed:
 $(index_show)"
 
 # --- cache mode: the shared checkpoint is refused, the older one survives ---------

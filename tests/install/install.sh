@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Scenario 12: SCR++ as an installed package. `cmake --install` of the build
 # into a temporary prefix, then a small C application is built against it
-#  - with CMake: find_package(SCR REQUIRED) and target SCR::scr;
+#  - with CMake: find_package(SCR) + SCR::scr, find_package(scr) + scr::scr,
+#    and find_package(scr) + scr::scr-static (libscr.a: no libscr.so loaded);
 #  - with pkg-config: `pkg-config --cflags --libs scr` and mpicc;
 # and each build is run twice under mpirun -n 2 (checkpoint, then restart).
 source "$(dirname "$0")/../e2e/lib.sh"
@@ -18,7 +19,8 @@ assert_file "$INSTALL/include/scr/scr.hpp" "installed C++ header"
 libscr="$(find "$INSTALL" -name 'libscr.so' | head -n1)"
 [[ -n "$libscr" ]] || fail "libscr.so was not installed"
 libdir="$(dirname "$libscr")"
-assert_file "$libdir/cmake/SCR/SCRConfig.cmake" "CMake package file"
+assert_file "$libdir/cmake/scr/scr-config.cmake" "CMake package file"
+assert_file "$libdir/libscr.a" "static library"
 assert_file "$libdir/pkgconfig/scr.pc" "pkg-config file"
 say "installed into $INSTALL (libraries in ${libdir#"$INSTALL"/})"
 
@@ -51,26 +53,39 @@ $(cat "$E2E_DIR/pc-build.log")"
   say "pkg-config consumer works ($flags)"
 }
 
+# cmake_consumer PACKAGE TARGET: a find_package(PACKAGE) project linking TARGET.
 cmake_consumer() {
-  JOB_N=100
-  cmake -S "$SCRPP_SOURCE/tests/install/consumer" -B "$E2E_DIR/cmake-build" \
-    -DCMAKE_PREFIX_PATH="$INSTALL" >"$E2E_DIR/consumer-cmake.log" 2>&1 ||
-    fail "configuring the find_package(SCR) consumer (a C-only project) failed:
-$(grep -v '^--' "$E2E_DIR/consumer-cmake.log" | head -20)"
-  cmake --build "$E2E_DIR/cmake-build" >"$E2E_DIR/consumer-build.log" 2>&1 ||
-    fail "building the find_package(SCR) consumer failed:
-$(tail -30 "$E2E_DIR/consumer-build.log")"
-  ldd "$E2E_DIR/cmake-build/consumer" | grep -q "$libdir/libscr.so" ||
-    fail "the CMake consumer does not load the installed libscr:
-$(ldd "$E2E_DIR/cmake-build/consumer")"
-  run_consumer cmake-run "$E2E_DIR/cmake-build/consumer"
-  say "find_package(SCR) + SCR::scr consumer works"
+  local package="$1" target="$2" tag="${1}_${2//:/_}"
+  local build="$E2E_DIR/cmake-$tag"
+  JOB_N=$((JOB_N + 100))
+  cmake -S "$SCRPP_SOURCE/tests/install/consumer" -B "$build" -DCMAKE_PREFIX_PATH="$INSTALL" \
+    -DSCR_PACKAGE="$package" -DSCR_TARGET="$target" >"$build.cmake.log" 2>&1 ||
+    fail "configuring the find_package($package) consumer of $target (a C-only project) failed:
+$(grep -v '^--' "$build.cmake.log" | head -20)"
+  cmake --build "$build" >"$build.build.log" 2>&1 ||
+    fail "building the find_package($package) consumer of $target failed:
+$(tail -30 "$build.build.log")"
+  if [[ "$target" == *-static ]]; then
+    if ldd "$build/consumer" | grep -c >/dev/null "libscr.so"; then
+      fail "the $target consumer loads a shared libscr:
+$(ldd "$build/consumer")"
+    fi
+  else
+    ldd "$build/consumer" | grep -c >/dev/null "$libdir/libscr.so" ||
+      fail "the $target consumer does not load the installed libscr:
+$(ldd "$build/consumer")"
+  fi
+  run_consumer "run-$tag" "$build/consumer"
+  say "find_package($package) + $target consumer works"
 }
 
 # Both consumers are tried, each in a subshell, so one report names every
 # way the installed package is broken.
 broken=()
 (pkgconfig_consumer) || broken+=("pkg-config")
-(cmake_consumer) || broken+=("find_package(SCR)")
+JOB_N=0
+(cmake_consumer SCR SCR::scr) || broken+=("find_package(SCR) + SCR::scr")
+(cmake_consumer scr scr::scr) || broken+=("find_package(scr) + scr::scr")
+(cmake_consumer scr scr::scr-static) || broken+=("find_package(scr) + scr::scr-static")
 ((${#broken[@]} == 0)) || fail "the installed package does not work with: ${broken[*]}"
 e2e_pass

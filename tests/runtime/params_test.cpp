@@ -83,9 +83,16 @@ TEST(ParamValues, IntegerCanonicalAndRange) {
   EXPECT_EQ(canon("SCR_RUNS", "-1"), "-1");
   EXPECT_TRUE(FailsWith(reject("SCR_CACHE_SIZE", "abc"), {"SCR_CACHE_SIZE=abc: not an integer"}));
   EXPECT_TRUE(FailsWith(reject("SCR_CACHE_SIZE", "1.5"), {"SCR_CACHE_SIZE", "not an integer"}));
-  EXPECT_TRUE(FailsWith(reject("SCR_CACHE_SIZE", "0"), {"SCR_CACHE_SIZE=0", ">= 1"}));
+  EXPECT_TRUE(FailsWith(reject("SCR_CACHE_SIZE", "0"), {"SCR_CACHE_SIZE=0", "between 1 and 2147483647"}));
   EXPECT_TRUE(FailsWith(reject("SCR_SET_SIZE", "257"), {"SCR_SET_SIZE=257", "between 1 and 256"}));
-  EXPECT_TRUE(FailsWith(reject("SCR_FLUSH", "-3"), {"SCR_FLUSH", ">= 0"}));
+  EXPECT_TRUE(FailsWith(reject("SCR_FLUSH", "-3"), {"SCR_FLUSH", "between 0 and 2147483647"}));
+  // Counts are parsed into their real range, never narrowed.
+  EXPECT_TRUE(FailsWith(reject("SCR_PREFIX_SIZE", "4294967297"), {"SCR_PREFIX_SIZE=4294967297", "2147483647"}));
+  EXPECT_TRUE(FailsWith(reject("SCR_FLUSH", "4294967295"), {"SCR_FLUSH=4294967295", "2147483647"}));
+  EXPECT_TRUE(FailsWith(reject("SCR_CACHE_SIZE", "2147483648"), {"SCR_CACHE_SIZE"}));
+  EXPECT_EQ(canon("SCR_CACHE_SIZE", "2147483647"), "2147483647");
+  EXPECT_TRUE(FailsWith(reject("SCR_FLUSH", "9223372036854775808"), {"SCR_FLUSH", "not an integer"}));
+  EXPECT_EQ(canon("SCR_END_TIME", "9223372036854775807"), "9223372036854775807");
   EXPECT_TRUE(FailsWith(reject("SCR_FLUSH", "99999999999999999999"), {"SCR_FLUSH", "not an integer"}));
 }
 

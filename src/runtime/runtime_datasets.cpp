@@ -1,0 +1,137 @@
+// Dataset management calls: SCR_Current, SCR_Drop, SCR_Delete.
+//
+// As in SCR, naming a dataset nobody knows is not an error: the call
+// succeeds, changes nothing and says so once (rank 0). A name that is known
+// but cannot serve (SCR_Current on an output or a failed dataset) is one.
+#include <algorithm>
+#include <climits>
+
+#include "common/log.hpp"
+#include "runtime/async_flush.hpp"
+#include "runtime/cache.hpp"
+#include "runtime/fetch.hpp"
+#include "runtime/index_edit.hpp"
+#include "runtime/prefix_window.hpp"
+#include "runtime/runtime.hpp"
+
+namespace scr::rt {
+namespace {
+
+void warn_unknown(const Context& ctx, const char* call, const std::string& name) {
+  if (ctx.rank() == 0)
+    log::warn(std::string(call) + ": no dataset named '" + name + "' in cache or in the prefix index; nothing changed");
+}
+
+// Collective: forget and delete the cached datasets whose id is above `id`,
+// lowest first (waiting for a flush of one that is in flight).
+Status delete_cached_after(Context& ctx, int id) {
+  int after = id;
+  for (;;) {
+    int64_t mine = INT_MAX;
+    for (int d : ctx.filemap.datasets())
+      if (d > after && d < mine) mine = d;
+    int64_t next = mpi::min(ctx.world, mine);
+    if (next == INT_MAX) return Status::Ok();
+    after = static_cast<int>(next);
+    SCR_TRY(ctx.flusher->wait_for(ctx, after));
+    Status st = ctx.filemap.has(after) ? delete_cached(ctx, after) : Status::Ok();
+    SCR_TRY(mpi::agree(ctx.world, st));
+  }
+}
+
+}  // namespace
+
+int Runtime::cached_by_name(const std::string& name) {
+  int found = 0;
+  for (int id : ctx_.filemap.datasets()) {
+    const kv::Tree* d = ctx_.filemap.find(id);
+    if (d && d->get("DESC") && d->get("DESC")->value_or("NAME", "") == name) found = id;
+  }
+  return static_cast<int>(mpi::max(ctx_.world, static_cast<int64_t>(found)));
+}
+
+// SCR_Current(name): the named checkpoint becomes the one a restart loads.
+// Cached datasets newer than it are deleted from cache; the prefix index
+// marks it CURRENT; if no restart was loaded yet in this run, SCR_Have_restart
+// now offers it (from cache, or fetched from the prefix). Dataset ids never
+// go backwards: the prefix may still list newer datasets, and a new dataset
+// must not reuse their ids, so new datasets are numbered after all of them.
+Status Runtime::set_current(const std::string& name) {
+  if (ctx_.phase != Phase::idle) return Error(Errc::bad_state, "SCR_Current inside a phase");
+  int cached = cached_by_name(name);
+  if (cached > 0) {
+    auto ckpts = cached_checkpoints(ctx_);
+    if (std::find(ckpts.begin(), ckpts.end(), cached) == ckpts.end())
+      return Error(Errc::invalid_argument, "dataset '" + name + "' is not a complete checkpoint in cache");
+  }
+  int indexed = 0;
+  SCR_TRY(edit_index(ctx_, [&](PrefixIndex& idx) {
+    auto id = idx.find_name(name);
+    if (!id) return Status::Ok();
+    if (!idx.loadable(*id))
+      return Error(Errc::invalid_argument, "dataset '" + name + "' is not a complete checkpoint in the prefix");
+    idx.set_current(name);
+    indexed = *id;
+    return Status::Ok();
+  }));
+  indexed = static_cast<int>(mpi::max(ctx_.world, static_cast<int64_t>(indexed)));
+  if (cached <= 0 && indexed <= 0) {
+    warn_unknown(ctx_, "SCR_Current", name);
+    return Status::Ok();
+  }
+  int id = cached > 0 ? cached : indexed;
+  SCR_TRY(delete_cached_after(ctx_, id));
+  ctx_.settings.current = name;  // the fetch order starts with it
+  if (ctx_.restart_loaded) return Status::Ok();
+  ctx_.restart_candidates = cached_checkpoints(ctx_);
+  if (ctx_.restart_candidates.empty() || ctx_.restart_candidates.front() != id) {
+    ctx_.restart_candidates.clear();
+    if (ctx_.settings.fetch) {
+      SCR_ASSIGN_OR_RETURN(int fetched, fetch_checkpoint(ctx_));
+      if (fetched > 0) ctx_.restart_candidates.push_back(fetched);
+    }
+  }
+  return Status::Ok();
+}
+
+Status Runtime::drop(const std::string& name) {
+  if (ctx_.phase != Phase::idle) return Error(Errc::bad_state, "SCR_Drop inside a phase");
+  bool found = false;
+  SCR_TRY(edit_index(ctx_, [&](PrefixIndex& idx) {
+    auto id = idx.find_name(name);
+    if (!id) return Status::Ok();
+    found = true;
+    if (idx.current() == name) idx.clear_current();
+    idx.erase(*id);
+    return Status::Ok();
+  }));
+  if (!mpi::any_true(ctx_.world, found)) warn_unknown(ctx_, "SCR_Drop", name);
+  return Status::Ok();
+}
+
+Status Runtime::remove(const std::string& name) {
+  if (ctx_.phase != Phase::idle) return Error(Errc::bad_state, "SCR_Delete inside a phase");
+  bool found_cache = false;
+  if (int id = cached_by_name(name); id > 0) {
+    found_cache = true;
+    SCR_TRY(ctx_.flusher->wait_for(ctx_, id));
+    Status st = ctx_.filemap.has(id) ? delete_cached(ctx_, id) : Status::Ok();
+    SCR_TRY(mpi::agree(ctx_.world, st));
+    auto& c = ctx_.restart_candidates;
+    c.erase(std::remove(c.begin(), c.end(), id), c.end());
+  }
+  bool found_prefix = false;
+  SCR_TRY(edit_index(ctx_, [&](PrefixIndex& idx) {
+    auto id = idx.find_name(name);
+    if (!id) return Status::Ok();
+    found_prefix = true;
+    SCR_TRY(delete_prefix_files(ctx_.fs(), ctx_.settings.prefix, *id));
+    if (idx.current() == name) idx.clear_current();
+    idx.erase(*id);
+    return Status::Ok();
+  }));
+  if (!found_cache && !mpi::any_true(ctx_.world, found_prefix)) warn_unknown(ctx_, "SCR_Delete", name);
+  return Status::Ok();
+}
+
+}  // namespace scr::rt
