@@ -9,7 +9,8 @@
  *                                    plain/ (fsync'd), the baseline
  *
  * Rank 0 prints one JSON line: {"mode":..., "files":..., "bytes":...,
- * "seconds":..., "ok":0|1}. write times SCR_Start_output to the end of
+ * "seconds":..., "peak_rss_mib":..., "ok":0|1} (seconds of the slowest rank,
+ * peak RSS of the largest process). write times SCR_Start_output to the end of
  * SCR_Complete_output (a flush included when one is due); restart times
  * SCR_Init plus the reads. Exit code 1 when anything did not match.
  */
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -123,9 +125,14 @@ int main(int argc, char** argv) {
   int all = 0;
   MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
   if (strcmp(mode, "plain") != 0) SCR_Finalize();
+  /* Peak resident memory of the largest process, SCR_Finalize included. */
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  long rss_kib = ru.ru_maxrss, peak_kib = 0;
+  MPI_Allreduce(&rss_kib, &peak_kib, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
   if (rank == 0)
-    printf("{\"mode\":\"%s\",\"files\":%ld,\"bytes\":%zu,\"seconds\":%.4f,\"ok\":%d}\n", mode, files,
-           bytes, slowest, all);
+    printf("{\"mode\":\"%s\",\"files\":%ld,\"bytes\":%zu,\"seconds\":%.4f,\"peak_rss_mib\":%.1f,\"ok\":%d}\n",
+           mode, files, bytes, slowest, peak_kib / 1024.0, all);
   free(buf);
   free(want);
   MPI_Finalize();

@@ -2,6 +2,8 @@
 
 #include <atomic>
 #include <cstdio>
+#include <mutex>
+#include <set>
 
 namespace scr::log {
 namespace {
@@ -24,6 +26,12 @@ int debug_level() { return g_debug.load(); }
 
 void error(const std::string& msg) { emit("ERROR", msg); }
 void warn(const std::string& msg) { emit("WARNING", msg); }
+void warn_once(const std::string& msg) {
+  static std::mutex mutex;
+  static std::set<std::string> said;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (said.insert(msg).second) emit("WARNING", msg);
+}
 void info(const std::string& msg) {
   if (g_debug.load() >= 1 && g_rank.load() <= 0) emit("INFO", msg);
 }

@@ -45,8 +45,17 @@ Status FaultEnv::configure(const std::string& spec) {
   auto bad = [&] {
     return Error(Errc::invalid_argument,
                  "SCR_FAULT_INJECT='" + spec +
-                     "': expected write:N:ENOSPC|EIO, short:N, crash:N or kill:PATTERN:N");
+                     "': expected write:N:ENOSPC|EIO, write:PATTERN:N:ENOSPC|EIO, short:N, crash:N "
+                     "or kill:PATTERN:N");
   };
+  auto errno_of = [](const std::string& name) { return name == "ENOSPC" ? ENOSPC : name == "EIO" ? EIO : 0; };
+  if (parts.size() == 4 && parts[0] == "write") {
+    auto n = str::parse_int(parts[2]);
+    int err = errno_of(parts[3]);
+    if (!n || *n < 1 || parts[1].empty() || !err) return bad();
+    fail_write(static_cast<int>(*n), err, parts[1]);
+    return Status::Ok();
+  }
   if (parts.size() == 3 && parts[0] == "kill") {
     auto n = str::parse_int(parts[2]);
     if (!n || *n < 1 || parts[1].empty()) return bad();
@@ -58,9 +67,9 @@ Status FaultEnv::configure(const std::string& spec) {
   if (!n || *n < 1) return bad();
   int at = static_cast<int>(*n);
   if (parts[0] == "write" && parts.size() == 3) {
-    if (parts[2] == "ENOSPC") fail_write(at, ENOSPC);
-    else if (parts[2] == "EIO") fail_write(at, EIO);
-    else return bad();
+    int err = errno_of(parts[2]);
+    if (!err) return bad();
+    fail_write(at, err);
   } else if (parts[0] == "short" && parts.size() == 2) {
     short_write(at);
   } else if (parts[0] == "crash" && parts.size() == 2) {
@@ -78,7 +87,11 @@ Status FaultEnv::on_write(const std::string& path, size_t n, size_t* allowed) {
     *allowed = 0;
     return step;
   }
-  if (kind_ == Kind::fail_write && w == trigger_) {
+  // With a pattern, only writes to matching paths count, and every one from
+  // the N-th on fails: a full file system stays full.
+  bool hit = pattern_.empty() ? w == trigger_
+                              : path.find(pattern_) != std::string::npos && ++matches_ >= trigger_;
+  if (kind_ == Kind::fail_write && hit) {
     *allowed = 0;
     return errno_status(err_, "write (injected fault)", path);
   }

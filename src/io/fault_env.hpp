@@ -9,8 +9,10 @@
 //  - kill the process (SIGKILL, a real crash) when it creates the N-th file
 //    whose path contains a pattern, e.g. "kill:.redset:3" dies while writing
 //    its third redundancy file, in the middle of SCR_Complete_output.
-// with the syntax "write:N:ENOSPC", "write:N:EIO", "short:N", "crash:N",
-// "kill:PATTERN:N".
+// with the syntax "write:N:ENOSPC", "write:N:EIO", "write:PATTERN:N:ENOSPC"
+// (every write to a path containing PATTERN, e.g. one node's cache, from the
+// N-th on),
+// "short:N", "crash:N", "kill:PATTERN:N".
 #pragma once
 
 #include <atomic>
@@ -26,7 +28,12 @@ class FaultEnv : public EnvWrapper {
 
   explicit FaultEnv(Env& target) : EnvWrapper(target) {}
 
-  void fail_write(int n, int err) { arm(Kind::fail_write, n, err); }
+  // The N-th write; with a pattern, every write to a path containing it from
+  // the N-th such write on (a full file system stays full).
+  void fail_write(int n, int err, const std::string& pattern = {}) {
+    arm(Kind::fail_write, n, err);
+    pattern_ = pattern;
+  }
   void short_write(int n) { arm(Kind::short_write, n, EIO); }
   void crash_at_step(int n) { arm(Kind::crash, n, EIO); }
   void kill_at_create(const std::string& pattern, int n) {

@@ -106,15 +106,15 @@ Result<Set> Set::create(const mpi::Comm& parent, const std::string& failure_grou
   if (parent.rank() == 0) {
     std::string name = scheme_name(params.scheme);
     if (warn_single)
-      log::warn(name + " needs each set to span at least two failure groups (GROUP " +
+      log::warn_once(name + " needs each set to span at least two failure groups (GROUP " +
                 "names), but some processes have no process of another group to pair with "
                 "(one node?); those fall back to SINGLE: their files survive process "
                 "failures but not the loss of their node");
     if (warn_k)
-      log::warn("RS SET_FAILURES=" + std::to_string(params.failures) +
+      log::warn_once("RS SET_FAILURES=" + std::to_string(params.failures) +
                 " does not fit some sets; using set size - 1 there");
     if (warn_copies)
-      log::warn("PARTNER REPLICAS=" + std::to_string(params.replicas) +
+      log::warn_once("PARTNER REPLICAS=" + std::to_string(params.replicas) +
                 " does not fit some sets; using set size - 1 there");
   }
   Status local;

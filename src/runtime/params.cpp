@@ -46,7 +46,7 @@ constexpr ParamSpec kParams[] = {
     {"SCR_PIECE_SIZE", bytes_range(4096, int64_t{1} << 30), "1MB", "streaming piece size of copies and encoders"},
     {"SCR_FLUSH", int_min(0), "10", "flush every N checkpoints to the prefix, 0 never"},
     {"SCR_FLUSH_ASYNC", kBool, "0", "1 flushes in the background while the app runs"},
-    {"SCR_FLUSH_ASYNC_BW", bytes_range(0, INT64_MAX), "0", "async flush bandwidth limit per second, 0 unlimited"},
+    {"SCR_FLUSH_ASYNC_BW", bytes_range(0, int64_t{1} << 50), "0", "async flush bandwidth limit per second (up to 1 PiB), 0 unlimited"},
     {"SCR_FLUSH_ASYNC_MAX", int_min(1), "2", "async flushes in flight at once"},
     {"SCR_FLUSH_ON_RESTART", kBool, "0", "1 flushes the restart checkpoint right after loading it"},
     {"SCR_FETCH", kBool, "1", "1 loads the latest checkpoint from the prefix when cache has none"},

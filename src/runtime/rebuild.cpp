@@ -132,6 +132,27 @@ void drop_everywhere(Context& ctx, Holdings& held, int id) {
   for (const auto& dir : dirs) (void)io::remove_tree(ctx.fs(), dir);
 }
 
+// A rebuild that failed for want of space or through an I/O error (on a
+// spare node, say) says nothing about the data: the files still on intact
+// nodes, with their redundancy data, can be rebuilt by a later run or saved
+// by scr_scavenge. Keep them; forget only the partial entry of each process
+// whose files were being rebuilt, and remove that partial directory where no
+// process of the node holds the dataset complete. The dataset is not
+// offered for restart in this run (not every process holds it complete).
+void keep_intact(Context& ctx, int id) {
+  bool complete_here = ctx.filemap.flag(id, "COMPLETE");
+  const kv::Tree* entry = ctx.filemap.find(id);
+  std::string store = entry ? entry->value_or("STORE", ctx.settings.cache_base) : ctx.settings.cache_base;
+  std::string dir = ctx.dataset_dir(store, id);
+  if (!complete_here && ctx.filemap.has(id)) ctx.filemap.erase(id);
+  if (!mpi::any_true(ctx.node, complete_here) && ctx.node.rank() == 0) (void)io::remove_tree(ctx.fs(), dir);
+  ctx.dataset_id = std::max(ctx.dataset_id, id);  // new datasets must not reuse its id
+}
+
+bool transient_failure(const Status& st) {
+  return st.code() == Errc::no_space || st.code() == Errc::io_error;
+}
+
 }  // namespace
 
 void purge_cache(Context& ctx) {
@@ -165,6 +186,16 @@ Status rebuild_cache(Context& ctx) {
   while ((id = next_dataset(ctx, held, id)) > 0) {
     double t0 = wall_seconds();
     Status st = rebuild_one(ctx, held, id);
+    if (!st.ok() && mpi::any_true(ctx.world, transient_failure(st))) {
+      ctx.events.record({"DATASET_KEPT", "", id, wall_seconds() - t0, -1, st.message()});
+      if (ctx.rank() == 0)
+        log::warn("cached dataset " + std::to_string(id) + " could not be rebuilt: " + st.message() +
+                  "; its files on the intact nodes are kept (a later run can rebuild it, "
+                  "scr_scavenge can save it) but it is not used in this run");
+      keep_intact(ctx, id);
+      ctx.world.barrier();
+      continue;
+    }
     if (!st.ok()) {
       ctx.events.record({"DATASET_LOST", "", id, wall_seconds() - t0, -1, st.message()});
       if (ctx.rank() == 0)

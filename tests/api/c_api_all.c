@@ -63,6 +63,20 @@ static int route_and_write(const char* name, const char* text, char* routed) {
 
 static void configure(void) {
   const char* v;
+  /* Nothing set through SCR_Config by an earlier run is seen here, and an
+   * unset parameter answers NULL, not its built-in default. */
+  CHECK(SCR_Config("SCR_CACHE_SIZE") == NULL);
+  CHECK(SCR_Config("SCR_FLUSH") == NULL);
+  /* SCR_JOB_NAME comes from the environment (c_api_all.sh): it outranks
+   * SCR_Config, and "KEY=" removes only what SCR_Config set. */
+  v = SCR_Config("SCR_JOB_NAME");
+  CHECK_STR(v, "from-env");
+  free((void*)v);
+  CHECK(SCR_Config("SCR_JOB_NAME=from-app") == NULL);
+  CHECK(SCR_Config("SCR_JOB_NAME=") == NULL);
+  v = SCR_Config("SCR_JOB_NAME");
+  CHECK_STR(v, "from-env");
+  free((void*)v);
   /* Set, query, unset. */
   CHECK(SCR_Config("SCR_CACHE_SIZE=3") == NULL);
   v = SCR_Config("SCR_CACHE_SIZE");

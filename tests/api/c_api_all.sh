@@ -11,7 +11,7 @@ PROG="$SCRPP_BUILD/tests/api/c_api_all"
 need_file "$PROG" "c_api_all is not built"
 
 # The program configures itself through SCR_Config (copy type included).
-run_job SCR_COPY_TYPE= "E2E_CACHE=$CACHE" -- "$E2E_NP" "$PROG" first
+run_job SCR_COPY_TYPE= SCR_JOB_NAME=from-env "E2E_CACHE=$CACHE" -- "$E2E_NP" "$PROG" first
 [[ $LAST_RC -eq 0 ]] || fail "c_api_all first exited with $LAST_RC"
 expect_out "c_api_all first: ALL"
 expect_announced_errors
@@ -28,7 +28,7 @@ expect_index scr.dataset.1 loadable 1
 assert_eq "$(index_current)" named.ckpt "current checkpoint after SCR_Current"
 [[ -z "$(find "$CACHE" -path '*/both/*' -o -path '*/results/*')" ]] || fail "deleted or output files left in cache"
 
-run_job SCR_COPY_TYPE= "E2E_CACHE=$CACHE" -- "$E2E_NP" "$PROG" restart
+run_job SCR_COPY_TYPE= SCR_JOB_NAME=from-env "E2E_CACHE=$CACHE" -- "$E2E_NP" "$PROG" restart
 [[ $LAST_RC -eq 0 ]] || fail "c_api_all restart exited with $LAST_RC"
 expect_out "c_api_all restart: ALL"
 expect_out "RESTARTED-FROM scr.dataset.1"
@@ -41,7 +41,7 @@ expect_index named.ckpt loadable 1
 assert_eq "$(index_current)" named.ckpt "current checkpoint after the second run"
 
 lose_all_nodes
-run_job SCR_COPY_TYPE= "E2E_CACHE=$CACHE" -- "$E2E_NP" "$PROG" current
+run_job SCR_COPY_TYPE= SCR_JOB_NAME=from-env "E2E_CACHE=$CACHE" -- "$E2E_NP" "$PROG" current
 [[ $LAST_RC -eq 0 ]] || fail "c_api_all current exited with $LAST_RC"
 expect_out "c_api_all current: ALL"
 expect_out "RESTARTED-FROM named.ckpt"

@@ -2,6 +2,8 @@
 // tested itself.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <string>
 
@@ -85,6 +87,28 @@ TEST(FaultEnv, CrashDropsThatStepAndEveryLaterOne) {
   EXPECT_TRUE(env.list_dir(dir / "d").ok());
   auto st = env.rename(dir / "d/f", dir / "d/g");
   EXPECT_NE(st.message().find("crashed"), std::string::npos) << st.message();
+}
+
+// "write:PATTERN:N:ERR" counts only writes to paths containing PATTERN and
+// fails each from the N-th on: a test can fill up one simulated node's cache
+// and no other file.
+TEST(FaultEnv, FailsTheNthWriteToMatchingPaths) {
+  TempDir dir;
+  FaultEnv env(Env::posix());
+  ASSERT_TRUE(env.configure("write:/n4/:2:ENOSPC").ok());
+  ASSERT_EQ(::mkdir((dir / "n4").c_str(), 0700), 0);
+  auto other = env.open(dir / "other", OpenMode::create, 0600);
+  auto spare = env.open(dir / "n4/f", OpenMode::create, 0600);
+  ASSERT_TRUE(other.ok() && spare.ok());
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE((*other)->pwrite("o", 1, i).ok());
+  EXPECT_TRUE((*spare)->pwrite("a", 1, 0).ok());
+  EXPECT_EQ((*spare)->pwrite("b", 1, 1).code(), Errc::no_space);
+  EXPECT_EQ((*spare)->pwrite("c", 1, 2).code(), Errc::no_space);  // still full
+  EXPECT_TRUE((*other)->pwrite("o", 1, 3).ok());
+  for (const char* bad : {"write:/n4/:0:ENOSPC", "write:/n4/:1:EPERM", "write:/n4/:x:EIO"}) {
+    auto st = env.configure(bad);
+    EXPECT_EQ(st.code(), Errc::invalid_argument) << "'" << bad << "'";
+  }
 }
 
 TEST(FaultEnv, ConfigureParsesSpecs) {

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/strings.hpp"
 #include "config_test_util.hpp"
 #include "runtime/config.hpp"
 #include "runtime/params.hpp"
@@ -167,6 +168,59 @@ TEST(Params, UnknownScrEnvironmentNames) {
   auto unknown = unknown_scr_env_names(
       {"PATH", "SCR_FLUSH", "SCR_FLUSH_ASYNCH", "SCR_SYSTEM_CONF_FILE", "SCRATCH", "SCR_ZZ"});
   EXPECT_EQ(unknown, (std::vector<std::string>{"SCR_FLUSH_ASYNCH", "SCR_ZZ"}));
+}
+
+}  // namespace
+}  // namespace scr::rt
+
+namespace scr::rt {
+namespace {
+
+// Every numeric parameter, at each bound, one past it, and at the values
+// where a narrowing conversion would wrap (2^31, 2^32 +- 1, 2^63): a value
+// is accepted exactly when it lies in the parameter's range, and the
+// canonical text is the number itself -- nothing is ever narrowed or wrapped.
+TEST(ParamValues, EveryNumericParameterAtAndPastItsBounds) {
+  const std::vector<std::string> wide = {"2147483648", "4294967295", "4294967296", "4294967297",
+                                         "9223372036854775807", "-1", "-2147483649"};
+  int checked = 0;
+  for (const ParamSpec& p : all_params()) {
+    if (p.value.type != ValueType::integer && p.value.type != ValueType::bytes) continue;
+    ++checked;
+    const int64_t lo = p.value.min, hi = p.value.max;
+    std::vector<std::string> values = wide;
+    for (int64_t v : {lo, hi}) values.push_back(std::to_string(v));
+    if (lo > std::numeric_limits<int64_t>::min()) values.push_back(std::to_string(lo - 1));
+    if (hi < std::numeric_limits<int64_t>::max()) values.push_back(std::to_string(hi + 1));
+    values.push_back("9223372036854775808");  // 2^63: past every range
+    for (const std::string& raw : values) {
+      auto parsed = str::parse_int(raw);
+      bool in_range = parsed && *parsed >= lo && *parsed <= hi;
+      auto r = check_value(p.name, p.value, raw);
+      EXPECT_EQ(r.ok(), in_range) << p.name << "=" << raw;
+      if (r.ok()) EXPECT_EQ(*r, raw) << p.name;
+      if (!r.ok()) EXPECT_NE(r.status().message().find(std::string(p.name) + "=" + raw), std::string::npos)
+                       << r.status().message();
+    }
+    // The runtime holds counts in int: no integer parameter may reach past
+    // INT32_MAX unless the runtime keeps it in 64 bits.
+    if (p.value.type == ValueType::integer && p.name != "SCR_END_TIME")
+      EXPECT_LE(hi, INT32_MAX) << p.name << " would be narrowed";
+  }
+  EXPECT_GT(checked, 15);
+}
+
+// Byte counts take SCR's unit suffixes (powers of 1024) and keep them.
+TEST(ParamValues, ByteCountsWithUnitsAtTheirBounds) {
+  EXPECT_EQ(canon("SCR_PIECE_SIZE", "1MB"), "1MB");
+  EXPECT_EQ(canon("SCR_PIECE_SIZE", "4KB"), "4KB");
+  EXPECT_EQ(canon("SCR_PIECE_SIZE", "1GB"), "1GB");
+  EXPECT_TRUE(FailsWith(reject("SCR_PIECE_SIZE", "2GB"), {"SCR_PIECE_SIZE=2GB"}));
+  EXPECT_TRUE(FailsWith(reject("SCR_PIECE_SIZE", "3KB"), {"SCR_PIECE_SIZE=3KB"}));
+  EXPECT_TRUE(FailsWith(reject("SCR_PIECE_SIZE", "-1MB"), {"SCR_PIECE_SIZE=-1MB"}));
+  EXPECT_TRUE(FailsWith(reject("SCR_PIECE_SIZE", "1XB"), {"SCR_PIECE_SIZE=1XB"}));
+  EXPECT_EQ(canon("SCR_FLUSH_ASYNC_BW", "200MB"), "200MB");
+  EXPECT_TRUE(FailsWith(reject("SCR_FLUSH_ASYNC_BW", "16EB"), {"SCR_FLUSH_ASYNC_BW=16EB"}));
 }
 
 }  // namespace

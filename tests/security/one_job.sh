@@ -23,11 +23,14 @@ index_before="$(sha256sum "$PREFIX/.scr/index.scr")"
 job_a=$!
 stop_job_a() { pkill -KILL -f -- "-n 1000000000 -c 1000000000" 2>/dev/null || true; wait "$job_a" 2>/dev/null || true; }
 trap 'rc=$?; stop_job_a; (exit $rc); e2e_cleanup' EXIT
-for _ in $(seq 200); do
-  grep -qs "job jobA" "$PREFIX/.scr/job.lock" && grep -qs "job jobA" "$CNTL"/n1/*/scr.jobA/job.lock && break
+# The lock files stay after the first run (with its text): wait until job A
+# really holds both locks (flock -n fails), not just until the files exist.
+held() { [[ -e "$1" ]] && ! flock -n "$1" true; }
+for _ in $(seq 600); do
+  held "$PREFIX/.scr/job.lock" && held "$(echo "$CNTL"/n1/*/scr.jobA/job.lock)" && break
   sleep 0.1
 done
-grep -qs "job jobA" "$PREFIX/.scr/job.lock" || fail "job A never took its prefix lock:
+held "$PREFIX/.scr/job.lock" || fail "job A never took its prefix lock:
 $(cat "$E2E_DIR/jobA.out")"
 
 run_job SCR_JOB_ID=jobB -- 2 "$HEAT" -n 20 -c 10 -g 16 16
