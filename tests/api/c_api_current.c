@@ -1,0 +1,76 @@
+/*
+ * c_api_current: SCR_Current chooses the checkpoint a restart loads.
+ *
+ *   c_api_current write            checkpoints c1, c2, c3 (one file per rank
+ *                                  holding the checkpoint's name)
+ *   c_api_current current NAME     SCR_Current(NAME) before SCR_Have_restart,
+ *                                  then restart from what is offered, check
+ *                                  the bytes and checkpoint c4
+ *
+ * Rank 0 prints "RESTARTED <name>" (or "RESTARTED none") and the verdict.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "scr.h"
+
+static int rank;
+
+static int write_ckpt(const char* name) {
+  char file[SCR_MAX_FILENAME], path[SCR_MAX_FILENAME];
+  if (SCR_Start_output(name, SCR_FLAG_CHECKPOINT) != SCR_SUCCESS) return 0;
+  snprintf(file, sizeof file, "ckpt/%s/rank_%d.dat", name, rank);
+  int ok = SCR_Route_file(file, path) == SCR_SUCCESS;
+  FILE* f = ok ? fopen(path, "w") : NULL;
+  ok = f != NULL && fprintf(f, "%s rank %d\n", name, rank) > 0;
+  if (f) ok = fclose(f) == 0 && ok;
+  return SCR_Complete_output(ok) == SCR_SUCCESS && ok;
+}
+
+static int read_ckpt(const char* name) {
+  char file[SCR_MAX_FILENAME], path[SCR_MAX_FILENAME], want[128], got[128] = {0};
+  snprintf(file, sizeof file, "ckpt/%s/rank_%d.dat", name, rank);
+  snprintf(want, sizeof want, "%s rank %d\n", name, rank);
+  if (SCR_Route_file(file, path) != SCR_SUCCESS) return 0;
+  FILE* f = fopen(path, "r");
+  if (!f) return 0;
+  size_t n = fread(got, 1, sizeof got - 1, f);
+  fclose(f);
+  return n == strlen(want) && strcmp(got, want) == 0;
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  check_rank = rank;
+  CHECK_OK(SCR_Init());
+  if (argc == 2 && !strcmp(argv[1], "write")) {
+    CHECK(write_ckpt("c1"));
+    CHECK(write_ckpt("c2"));
+    CHECK(write_ckpt("c3"));
+  } else if (argc == 3 && !strcmp(argv[1], "current")) {
+    int have = 0;
+    char name[SCR_MAX_FILENAME] = "";
+    CHECK_OK(SCR_Current(argv[2]));
+    CHECK_OK(SCR_Have_restart(&have, name));
+    if (have) {
+      char started[SCR_MAX_FILENAME] = "";
+      CHECK_OK(SCR_Start_restart(started));
+      CHECK(strcmp(started, name) == 0);
+      int ok = read_ckpt(name);
+      CHECK(ok);
+      CHECK_OK(SCR_Complete_restart(ok));
+    }
+    if (rank == 0) printf("RESTARTED %s\n", have ? name : "none");
+    CHECK(write_ckpt("c4"));
+  } else {
+    if (rank == 0) fprintf(stderr, "usage: c_api_current write | current NAME\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  CHECK_OK(SCR_Finalize());
+  int rc = check_verdict("c_api_current");
+  MPI_Finalize();
+  return rc;
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# SCR_Current before SCR_Have_restart, as SCR documents it: the named
+# checkpoint is the one restarted, and cached datasets newer than it are
+# deleted from cache. 4 ranks on 2 simulated nodes, XOR, cache of 3.
+#  a) c1..c3 cached only: SCR_Current(c1) restarts c1 (bytes checked); c2 and
+#     c3 leave the cache, so after c4 the cache holds datasets 1 and 4.
+#  b) an unknown name changes nothing: the newest checkpoint is restarted.
+#  c) c1..c3 flushed, every node lost: SCR_Current(c1) fetches c1, not c3.
+source "$(dirname "$0")/../e2e/lib.sh"
+E2E_COPY_TYPE=XOR
+e2e_begin api_c_current
+PROG="$SCRPP_BUILD/tests/api/c_api_current"
+need_file "$PROG" "c_api_current is not built"
+
+ok_run() {
+  [[ $LAST_RC -eq 0 ]] || fail "c_api_current $1 exited with $LAST_RC"
+  expect_out "c_api_current: ALL"
+}
+
+run_job SCR_CACHE_SIZE=3 SCR_FLUSH=0 -- 4 "$PROG" write
+ok_run write
+assert_eq "$(cached_datasets n0 | tr '\n' ' ')" "scr.dataset.1 scr.dataset.2 scr.dataset.3 " "cache after c1..c3"
+run_job SCR_CACHE_SIZE=3 SCR_FLUSH=0 -- 4 "$PROG" current c1
+ok_run "current c1"
+expect_out "RESTARTED c1"
+for node in n0 n1; do
+  assert_eq "$(cached_datasets $node | tr '\n' ' ')" "scr.dataset.1 scr.dataset.4 " "cache of $node after SCR_Current(c1) and c4"
+done
+
+use_dirs "$E2E_DIR/unknown"
+run_job SCR_CACHE_SIZE=3 SCR_FLUSH=0 -- 4 "$PROG" write
+ok_run write
+run_job SCR_CACHE_SIZE=3 SCR_FLUSH=0 -- 4 "$PROG" current no.such.checkpoint
+ok_run "current no.such.checkpoint"
+expect_out "RESTARTED c3"
+
+use_dirs "$E2E_DIR/prefix"
+run_job SCR_FLUSH=1 -- 4 "$PROG" write
+ok_run write
+lose_all_nodes
+run_job SCR_FLUSH=1 -- 4 "$PROG" current c1
+ok_run "current c1 from the prefix"
+expect_out "RESTARTED c1"
+assert_eq "$(index_current)" c4 "current checkpoint after c4 was flushed"
+e2e_pass
