@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The bindings' examples, 4 ranks on 2 simulated nodes:
+#  - heat_f90 (examples/fortran): killed at step 25, restarted from the
+#    cache (step.20), killed at 35, every node lost, restarted from the
+#    prefix (step.30); its final checksum equals the C heat demo's for the
+#    same arguments, and an uninterrupted heat_f90 run agrees too.
+#  - heat1d.py (examples/python): killed at step 130, restarted from the
+#    cache (step.100); result equals an uninterrupted run's.
+# Python part skipped when no python3 has mpi4py, cffi and numpy.
+source "$(dirname "$0")/../e2e/lib.sh"
+e2e_begin bindings_examples
+HEAT_F90="$SCRPP_BUILD/examples/fortran/heat_f90"
+ARGS=(-n 40 -c 10)
+
+resumed_from_f90() { sed -n "s/^\[heat-f90\] resumed from checkpoint '\([^']*\)'.*/\1/p" "$LAST_OUT"; }
+
+run_job SCR_FLUSH=0 -- "$E2E_NP" "$HEAT_F90" "${ARGS[@]}" --crash-at 25
+expect_crashed "heat_f90 killed at step 25"
+run_job SCR_FLUSH=1 -- "$E2E_NP" "$HEAT_F90" "${ARGS[@]}" --crash-at 35 --crash-rank 3
+expect_crashed "heat_f90 killed at step 35"
+assert_eq "$(resumed_from_f90)" step.20 "checkpoint heat_f90 resumed from (cache)"
+lose_all_nodes
+run_job SCR_FLUSH=1 -- "$E2E_NP" "$HEAT_F90" "${ARGS[@]}"
+expect_ok "heat_f90 restarted from the prefix"
+assert_eq "$(resumed_from_f90)" step.30 "checkpoint heat_f90 resumed from (prefix)"
+expect_result_equals_uninterrupted "${ARGS[@]}"                  # the C demo
+expect_result_equals_uninterrupted_of "$HEAT_F90" "${ARGS[@]}"   # Fortran, uninterrupted
+say "heat_f90 matches the C heat demo after two kills"
+
+PYTHON=""
+for py in "${SCRPP_PYTHON:-}" python3 /usr/bin/python3; do
+  if [[ -n "$py" ]] && "$py" -c "import mpi4py, cffi, numpy" 2>/dev/null; then
+    PYTHON="$(command -v "$py")"
+    break
+  fi
+done
+if [[ -z "$PYTHON" ]]; then
+  say "SKIP heat1d.py: no python3 with mpi4py, cffi and numpy"
+else
+  export PYTHONPATH="$SCRPP_BUILD/python${PYTHONPATH:+:$PYTHONPATH}"
+  HEAT_PY=("$PYTHON" -m mpi4py "$SCRPP_SOURCE/examples/python/heat1d.py")
+  use_dirs "$E2E_DIR/py"
+  run_job SCR_FLUSH=0 -- "$E2E_NP" "${HEAT_PY[@]}" -n 150 -c 50 --crash-at 130
+  expect_crashed "heat1d.py killed at step 130"
+  run_job SCR_FLUSH=0 -- "$E2E_NP" "${HEAT_PY[@]}" -n 150 -c 50
+  expect_ok "heat1d.py restarted"
+  expect_out "[heat-py] resumed from checkpoint 'step.100' (step 100)"
+  expect_result_equals_uninterrupted_of "${HEAT_PY[@]}" -n 150 -c 50
+fi
+e2e_pass
