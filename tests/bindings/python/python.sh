@@ -11,9 +11,10 @@
 #     its checkpoint completed (so SCR's own checksums agree with it) is
 #     caught by load_array's digest: that checkpoint is rejected and the
 #     previous one used. Every result equals an uninterrupted run's.
-#  2. arrays: bit-exact round trips of many dtypes, in plain files and
-#     through a checkpoint read back by a second job; damaged and
-#     truncated files raise IntegrityError.
+#  2. arrays, with the package as `cmake --install` installs it: bit-exact
+#     round trips of many dtypes, in plain files and through a checkpoint
+#     read back by a second job; damaged and truncated files raise
+#     IntegrityError.
 #  3. api: each SCR 3.1 function; Drop, Delete and Current checked on disk
 #     and in the index, Current by a restart from the prefix.
 #  4. control: need_checkpoint() with SCR_CHECKPOINT_INTERVAL=3 and
@@ -73,7 +74,17 @@ expect_err "SHA-256 mismatch"
 expect_result_equals_uninterrupted_of "$PYTHON" -m mpi4py "$APP" run 7
 say "run: killed, restarted from cache and prefix, invalid and damaged checkpoints skipped"
 
-# --- 2. arrays -----------------------------------------------------------------
+# --- 2. arrays, with the installed package -------------------------------------
+INSTALL="$E2E_DIR/install"
+cmake --install "$SCRPP_BUILD" --prefix "$INSTALL" >"$E2E_DIR/install.log" 2>&1 ||
+  fail "cmake --install failed: $(tail -20 "$E2E_DIR/install.log")"
+export PYTHONPATH="$INSTALL/lib/python3/dist-packages"
+loaded="$("$PYTHON" -c 'import scr._lib as l, scr; print(scr.__file__, l.path)')" ||
+  fail "the installed package does not import"
+read -r pkg lib <<<"$loaded"
+[[ "$pkg" == "$INSTALL"/* && "$(realpath "$lib")" == "$INSTALL"/* ]] ||
+  fail "the installed package ($pkg) loads $lib, not the libscr installed next to it"
+say "installed package $pkg loads $lib"
 use_dirs "$E2E_DIR/arrays"
 run_job -- "$E2E_NP" "${PY[@]}" arrays
 expect_rc 0 "arrays (first job)"
@@ -81,6 +92,8 @@ expect_out "ARRAYS OK restored=0 checks=96"
 run_job -- "$E2E_NP" "${PY[@]}" arrays
 expect_rc 0 "arrays (second job)"
 expect_out "ARRAYS OK restored=56 checks=96"
+
+export PYTHONPATH="$SCRPP_BUILD/python"
 
 # --- 3. api ------------------------------------------------------------------------
 use_dirs "$E2E_DIR/api"
