@@ -18,18 +18,15 @@
 # files' bytes, exit codes, and the string checks of the free-form programs.
 source "$(dirname "$0")/../../e2e/lib.sh"
 e2e_begin bindings_fortran
-INSTALL="$E2E_DIR/install"
 SRC="$SCRPP_SOURCE/tests/bindings/fortran"
 PROGS=(ckpt_f77 ckpt_include ckpt_module)
 
-cmake --install "$SCRPP_BUILD" --prefix "$INSTALL" >"$E2E_DIR/install.log" 2>&1 ||
-  fail "cmake --install failed:
-$(tail -20 "$E2E_DIR/install.log")"
+install_build
+libdir="$LIBDIR"
+libscrf="$libdir/libscrf.so"
 assert_file "$INSTALL/include/scrf.h" "installed scrf.h"
 assert_file "$INSTALL/include/scr.mod" "installed module file scr.mod"
-libscrf="$(find "$INSTALL" -name 'libscrf.so' | head -n1)"
-[[ -n "$libscrf" ]] || fail "libscrf.so was not installed"
-libdir="$(dirname "$libscrf")"
+assert_file "$libscrf" "shared libscrf"
 assert_file "$libdir/libscrf.a" "static libscrf"
 assert_file "$libdir/pkgconfig/scrf.pc" "pkg-config file scrf.pc"
 for sym in scr_init_ scr_route_file_ scr_config_ scr_get_version_ scr_delete_; do
@@ -117,5 +114,10 @@ for prog in "${PROGS[@]}"; do
   scenario "$E2E_DIR/pc/$prog"
   scenario "$E2E_DIR/cm/$prog"
 done
-scenario "$E2E_DIR/cm/ckpt_module_static"
+# The static library: one complete run is enough to show it links and works.
+use_dirs "$E2E_DIR/static"
+run_job -- "$E2E_NP" "$E2E_DIR/cm/ckpt_module_static" 3 0
+[[ $LAST_RC -eq 0 ]] || fail "ckpt_module_static failed (exit $LAST_RC)"
+expect_out "EDGES OK 10"
+expect_out "RESULT last=003"
 e2e_pass

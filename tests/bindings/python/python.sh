@@ -75,9 +75,7 @@ expect_result_equals_uninterrupted_of "$PYTHON" -m mpi4py "$APP" run 7
 say "run: killed, restarted from cache and prefix, invalid and damaged checkpoints skipped"
 
 # --- 2. arrays, with the installed package -------------------------------------
-INSTALL="$E2E_DIR/install"
-cmake --install "$SCRPP_BUILD" --prefix "$INSTALL" >"$E2E_DIR/install.log" 2>&1 ||
-  fail "cmake --install failed: $(tail -20 "$E2E_DIR/install.log")"
+install_build
 export PYTHONPATH="$INSTALL/lib/python3/dist-packages"
 loaded="$("$PYTHON" -c 'import scr._lib as l, scr; print(scr.__file__, l.path)')" ||
   fail "the installed package does not import"

@@ -216,25 +216,17 @@ def arrays():
     scr.save_array(good, sample_arrays()["f8"])
     blob = open(good, "rb").read()
     bad = os.path.join("adamage", base + ".bad")
-    positions = [0, 9, 14, 20, len(blob) // 2, len(blob) - 1]
-    for pos in positions:
-        damaged = bytearray(blob)
-        damaged[pos] ^= 0x01
-        open(bad, "wb").write(damaged)
+    damaged = {f"a flipped bit at byte {pos} of {len(blob)}": blob[:pos] + bytes([blob[pos] ^ 1]) + blob[pos + 1:]
+               for pos in (0, 9, 14, 20, len(blob) // 2, len(blob) - 1)}
+    damaged.update({f"a file truncated to {cut} bytes": blob[:cut] for cut in (len(blob) - 1, 30, 5)})
+    for what, content in damaged.items():
+        open(bad, "wb").write(content)
         try:
             scr.load_array(bad)
         except scr.IntegrityError:
             checks += 1
         else:
-            raise AssertionError(f"a flipped bit at byte {pos} of {len(blob)} was not detected")
-    for cut in (len(blob) - 1, 30, 5):
-        open(bad, "wb").write(blob[:cut])
-        try:
-            scr.load_array(bad)
-        except scr.IntegrityError:
-            checks += 1
-        else:
-            raise AssertionError(f"a file truncated to {cut} bytes was not detected")
+            raise AssertionError(f"{what} was not detected")
     try:
         scr.save_array(bad, np.array([object()]))
     except TypeError:

@@ -13,8 +13,10 @@ import os
 from cffi import FFI
 
 ffi = FFI()
+# The declarations of scr.h that the package calls (cffi needs them spelled
+# out; scr.h itself has macros cffi cannot read), and the bindings' entry
+# point SCRPP_Config_checked (src/api/scr_ext.h).
 ffi.cdef("""
-const char* SCR_Config(const char* config);
 int SCRPP_Config_checked(const char* config, char** value);
 int SCR_Init(void);
 int SCR_Finalize(void);

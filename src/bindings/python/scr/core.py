@@ -117,11 +117,15 @@ def complete_restart(valid):
     return lib.SCR_Complete_restart(1 if valid else 0) == SUCCESS
 
 
+def _flag(fn, call):
+    flag = ffi.new("int*")
+    _check(fn(flag), call)
+    return bool(flag[0])
+
+
 def need_checkpoint():
     """Whether a checkpoint is due (SCR_CHECKPOINT_INTERVAL and friends)."""
-    flag = ffi.new("int*")
-    _check(lib.SCR_Need_checkpoint(flag), "SCR_Need_checkpoint")
-    return bool(flag[0])
+    return _flag(lib.SCR_Need_checkpoint, "SCR_Need_checkpoint")
 
 
 def start_output(name, flags):
@@ -146,9 +150,7 @@ def complete_checkpoint(valid):
 
 def should_exit():
     """Whether the job should stop now (halt file, end of allocation)."""
-    flag = ffi.new("int*")
-    _check(lib.SCR_Should_exit(flag), "SCR_Should_exit")
-    return bool(flag[0])
+    return _flag(lib.SCR_Should_exit, "SCR_Should_exit")
 
 
 def current(name):
