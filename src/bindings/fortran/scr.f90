@@ -1,12 +1,13 @@
 ! The Fortran 2008 interface of SCR++: USE SCR.
 !
 ! The same subroutines and constants as scrf.h, with explicit interfaces so
-! the compiler checks every argument. The procedures are typed front ends
-! over libscrf's C entry points (scrf.c), called through BIND(C) with the
-! string lengths passed explicitly, so both interfaces share one
-! implementation of the string rules: names lose their trailing blanks on
-! the way in, results are blank-padded on the way out, and a result longer
-! than the caller's variable sets IERROR (the variable is left blank).
+! the compiler checks every argument. They are libscrf's C entry points
+! (scrf.c) declared through BIND(C) -- directly, or for calls with strings
+! through a module procedure passing the string lengths explicitly -- so
+! both interfaces share one implementation of the string rules: names lose
+! their trailing blanks on the way in, results are blank-padded on the way
+! out, and a result longer than the caller's variable sets IERROR (the
+! variable is left blank).
 !
 ! The VALID argument of the SCR_COMPLETE_* calls may be INTEGER (as in
 ! scrf.h) or LOGICAL.
@@ -28,22 +29,24 @@ module scr
   public :: scr_current, scr_drop, scr_delete, scr_get_version
 
   interface scr_complete_restart
-    module procedure complete_restart_int, complete_restart_logical
+    procedure c_complete_restart, complete_restart_logical
   end interface
   interface scr_complete_checkpoint
-    module procedure complete_checkpoint_int, complete_checkpoint_logical
+    procedure c_complete_checkpoint, complete_checkpoint_logical
   end interface
   interface scr_complete_output
-    module procedure complete_output_int, complete_output_logical
+    procedure c_complete_output, complete_output_logical
   end interface
 
-  ! libscrf's entry points (scrf.c), hidden lengths made explicit.
+  ! libscrf's entry points (scrf.c). Calls without strings are these
+  ! interfaces themselves; the others get a module procedure below that
+  ! passes the hidden lengths explicitly.
   interface
-    subroutine c_init(ierror) bind(C, name="scr_init_")
+    subroutine scr_init(ierror) bind(C, name="scr_init_")
       import :: c_int
       integer(c_int), intent(out) :: ierror
     end subroutine
-    subroutine c_finalize(ierror) bind(C, name="scr_finalize_")
+    subroutine scr_finalize(ierror) bind(C, name="scr_finalize_")
       import :: c_int
       integer(c_int), intent(out) :: ierror
     end subroutine
@@ -79,11 +82,11 @@ module scr
       integer(c_int), intent(in) :: valid
       integer(c_int), intent(out) :: ierror
     end subroutine
-    subroutine c_need_checkpoint(flag, ierror) bind(C, name="scr_need_checkpoint_")
+    subroutine scr_need_checkpoint(flag, ierror) bind(C, name="scr_need_checkpoint_")
       import :: c_int
       integer(c_int), intent(out) :: flag, ierror
     end subroutine
-    subroutine c_start_checkpoint(ierror) bind(C, name="scr_start_checkpoint_")
+    subroutine scr_start_checkpoint(ierror) bind(C, name="scr_start_checkpoint_")
       import :: c_int
       integer(c_int), intent(out) :: ierror
     end subroutine
@@ -104,7 +107,7 @@ module scr
       integer(c_int), intent(in) :: valid
       integer(c_int), intent(out) :: ierror
     end subroutine
-    subroutine c_should_exit(flag, ierror) bind(C, name="scr_should_exit_")
+    subroutine scr_should_exit(flag, ierror) bind(C, name="scr_should_exit_")
       import :: c_int
       integer(c_int), intent(out) :: flag, ierror
     end subroutine
@@ -136,16 +139,6 @@ module scr
 
 contains
 
-  subroutine scr_init(ierror)
-    integer, intent(out) :: ierror
-    call c_init(ierror)
-  end subroutine
-
-  subroutine scr_finalize(ierror)
-    integer, intent(out) :: ierror
-    call c_finalize(ierror)
-  end subroutine
-
   ! Set ("KEY=VALUE"), unset ("KEY=") or query ("KEY") a parameter; VAL gets
   ! a query's answer, blanks otherwise.
   subroutine scr_config(config, val, ierror)
@@ -175,32 +168,10 @@ contains
     call c_start_restart(name, ierror, len(name, c_size_t))
   end subroutine
 
-  subroutine complete_restart_int(valid, ierror)
-    integer, intent(in) :: valid
-    integer, intent(out) :: ierror
-    call c_complete_restart(valid, ierror)
-  end subroutine
-
   subroutine complete_restart_logical(valid, ierror)
     logical, intent(in) :: valid
     integer, intent(out) :: ierror
     call c_complete_restart(merge(1, 0, valid), ierror)
-  end subroutine
-
-  subroutine scr_need_checkpoint(flag, ierror)
-    integer, intent(out) :: flag, ierror
-    call c_need_checkpoint(flag, ierror)
-  end subroutine
-
-  subroutine scr_start_checkpoint(ierror)
-    integer, intent(out) :: ierror
-    call c_start_checkpoint(ierror)
-  end subroutine
-
-  subroutine complete_checkpoint_int(valid, ierror)
-    integer, intent(in) :: valid
-    integer, intent(out) :: ierror
-    call c_complete_checkpoint(valid, ierror)
   end subroutine
 
   subroutine complete_checkpoint_logical(valid, ierror)
@@ -216,21 +187,10 @@ contains
     call c_start_output(name, flags, ierror, len(name, c_size_t))
   end subroutine
 
-  subroutine complete_output_int(valid, ierror)
-    integer, intent(in) :: valid
-    integer, intent(out) :: ierror
-    call c_complete_output(valid, ierror)
-  end subroutine
-
   subroutine complete_output_logical(valid, ierror)
     logical, intent(in) :: valid
     integer, intent(out) :: ierror
     call c_complete_output(merge(1, 0, valid), ierror)
-  end subroutine
-
-  subroutine scr_should_exit(flag, ierror)
-    integer, intent(out) :: flag, ierror
-    call c_should_exit(flag, ierror)
   end subroutine
 
   subroutine scr_current(name, ierror)
