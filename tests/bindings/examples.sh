@@ -3,7 +3,8 @@
 #  - heat_f90 (examples/fortran): killed at step 25, restarted from the
 #    cache (step.20), killed at 35, every node lost, restarted from the
 #    prefix (step.30); its final checksum equals the C heat demo's for the
-#    same arguments, and an uninterrupted heat_f90 run agrees too.
+#    same arguments, and an uninterrupted heat_f90 run agrees too. It also
+#    resumes, to the same checksum, a C demo run killed at step 25.
 #  - heat1d.py (examples/python): killed at step 130, restarted from the
 #    cache (step.100); result equals an uninterrupted run's.
 # Python part skipped when no python3 has mpi4py, cffi and numpy.
@@ -26,6 +27,16 @@ assert_eq "$(resumed_from_f90)" step.30 "checkpoint heat_f90 resumed from (prefi
 expect_result_equals_uninterrupted "${ARGS[@]}"                  # the C demo
 expect_result_equals_uninterrupted_of "$HEAT_F90" "${ARGS[@]}"   # Fortran, uninterrupted
 say "heat_f90 matches the C heat demo after two kills"
+
+# The checkpoint files are the C demo's, byte for byte: heat_f90 resumes a
+# run of the C demo killed at step 25.
+use_dirs "$E2E_DIR/cross"
+run_job SCR_FLUSH=0 -- "$E2E_NP" "$HEAT" "${ARGS[@]}" --crash-at 25
+expect_crashed "C heat killed at step 25"
+run_job SCR_FLUSH=0 -- "$E2E_NP" "$HEAT_F90" "${ARGS[@]}"
+expect_ok "heat_f90 continuing the C demo's run"
+assert_eq "$(resumed_from_f90)" step.20 "checkpoint heat_f90 resumed from (written by the C demo)"
+expect_result_equals_uninterrupted "${ARGS[@]}"
 
 PYTHON=""
 for py in "${SCRPP_PYTHON:-}" python3 /usr/bin/python3; do

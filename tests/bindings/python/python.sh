@@ -15,8 +15,9 @@
 #     round trips of many dtypes, in plain files and through a checkpoint
 #     read back by a second job; damaged and truncated files raise
 #     IntegrityError.
-#  3. api: each SCR 3.1 function; Drop, Delete and Current checked on disk
-#     and in the index, Current by a restart from the prefix.
+#  3. api: each SCR 3.1 function, scr.output() and mark_invalid(); Drop,
+#     Delete and Current checked on disk and in the index, Current by a
+#     restart from the prefix.
 #  4. control: need_checkpoint() with SCR_CHECKPOINT_INTERVAL=3 and
 #     should_exit() with a halt file (CHECKPOINTS=2).
 # Skipped (exit 77) only when no python3 with mpi4py, cffi and numpy exists.
@@ -101,11 +102,15 @@ expect_out "API FIRST OK"
 for r in $(seq 0 $((E2E_NP - 1))); do
   assert_file_content "$PREFIX/api/out.keep/rank_$r.txt" "keep $r"
   assert_file_content "$PREFIX/api/out.drop/rank_$r.txt" "drop $r"
+  assert_file_content "$PREFIX/api/out.ctx/rank_$r.txt" "ctx $r"
   assert_no_file "$PREFIX/api/out.del/rank_$r.txt" "file of the deleted out.del"
 done
 assert_eq "$(index_field out.drop id)" absent "out.drop in the index after drop()"
 assert_eq "$(index_field out.del id)" absent "out.del in the index after delete()"
 assert_eq "$(index_current)" ckpt.b "current checkpoint after current()"
+expect_index out.ctx complete 1
+index_show | grep -q " name=ckpt.marked .*complete=1" && fail "ckpt.marked is complete after mark_invalid():
+$(index_show)"
 lose_all_nodes
 run_job -- "$E2E_NP" "${PY[@]}" api second
 expect_rc 0 "api second"

@@ -282,6 +282,14 @@ def api_first():
     # A phase one rank reports invalid fails everywhere.
     scr.start_output("ckpt.bad", scr.FLAG_CHECKPOINT)
     expect(scr.complete_output(rank != 2) is False, "complete_output with one invalid rank")
+    # The context managers of the other two kinds of phase.
+    with scr.output("out.ctx") as out:
+        out.route(f"api/out.ctx/rank_{rank}.txt").write_text(f"ctx {rank}\n")
+    expect(out.valid is True, "with scr.output() did not complete")
+    with scr.checkpoint("ckpt.marked") as marked:
+        if rank == 3:
+            marked.mark_invalid()
+    expect(marked.valid is False, "mark_invalid() on one rank left the checkpoint valid")
     scr.drop("out.drop")
     scr.delete("out.del")
     scr.current("ckpt.b")
