@@ -1,4 +1,4 @@
-C     A Fortran 77 program (fixed form, INCLUDE 'scrf.h') that checkpoints
+C     A Fortran 77 program (fixed form, INCLUDE 'scrf.h') checkpointing
 C     through SCR's Fortran interface; run by fortran.sh.
 C       ckpt_f77 NSTEPS CRASH
 C     Checkpoint ckpt.NNN after each step; with CRASH > 0 the last rank

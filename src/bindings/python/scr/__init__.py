@@ -23,3 +23,10 @@ from .phases import Output, Restart, checkpoint, load_restart, output, restart
 from .arrays import load as load_array, save as save_array
 
 __version__ = get_version()
+
+__all__ = ["FLAG_CHECKPOINT", "FLAG_NONE", "FLAG_OUTPUT", "MAX_FILENAME", "SUCCESS",
+           "complete_checkpoint", "complete_output", "complete_restart", "config", "current", "delete",
+           "drop", "finalize", "get_version", "have_restart", "init", "need_checkpoint", "route_file",
+           "should_exit", "start_checkpoint", "start_output", "start_restart",
+           "IntegrityError", "SCRError", "Output", "Restart", "checkpoint", "load_restart", "output",
+           "restart", "load_array", "save_array"]
