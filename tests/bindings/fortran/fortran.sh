@@ -36,7 +36,7 @@ done
 # Build 1: plain mpifort with pkg-config's flags.
 export PKG_CONFIG_PATH="$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 flags="$(pkg-config --cflags --libs scrf)" || fail "pkg-config --cflags --libs scrf failed"
-[[ "$flags" == *-lscrf* && "$flags" == *-lscr* ]] || fail "pkg-config scrf gives '$flags' (needs -lscrf -lscr)"
+[[ " $flags " == *" -lscrf "* && " $flags " == *" -lscr "* ]] || fail "pkg-config scrf gives '$flags' (needs -lscrf -lscr)"
 mkdir -p "$E2E_DIR/pc"
 for prog in "${PROGS[@]}"; do
   file="$(ls "$SRC/$prog".f*)"
