@@ -7,7 +7,7 @@
 #    resumes, to the same checksum, a C demo run killed at step 25.
 #  - heat1d.py (examples/python): killed at step 130, restarted from the
 #    cache (step.100); result equals an uninterrupted run's.
-# Python part skipped when no python3 has mpi4py, cffi and numpy.
+# Python part skipped when no python3 has mpi4py.
 source "$(dirname "$0")/../e2e/lib.sh"
 e2e_begin bindings_examples
 HEAT_F90="$SCRPP_BUILD/examples/fortran/heat_f90"
@@ -38,17 +38,10 @@ expect_ok "heat_f90 continuing the C demo's run"
 assert_eq "$(resumed_from_f90)" step.20 "checkpoint heat_f90 resumed from (written by the C demo)"
 expect_result_equals_uninterrupted "${ARGS[@]}"
 
-PYTHON=""
-for py in "${SCRPP_PYTHON:-}" python3 /usr/bin/python3; do
-  if [[ -n "$py" ]] && "$py" -c "import mpi4py, cffi, numpy" 2>/dev/null; then
-    PYTHON="$(command -v "$py")"
-    break
-  fi
-done
-if [[ -z "$PYTHON" ]]; then
-  say "SKIP heat1d.py: no python3 with mpi4py, cffi and numpy"
+source "$(dirname "$0")/python_env.sh"
+if ! find_python; then
+  say "SKIP heat1d.py: no python3 with mpi4py"
 else
-  export PYTHONPATH="$SCRPP_BUILD/python${PYTHONPATH:+:$PYTHONPATH}"
   HEAT_PY=("$PYTHON" -m mpi4py "$SCRPP_SOURCE/examples/python/heat1d.py")
   use_dirs "$E2E_DIR/py"
   run_job SCR_FLUSH=0 -- "$E2E_NP" "${HEAT_PY[@]}" -n 150 -c 50 --crash-at 130

@@ -20,24 +20,15 @@
 #     restart from the prefix.
 #  4. control: need_checkpoint() with SCR_CHECKPOINT_INTERVAL=3 and
 #     should_exit() with a halt file (CHECKPOINTS=2).
-# Skipped (exit 77) only when no python3 with mpi4py, cffi and numpy exists.
+# Skipped (exit 77) only when no python3 with mpi4py exists.
 source "$(dirname "$0")/../../e2e/lib.sh"
 APP="$SCRPP_SOURCE/tests/bindings/python/scr_app.py"
 
-# Debian's python3 has python3-mpi4py; a python3 earlier in PATH may not.
-PYTHON=""
-for py in "${SCRPP_PYTHON:-}" python3 /usr/bin/python3; do
-  [[ -n "$py" ]] || continue
-  if "$py" -c "import mpi4py, cffi, numpy" 2>/dev/null; then
-    PYTHON="$(command -v "$py")"
-    break
-  fi
-done
-if [[ -z "$PYTHON" ]]; then
-  echo "[e2e bindings_python] SKIP: no python3 with mpi4py, cffi and numpy (scripts/setup.sh installs them)"
+source "$(dirname "$0")/../python_env.sh"
+if ! find_python; then
+  echo "[e2e bindings_python] SKIP: no python3 with mpi4py (scripts/setup.sh installs python3-mpi4py)"
   exit 77
 fi
-export PYTHONPATH="$SCRPP_BUILD/python${PYTHONPATH:+:$PYTHONPATH}"
 e2e_begin bindings_python
 PY=("$PYTHON" -m mpi4py "$APP")
 
