@@ -3,7 +3,8 @@
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libisal-dev
-          libgtest-dev googletest)
+          libgtest-dev googletest
+          gfortran python3-mpi4py python3-cffi python3-numpy)  # the Fortran and Python bindings
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -11,7 +11,7 @@
 # ratio to `plain`. Usage: bench/runtime/many_files.sh [BUILD_DIR]
 # (env: REPEAT, TOTAL, COUNTS, DIR)
 set -euo pipefail
-build="${1:-$(cd "$(dirname "$0")/../.." && pwd)/build}"
+build="$(cd "${1:-$(dirname "$0")/../../build}" && pwd)"  # absolute: the jobs run elsewhere
 prog="$build/bench/runtime/many_files"
 repeat="${REPEAT:-3}"
 total="${TOTAL:-$((8 << 20))}"

@@ -5,7 +5,7 @@
 #  - rebuild: SCR_Init after losing 1 and k nodes, against the encode time.
 # Usage: bench/runtime/run.sh [BUILD_DIR]   (env: BYTES, REPEAT, DIR)
 set -euo pipefail
-build="${1:-$(cd "$(dirname "$0")/../.." && pwd)/build}"
+build="$(cd "${1:-$(dirname "$0")/../../build}" && pwd)"  # absolute: the jobs run elsewhere
 bench="$build/bench/runtime/scr_bench"
 bytes="${BYTES:-$((64 << 20))}"
 repeat="${REPEAT:-3}"

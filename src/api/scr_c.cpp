@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "api/api_state.hpp"
+#include "api/scr_ext.h"
 #include "scr.h"
 
 namespace {
@@ -76,6 +77,19 @@ const char* SCR_Config(const char* config) {
     return scr::Status::Ok();
   });
   return result;
+}
+
+int SCRPP_Config_checked(const char* config, char** value) {
+  if (value) *value = nullptr;
+  return guarded("SCR_Config", [&]() -> scr::Status {
+    if (!config) return scr::Error(scr::Errc::invalid_argument, "NULL configuration string");
+    SCR_ASSIGN_OR_RETURN(auto answer, scr::api::config(config));
+    if (answer && value) {
+      *value = strdup(answer->c_str());
+      if (!*value) throw std::bad_alloc();
+    }
+    return scr::Status::Ok();
+  });
 }
 
 const char* SCR_Configf(const char* format, ...) {

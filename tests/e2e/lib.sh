@@ -328,6 +328,21 @@ tree_digest() {
     LC_ALL=C sort | xargs -r sha256sum)
 }
 
+# --- the installed package -------------------------------------------------------
+
+# install_build: `cmake --install` of the build into $E2E_DIR/install. Sets
+# INSTALL (that prefix) and LIBDIR (the directory libscr.so went to).
+install_build() {
+  INSTALL="$E2E_DIR/install"
+  cmake --install "$SCRPP_BUILD" --prefix "$INSTALL" >"$E2E_DIR/install.log" 2>&1 ||
+    fail "cmake --install failed:
+$(tail -20 "$E2E_DIR/install.log")"
+  local libscr
+  libscr="$(find "$INSTALL" -name 'libscr.so' | head -n1)"
+  [[ -n "$libscr" ]] || fail "libscr.so was not installed"
+  LIBDIR="$(dirname "$libscr")"
+}
+
 # --- prefix metadata (via scr_e2e_tool, i.e. the runtime's own readers) -------
 
 # The prefix index, one dataset per line (see scr_e2e_tool.cpp).

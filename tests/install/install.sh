@@ -9,16 +9,10 @@ source "$(dirname "$0")/../e2e/lib.sh"
 E2E_NP=2
 E2E_NODES=n0,n1
 e2e_begin install
-INSTALL="$E2E_DIR/install"
-
-cmake --install "$SCRPP_BUILD" --prefix "$INSTALL" >"$E2E_DIR/install.log" 2>&1 ||
-  fail "cmake --install failed:
-$(tail -20 "$E2E_DIR/install.log")"
+install_build
+libdir="$LIBDIR"
 assert_file "$INSTALL/include/scr.h" "installed header"
 assert_file "$INSTALL/include/scr/scr.hpp" "installed C++ header"
-libscr="$(find "$INSTALL" -name 'libscr.so' | head -n1)"
-[[ -n "$libscr" ]] || fail "libscr.so was not installed"
-libdir="$(dirname "$libscr")"
 assert_file "$libdir/cmake/scr/scr-config.cmake" "CMake package file"
 assert_file "$libdir/libscr.a" "static library"
 assert_file "$libdir/pkgconfig/scr.pc" "pkg-config file"

@@ -1,0 +1,173 @@
+"""SCR 3.1's Python functions, same names, arguments and results.
+
+Each is a thin call of the C function of the same name. As in SCR 3.1:
+route_file() is local to the calling process, everything else is
+collective over MPI_COMM_WORLD; complete_restart() and complete_output()
+return whether every process succeeded; the other calls raise SCRError (a
+RuntimeError) when the library reports an error.
+"""
+import os
+
+from ._lib import ffi, lib
+from .errors import SCRError
+
+SUCCESS = 0
+MAX_FILENAME = 1024
+FLAG_NONE = 0
+FLAG_CHECKPOINT = 1
+FLAG_OUTPUT = 2
+
+
+def _name(value, what):
+    """A dataset name or config string as bytes for C; a NUL inside would
+    silently cut it short in C, so it is refused."""
+    data = value.encode("utf-8") if isinstance(value, str) else bytes(value)
+    if b"\0" in data:
+        raise SCRError(f"{what} contains a NUL character: {value!r}")
+    return data
+
+
+def _path(value):
+    data = os.fsencode(value)
+    if b"\0" in data:
+        raise SCRError(f"file name contains a NUL character: {value!r}")
+    return data
+
+
+def _text(buf):
+    return os.fsdecode(ffi.string(buf))
+
+
+def _check(rc, call):
+    if rc != SUCCESS:
+        raise SCRError(f"{call} failed (the cause is on stderr)")
+
+
+def config(conf):
+    """Set ("KEY=VALUE"), unset ("KEY=") or query ("KEY") a parameter.
+
+    Returns the value of a query as str, None if the parameter has no value
+    or after a set or unset. Raises SCRError if the library refuses it (a
+    malformed string, a set after init()).
+    """
+    value = ffi.new("char**")
+    _check(lib.SCRPP_Config_checked(_name(conf, "config string"), value), "SCR_Config")
+    if value[0] == ffi.NULL:
+        return None
+    try:
+        return ffi.string(value[0]).decode("utf-8")
+    finally:
+        lib.free(value[0])
+
+
+def init(params=None):
+    """Start the library (after MPI is initialized).
+
+    params, for convenience, is passed to config() first: a str, a list of
+    str, or a dict whose items become "key=value" ("key=" for None).
+    """
+    if params:
+        if isinstance(params, str):
+            config(params)
+        elif isinstance(params, (list, tuple)):
+            for item in params:
+                config(str(item))
+        elif isinstance(params, dict):
+            for key, val in params.items():
+                config(f"{key}=" if val is None else f"{key}={val}")
+        else:
+            raise SCRError(f"scr.init params must be a str, list or dict, not {type(params).__name__}")
+    try:
+        from mpi4py import MPI  # noqa: F401  -- initializes MPI if the program has not
+    except ImportError:
+        pass
+    _check(lib.SCR_Init(), "SCR_Init")
+
+
+def finalize():
+    """Shut the library down (before MPI is finalized); flushes if needed."""
+    _check(lib.SCR_Finalize(), "SCR_Finalize")
+
+
+def route_file(fname):
+    """The path at which to write (output phase) or read (restart phase) the
+    file named fname; outside a phase, fname itself. Returns a str."""
+    buf = ffi.new("char[]", MAX_FILENAME)
+    _check(lib.SCR_Route_file(_path(fname), buf), "SCR_Route_file")
+    return _text(buf)
+
+
+def have_restart():
+    """Name of the checkpoint SCR offers to restart from, or None."""
+    flag = ffi.new("int*")
+    buf = ffi.new("char[]", MAX_FILENAME)
+    _check(lib.SCR_Have_restart(flag, buf), "SCR_Have_restart")
+    return ffi.string(buf).decode("utf-8") if flag[0] else None
+
+
+def start_restart():
+    """Open the restart phase; returns the checkpoint's name."""
+    buf = ffi.new("char[]", MAX_FILENAME)
+    _check(lib.SCR_Start_restart(buf), "SCR_Start_restart")
+    return ffi.string(buf).decode("utf-8")
+
+
+def complete_restart(valid):
+    """Close the restart phase; True if every process read its data."""
+    return lib.SCR_Complete_restart(1 if valid else 0) == SUCCESS
+
+
+def _flag(fn, call):
+    flag = ffi.new("int*")
+    _check(fn(flag), call)
+    return bool(flag[0])
+
+
+def need_checkpoint():
+    """Whether a checkpoint is due (SCR_CHECKPOINT_INTERVAL and friends)."""
+    return _flag(lib.SCR_Need_checkpoint, "SCR_Need_checkpoint")
+
+
+def start_output(name, flags):
+    """Open an output phase for dataset name; flags combine FLAG_*."""
+    _check(lib.SCR_Start_output(_name(name, "dataset name"), int(flags)), "SCR_Start_output")
+
+
+def complete_output(valid):
+    """Close the output phase; True if every process wrote its files."""
+    return lib.SCR_Complete_output(1 if valid else 0) == SUCCESS
+
+
+def start_checkpoint():
+    """Open a checkpoint with a generated name (SCR's older interface)."""
+    _check(lib.SCR_Start_checkpoint(), "SCR_Start_checkpoint")
+
+
+def complete_checkpoint(valid):
+    """Close the checkpoint of start_checkpoint(); True if all succeeded."""
+    return lib.SCR_Complete_checkpoint(1 if valid else 0) == SUCCESS
+
+
+def should_exit():
+    """Whether the job should stop now (halt file, end of allocation)."""
+    return _flag(lib.SCR_Should_exit, "SCR_Should_exit")
+
+
+def current(name):
+    """Mark checkpoint name as the one to restart from."""
+    _check(lib.SCR_Current(_name(name, "dataset name")), "SCR_Current")
+
+
+def drop(name):
+    """Forget dataset name (its files are left alone)."""
+    _check(lib.SCR_Drop(_name(name, "dataset name")), "SCR_Drop")
+
+
+def delete(name):
+    """Delete dataset name: its files in cache and prefix, and its entry."""
+    _check(lib.SCR_Delete(_name(name, "dataset name")), "SCR_Delete")
+
+
+def get_version():
+    """The version of SCR this library implements, e.g. "3.1.0"."""
+    return ffi.string(lib.SCR_Get_version()).decode("utf-8")
