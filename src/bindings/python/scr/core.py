@@ -169,5 +169,5 @@ def delete(name):
 
 
 def get_version():
-    """The version of SCR this library implements, e.g. "3.1.0"."""
+    """The version of SCR this library implements, e.g. "v3.1.0", as SCR_VERSION spells it."""
     return ffi.string(lib.SCR_Get_version()).decode("utf-8")
