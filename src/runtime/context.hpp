@@ -62,6 +62,7 @@ struct Context {
   kv::Tree out_desc;
   const Protection* out_protection = nullptr;
   std::set<std::string> out_routed;  // files routed by this process
+  std::unordered_set<std::string> out_dirs;  // directories made for them
 
   // Restart: cached checkpoints usable for restart, newest first, and the
   // one SCR_Have_restart currently reports.

@@ -145,7 +145,14 @@ Result<std::string> Runtime::route_file(const std::string& name) {
   bool bypass = ctx_.out_protection->bypass;
   std::string dir = bypass ? ctx_.settings.prefix : ctx_.dataset_dir(ctx_.out_protection->store, ctx_.out_id);
   std::string path = io::path::join(dir, rel);
-  SCR_TRY(io::make_dirs_within(ctx_.fs(), dir, io::path::dirname(path), bypass ? 0755 : 0700));
+  // Each directory is checked (made, no link on the way) once per phase: a
+  // checkpoint of many files in few directories pays for the directories,
+  // not once per file.
+  std::string parent = io::path::dirname(path);
+  if (!ctx_.out_dirs.count(parent)) {
+    SCR_TRY(io::make_dirs_within(ctx_.fs(), dir, parent, bypass ? 0755 : 0700));
+    ctx_.out_dirs.insert(parent);
+  }
   ctx_.out_routed.insert(rel);
   return path;
 }
@@ -165,6 +172,7 @@ Status Runtime::finish_output(bool valid) {
                   ? complete_bypass(ctx_, ctx_.out_id, ctx_.out_desc, ctx_.out_routed, valid)
                   : complete_cached(valid);
   ctx_.out_routed.clear();
+  ctx_.out_dirs.clear();
   double seconds = wall_seconds() - ctx_.timing.phase_start;
   ctx_.timing.checkpoint_total += seconds;
   const char* done = info.is_checkpoint() ? "CHECKPOINT_COMPLETE" : "OUTPUT_COMPLETE";
