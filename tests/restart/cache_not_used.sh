@@ -35,7 +35,7 @@ expect_said "fetched checkpoint step.20"
 crashed_run resized
 run_job "${settings[@]}" SCR_SIM_NODES=n0,n1 -- 4 "$HEAT" "${args[@]}"
 expect_ok
-expect_said "processes, but this job has 4; not using the cache"
+expect_said "processes, but this job has 4; restarting from the prefix"
 expect_resumed_from step.20
 expect_result_equals_uninterrupted "${args[@]}"
 e2e_pass
