@@ -7,21 +7,17 @@
 #include "io/path.hpp"
 
 namespace scr::rt {
-namespace {
 
 constexpr const char* kDirPrefix = "scr.rescale.";
 
-// Every file of the summary once. A file several processes wrote (N-to-1)
-// is listed under the one whose entry carries the CRC (its owner), else the
-// lowest rank.
-Status parse_files(const Context& ctx, const kv::Tree& summary, Rescaled* r) {
+Status parse_summary(const std::string& prefix, const kv::Tree& summary, Rescaled* r) {
   r->writers = static_cast<int>(summary.int_or("RANKS", 0));
   if (r->writers < 1) return Error(Errc::corrupt, "its summary records no process count");
   for (int w = 0; w < r->writers; ++w) {
     const kv::Tree* files = summary.at({"RANK", std::to_string(w), "FILE"});
     if (!files) continue;
     for (const auto& [rel, f] : files->children()) {
-      if (!io::path::is_within(ctx.settings.prefix, io::path::join(ctx.settings.prefix, rel)) ||
+      if (!io::path::is_within(prefix, io::path::join(prefix, rel)) ||
           rel == ".scr" || str::starts_with(rel, ".scr/"))
         return Error(Errc::corrupt, "summary names a file outside the prefix: " + rel);
       std::optional<uint32_t> crc;
@@ -38,6 +34,8 @@ Status parse_files(const Context& ctx, const kv::Tree& summary, Rescaled* r) {
   }
   return Status::Ok();
 }
+
+namespace {
 
 // A dataset that cannot be made whole is not offered: every file must be in
 // the prefix with its recorded size. Process p stats files p, p+n, p+2n...
@@ -94,7 +92,7 @@ Status load_rescaled(Context& ctx, int id, const kv::Tree& summary) {
   r->id = id;
   if (const kv::Tree* d = summary.get("DSET")) r->desc = *d;
   // The summary is the same tree everywhere, so is the outcome of parsing.
-  SCR_TRY(parse_files(ctx, summary, r.get()));
+  SCR_TRY(parse_summary(ctx.settings.prefix, summary, r.get()));
   SCR_TRY(mpi::agree(ctx.world, check_whole(ctx, *r)));
   DatasetInfo info = DatasetInfo::from_tree(r->desc);
   r->in_place = ctx.settings.fetch_bypass || r->desc.int_or("BYPASS", 0) != 0;

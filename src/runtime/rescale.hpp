@@ -33,6 +33,13 @@ struct Rescaled {
   bool failed = false;  // a file this process routed failed its check
 };
 
+// Local: every file of a prefix summary (RANKS, RANK/<r>/FILE/<name>/{SIZE,
+// CRC}) once into r->files, crcs and by_name, and r->writers. A file several
+// processes wrote (N-to-1) is listed under the one whose entry carries the
+// CRC (its owner), else the lowest rank. Errc::corrupt for a name outside
+// the prefix or inside its .scr, or no process count.
+Status parse_summary(const std::string& prefix, const kv::Tree& summary, Rescaled* r);
+
 // Collective. Take dataset `id` of the prefix, whose summary (the same tree
 // on every process) says it was written by a job of another size: check
 // every file is present with its recorded size (spread over the processes)
