@@ -16,6 +16,7 @@ cmake --install "$SCRPP_BUILD" --prefix "$INSTALL" >"$E2E_DIR/install.log" 2>&1 
 $(tail -20 "$E2E_DIR/install.log")"
 assert_file "$INSTALL/include/scr.h" "installed header"
 assert_file "$INSTALL/include/scr/scr.hpp" "installed C++ header"
+assert_file "$INSTALL/include/scr/scr_ext.h" "installed extension header"
 libscr="$(find "$INSTALL" -name 'libscr.so' | head -n1)"
 [[ -n "$libscr" ]] || fail "libscr.so was not installed"
 libdir="$(dirname "$libscr")"
