@@ -8,12 +8,15 @@
 # in each case the list (name, writer rank, size) is what the prefix of an
 # uninterrupted bypass run holds, every byte read through SCR_Route_file
 # equals those files, and a name that is not part of the checkpoint is
-# refused while the restart itself succeeds.
+# refused while the restart itself succeeds. The C++ API (scr::Restart::
+# ranks, files) lists the same at 6 ranks.
 source "$(dirname "$0")/../e2e/lib.sh"
 E2E_NP=8 E2E_NODES=n0,n1,n2,n3
 e2e_begin rescale_listing
 PROBE="$SCRPP_BUILD/tests/restart/rescale_probe"
+LIST_CPP="$SCRPP_BUILD/tests/restart/rescale_list_cpp"
 need_file "$PROBE" "rescale_probe is not built"
+need_file "$LIST_CPP" "rescale_list_cpp is not built"
 args=(-n 20 -c 10 -g 64 32)
 
 # The expected listing, from the bypass run's prefix.
@@ -54,4 +57,8 @@ say "same size and 6 ranks, from the prefix (bypass)"
 PREFIX="$reference"
 probe 8 n0,n1,n2,n3 "$E2E_DIR/out.prefix8" SCR_CACHE_BYPASS=
 probe 6 n0,n1,n2 "$E2E_DIR/out.prefix6" SCR_CACHE_BYPASS=
+run_job SCR_CACHE_BYPASS= SCR_SIM_NODES=n0,n1,n2 -- 6 "$LIST_CPP"
+[[ $LAST_RC -eq 0 ]] || fail "rescale_list_cpp failed (rc $LAST_RC)"
+expect_out "WRITERS 8 FILES 8"
+assert_eq "$(grep '^FILE ' "$LAST_OUT")" "$expected" "C++ listing on 6 ranks"
 e2e_pass
