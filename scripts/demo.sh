@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The SCR++ demo: a 2-D heat diffusion on 8 MPI ranks spread over 4 simulated
 # nodes checkpoints through SCR++, is killed part-way, restarts from the
-# node-local cache, loses a node, and finally restarts from the prefix
-# directory after the whole cache is wiped. Every resumed run must end with
-# the same answer (checksum) as a run that was never interrupted.
+# node-local cache, loses a node and restarts on a spare, loses another with
+# no spare left and restarts as 6 ranks on the 3 nodes left, and finally
+# restarts from the prefix directory after the whole cache is wiped. Every
+# resumed run must end with the same answer (checksum) as a run that was
+# never interrupted.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
@@ -22,12 +24,12 @@ say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 steps=60 every=10 args=(-g 256 256)
 # SCR_CACHE_BYPASS=0: the demo shows the node-local cache and its redundancy
 # (SCR 3.1's default, bypass, would write every checkpoint to the prefix).
-job() {  # job <prefix dir> <node list> [heat options...]
-  local prefix="$1" nodes="$2"
+job() {  # job <prefix dir> <node list> [heat options...]; NP ranks (default 8)
+  local prefix="$1" nodes="$2" np="${NP:-8}"
   shift 2
   (cd "$prefix" && SCR_CACHE_BYPASS=0 SCR_PREFIX="$prefix" SCR_CACHE_BASE="$work/cache" SCR_CNTL_BASE="$work/cntl" \
      SCR_SIM_NODES="$nodes" SCR_COPY_TYPE="$copy_type" SCR_SET_SIZE=4 SCR_FLUSH=2 SCR_CACHE_SIZE=2 \
-     timeout 300 mpirun -n 8 "$heat" -n "$steps" -c "$every" "${args[@]}" "$@") 2>&1 |
+     timeout 300 mpirun -n "$np" "$heat" -n "$steps" -c "$every" "${args[@]}" "$@") 2>&1 |
     grep -v -e '^-\{5,\}' -e 'mpirun noticed' -e 'Per user-direction' -e '^Primary job' \
             -e 'a non-zero exit code' -e '^ *$' || true
 }
@@ -53,14 +55,27 @@ if [ "$copy_type" != SINGLE ]; then
   echo "   deleted $work/cache/n2 and $work/cntl/n2"
   job "$work/prefix" n0,n1,n4,n3 --crash-at 55 --crash-rank 0 || true
   echo "   -> SCR++ rebuilt n2's checkpoint files from the $copy_type redundancy data of the other nodes."
+
+  say "5. Node n1 is lost too and no spare is left: the job restarts as 6 ranks on n0, n4, n3"
+  rm -rf "$work/cache/n1" "$work/cntl/n1"
+  echo "   deleted $work/cache/n1 and $work/cntl/n1; checkpoint step.50 exists only in the caches"
+  NP=6 job "$work/prefix" n0,n4,n3 --crash-at 58 --crash-rank 0 || true
+  echo "   -> SCR++ made step.50 whole in the prefix (n1's files rebuilt with the 8-rank $copy_type"
+  echo "      sets they were written with), then each of the 6 ranks read the rows it now owns"
+  echo "      from whichever of the 8 files hold them. It was killed again at step 58."
 fi
 
-say "5. The allocation ends and the whole cache is gone; the next job restarts from the prefix"
+say "6. The allocation ends and the whole cache is gone; the next job (8 ranks) restarts from the prefix"
 rm -rf "$work/cache" "$work/cntl"
 out=$(job "$work/prefix" n0,n1,n2,n3)
 echo "$out"
-echo "   -> with SCR_FLUSH=2 every second checkpoint was copied to the prefix; the newest"
-echo "      such copy (step.40) was fetched, checked against its CRC32C, and the run finished."
+if [ "$copy_type" != SINGLE ]; then
+  echo "   -> the newest checkpoint in the prefix (step.50, saved there in step 5) was fetched,"
+  echo "      checked against its CRC32C, and the run finished."
+else
+  echo "   -> with SCR_FLUSH=2 every second checkpoint was copied to the prefix; the newest"
+  echo "      such copy (step.40) was fetched, checked against its CRC32C, and the run finished."
+fi
 got=$(echo "$out" | checksum)
 
 say "Result"

@@ -2,8 +2,14 @@
 # Runtime benchmarks, one JSON line per measurement:
 #  - flush: time blocked in SCR_Complete_output with sync and async flush,
 #    against the flush itself (8 ranks x 64 MiB by default);
-#  - rebuild: SCR_Init after losing 1 and k nodes, against the encode time.
-# Usage: bench/runtime/run.sh [BUILD_DIR]   (env: BYTES, REPEAT, DIR)
+#  - rebuild: SCR_Init after losing 1 and k nodes, against the encode time;
+#  - rescale: a checkpoint of 8 ranks x 64 MiB on 4 nodes restarted on 4, 6
+#    and 8 ranks, from the prefix (read in place, or fetched into the nodes'
+#    cache) and from the cache (6 ranks: a node lost, its files rebuilt),
+#    against a plain parallel copy of the same bytes in the same run, with
+#    the node-local copies and checks SCR++ made (one per file and node).
+# Usage: bench/runtime/run.sh [BUILD_DIR]   (env: BYTES, REPEAT, DIR, ONLY)
+# ONLY=flush|rebuild|rescale runs one of them.
 set -euo pipefail
 build="$(cd "${1:-$(dirname "$0")/../../build}" && pwd)"  # absolute: the jobs run elsewhere
 bench="$build/bench/runtime/scr_bench"
@@ -21,11 +27,13 @@ run() {  # run <nodes> <env...> -- <args>
   while [ "$1" != "--" ]; do envs+=("$1"); shift; done
   shift
   (cd "$dir/prefix" && env SCR_CACHE_BYPASS=0 SCR_PREFIX="$dir/prefix" SCR_CACHE_BASE="$dir/cache" SCR_CNTL_BASE="$dir/cntl" \
-     SCR_SIM_NODES="$nodes" "${envs[@]}" timeout 600 mpirun -n 8 "$bench" "$@" 2>/dev/null | grep '^{')
+     SCR_SIM_NODES="$nodes" "${envs[@]}" timeout 600 mpirun -n "${NP:-8}" "$bench" "$@" 2>/dev/null | grep '^{')
 }
 fresh() { rm -rf "$dir"; mkdir -p "$dir/prefix"; }
+want() { [ -z "${ONLY:-}" ] || [ "$ONLY" = "$1" ]; }
 
 nodes8=n0,n1,n2,n3,n4,n5,n6,n7
+if want flush; then
 # mode none: SCR_FLUSH=0, the cost of SCR_Complete_output without a flush
 # (writing the redundancy data), the baseline the other two are read against.
 for i in $(seq "$repeat"); do
@@ -39,6 +47,8 @@ for i in $(seq "$repeat"); do
     echo "{\"bench\":\"flush\",\"mode\":\"$mode\",\"run\":$i,\"result\":$(run $nodes8 SCR_COPY_TYPE=XOR "${flush[@]}" -- write "$bytes" 100000)}"
   done
 done
+fi
+if want rebuild; then
 for i in $(seq "$repeat"); do
   for setup in "XOR 8 1" "XOR 4 1" "RS 8 2" "RS 4 2"; do
     read -r scheme size k <<< "$setup"
@@ -56,3 +66,37 @@ for i in $(seq "$repeat"); do
     done
   done
 done
+fi
+
+# Restart at a different size. The checkpoint: 8 ranks on n0..n3, XOR sets
+# of 4. Sources: "inplace" (written with cache bypass, read in place),
+# "fetch" (flushed from cache, the cache then wiped: fetched into the new
+# nodes' cache), "cache" (never flushed: made whole in the prefix first;
+# for 6 ranks n3's storage is lost and its files rebuilt).
+nodes_for() {  # nodes_for <source> <ranks>
+  case "$2" in
+    4) echo n0,n1,n2,n3 ;;  # 1 rank per node: every node's cache kept
+    6) echo n0,n1,n2 ;;
+    8) echo n0,n1,n2,n3 ;;
+  esac
+}
+if want rescale; then
+for i in $(seq "$repeat"); do
+  for source in inplace fetch cache; do
+    for np in 4 6 8; do
+      fresh
+      case $source in
+        inplace) w=$(run n0,n1,n2,n3 SCR_CACHE_BYPASS=1 -- write "$bytes") ;;
+        fetch) w=$(run n0,n1,n2,n3 SCR_COPY_TYPE=XOR SCR_SET_SIZE=4 SCR_FLUSH=1 -- write "$bytes")
+               rm -rf "$dir/cache" "$dir/cntl" ;;
+        cache) w=$(run n0,n1,n2,n3 SCR_COPY_TYPE=XOR SCR_SET_SIZE=4 SCR_FLUSH=0 -- write "$bytes")
+               [ "$np" = 6 ] && rm -rf "$dir/cache/n3" "$dir/cntl/n3" ;;
+      esac
+      mkdir -p "$dir/copy"
+      r=$(NP=$np run "$(nodes_for $source $np)" SCR_COPY_TYPE=XOR SCR_SET_SIZE=4 SCR_FLUSH=0 -- rescale "$dir/copy")
+      echo "{\"bench\":\"rescale\",\"source\":\"$source\",\"ranks\":$np,\"nodes\":\"$(nodes_for $source $np)\",\"run\":$i,\"write\":$w,\"restart\":$r}"
+    done
+  done
+done
+fi
+rm -rf "$dir"

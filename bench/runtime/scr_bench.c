@@ -3,6 +3,7 @@
  *
  *   scr_bench write   BYTES [COMPUTE_STEPS]   one checkpoint of BYTES per rank
  *   scr_bench restart                         SCR_Init (rebuild/fetch) + read back
+ *   scr_bench rescale COPY_DIR                restart at any size + a plain copy
  *
  * write prints, as one JSON line from rank 0: seconds blocked in
  * SCR_Complete_output, seconds to write the data into cache, seconds until the
@@ -10,6 +11,14 @@
  * waiting), and the number of compute steps run while an async flush was in
  * flight (a counter, not a timing).
  * restart prints the seconds spent in SCR_Init and whether the data matched.
+ * rescale takes the checkpoint of `write` (W files of BYTES, W ranks) on any
+ * number of ranks N: rank r reads bytes [r*W*BYTES/N, (r+1)*W*BYTES/N) of
+ * the concatenated files, routing every file that holds part of them, and
+ * checks them. It prints the seconds from SCR_Init to the end of
+ * SCR_Complete_restart, the node-local copies and checks SCR++ made for the
+ * restart (files under the cache's scr.rescale.* directories), and the
+ * seconds a plain parallel copy of the same bytes from the prefix (from the
+ * cache for a same-size restart from it) to COPY_DIR takes in the same run.
  */
 #include <mpi.h>
 #include <stdint.h>
@@ -20,6 +29,7 @@
 #include <unistd.h>
 
 #include "scr.h"
+#include "scr/scr_ext.h"
 
 static double now(void) { return MPI_Wtime(); }
 
@@ -118,6 +128,123 @@ static int bench_restart(int rank, int ranks) {
   return all_ok && have ? 0 : 1;
 }
 
+/* Files below the cache base in the rescale directories: copies (names of
+ * the checkpoint) and checks (the .scr/checked.* marks). */
+static void count_rescale_files(long* copies, long* checks) {
+  const char* base = getenv("SCR_CACHE_BASE");
+  char cmd[4096];
+  *copies = *checks = 0;
+  if (!base) return;
+  snprintf(cmd, sizeof cmd, "find '%s' -path '*/scr.rescale.*' -type f -name '*.dat' | wc -l; "
+           "find '%s' -path '*/scr.rescale.*/.scr/*' -type f -name 'checked.*' | wc -l", base, base);
+  FILE* p = popen(cmd, "r");
+  if (!p) return;
+  if (fscanf(p, "%ld %ld", copies, checks) != 2) *copies = *checks = -1;
+  pclose(p);
+}
+
+/* The parts of bytes [lo, hi) of the concatenation of `writers` files of
+ * `bytes` each: file index, offset in it and length, at most `max` parts.
+ * Returns how many. */
+typedef struct {
+  int file;
+  uint64_t off, len;
+  char routed[SCR_MAX_FILENAME]; /* the path SCR_Route_file gave */
+} Part;
+
+static int parts_of(uint64_t lo, uint64_t hi, uint64_t bytes, int writers, Part* out, int max) {
+  int n = 0;
+  for (int w = 0; w < writers && n < max; ++w) {
+    uint64_t a = (uint64_t)w * bytes, b = a + bytes;
+    uint64_t s = lo > a ? lo : a, e = hi < b ? hi : b;
+    if (s < e) out[n++] = (Part){w, s - a, e - s, ""};
+  }
+  return n;
+}
+
+static int read_part(const char* path, int writer, uint64_t off, uint64_t len, const char* copy_to) {
+  FILE* in = fopen(path, "rb");
+  FILE* out = copy_to ? fopen(copy_to, "wb") : NULL;
+  if (!in || (copy_to && !out) || fseek(in, (long)off, SEEK_SET) != 0) {
+    if (in) fclose(in);
+    if (out) fclose(out);
+    return 0;
+  }
+  static unsigned char got[1 << 20], want[1 << 20];
+  int ok = 1;
+  for (uint64_t done = 0; done < len && ok;) {
+    size_t n = len - done < sizeof got ? (size_t)(len - done) : sizeof got;
+    if (fread(got, 1, n, in) != n) ok = 0;
+    else if (out) ok = fwrite(got, 1, n, out) == n;
+    else {
+      fill(want, n, writer, off + done);
+      ok = memcmp(got, want, n) == 0;
+    }
+    done += n;
+  }
+  fclose(in);
+  if (out && fclose(out) != 0) ok = 0;
+  return ok;
+}
+
+static int bench_rescale(int rank, int ranks, const char* copy_dir) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t0 = now();
+  SCR_Init();
+  double t_init = now() - t0;
+  int have = 0, ok = 1, writers = 0;
+  unsigned long long bytes = 0;
+  long copies = 0, checks = 0;
+  Part parts[64];
+  int nparts = 0;
+  char name[SCR_MAX_FILENAME], file[SCR_MAX_FILENAME];
+  SCR_Have_restart(&have, name);
+  if (have) {
+    SCR_Start_restart(name);
+    ok = SCRX_Restart_ranks(&writers) == SCR_SUCCESS &&
+         SCRX_Restart_file(0, NULL, NULL, &bytes) == SCR_SUCCESS;
+    uint64_t total = (uint64_t)writers * bytes;
+    nparts = parts_of(total * (uint64_t)rank / (uint64_t)ranks, total * (uint64_t)(rank + 1) / (uint64_t)ranks,
+                      bytes, writers, parts, 64);
+    for (int i = 0; i < nparts; ++i) {
+      snprintf(file, sizeof file, "%s/rank_%d.dat", name, parts[i].file);
+      if (SCR_Route_file(file, parts[i].routed) != SCR_SUCCESS ||
+          !read_part(parts[i].routed, parts[i].file, parts[i].off, parts[i].len, NULL))
+        ok = 0;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) count_rescale_files(&copies, &checks);
+    SCR_Complete_restart(ok);
+  }
+  double t_restart = max_all(now() - t0);
+  t_init = max_all(t_init);
+  /* The baseline: the same byte ranges copied from the prefix, in parallel. */
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t1 = now();
+  int copied = 1;
+  const char* prefix = getenv("SCR_PREFIX");
+  for (int i = 0; i < nparts; ++i) {
+    char src[2 * SCR_MAX_FILENAME], dst[2 * SCR_MAX_FILENAME];
+    snprintf(src, sizeof src, "%s/%s/rank_%d.dat", prefix ? prefix : ".", name, parts[i].file);
+    /* A checkpoint restarted from the cache at its own size is not in the
+     * prefix: copy from where it lies in the cache. */
+    if (access(src, R_OK) != 0) snprintf(src, sizeof src, "%s", parts[i].routed);
+    snprintf(dst, sizeof dst, "%s/copy_%d_%d.dat", copy_dir, rank, parts[i].file);
+    if (!read_part(src, parts[i].file, parts[i].off, parts[i].len, dst)) copied = 0;
+  }
+  double t_copy = max_all(now() - t1);
+  int all_ok;
+  int both = ok && copied;
+  MPI_Allreduce(&both, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  if (rank == 0)
+    printf("{\"phase\":\"rescale\",\"writers\":%d,\"ranks\":%d,\"bytes_per_file\":%llu,\"init_s\":%.4f,"
+           "\"restart_s\":%.4f,\"plain_copy_s\":%.4f,\"node_copies\":%ld,\"node_checks\":%ld,"
+           "\"restarted\":\"%s\",\"data_ok\":%d}\n",
+           writers, ranks, bytes, t_init, t_restart, t_copy, copies, checks, have ? name : "", all_ok);
+  SCR_Finalize();
+  return all_ok && have ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, ranks;
@@ -128,8 +255,10 @@ int main(int argc, char** argv) {
     rc = bench_write(rank, ranks, strtoull(argv[2], NULL, 10), argc > 3 ? atoi(argv[3]) : 0);
   else if (argc >= 2 && !strcmp(argv[1], "restart"))
     rc = bench_restart(rank, ranks);
+  else if (argc >= 3 && !strcmp(argv[1], "rescale"))
+    rc = bench_rescale(rank, ranks, argv[2]);
   else if (rank == 0)
-    fprintf(stderr, "usage: scr_bench write BYTES [COMPUTE_STEPS] | scr_bench restart\n");
+    fprintf(stderr, "usage: scr_bench write BYTES [COMPUTE_STEPS] | scr_bench restart | scr_bench rescale COPY_DIR\n");
   MPI_Finalize();
   return rc;
 }

@@ -16,7 +16,11 @@
  * Rank 0 prints what happens in plain words and ends with
  *   RESULT steps=<n> checksum=<hex>
  * which is identical for an interrupted-and-restarted run and an
- * uninterrupted one.
+ * uninterrupted one, whatever the number of ranks of either: the checksum
+ * covers the whole grid in row order. A restart may run on another number
+ * of ranks than the checkpoint was written by: each rank reads the rows it
+ * now owns from whichever checkpoint files hold them (scr/scr_ext.h tells
+ * how many ranks wrote the checkpoint).
  */
 #include <mpi.h>
 #include <signal.h>
@@ -28,6 +32,7 @@
 #include <unistd.h>
 
 #include "scr.h"
+#include "scr/scr_ext.h"
 
 typedef struct {
   int steps, every, out_every, rows, cols, crash_at, crash_rank, bad_restart_rank, quiet;
@@ -119,19 +124,42 @@ static void step(Grid* g, int rows) {
   g->next = t;
 }
 
-/* FNV-1a over this rank's rows; combined in rank order at rank 0. */
-static uint64_t checksum(Grid* g) {
+/* Rows [first, first + count) of rank `rank` of `ranks` in a grid of `rows`
+ * rows: the first rows % ranks ranks hold one row more. */
+static void rows_of(int rows, int ranks, int rank, int* first, int* count) {
+  int base = rows / ranks, extra = rows % ranks;
+  *count = base + (rank < extra);
+  *first = rank * base + (rank < extra ? rank : extra);
+}
+
+/* FNV-1a over the whole grid in row order, gathered at rank 0: the same for
+ * any number of ranks. */
+static uint64_t checksum(Grid* g, int rows) {
+  int* counts = NULL;
+  int* displs = NULL;
+  double* all = NULL;
+  if (g->rank == 0) {
+    counts = malloc(sizeof(int) * g->ranks);
+    displs = malloc(sizeof(int) * g->ranks);
+    for (int r = 0; r < g->ranks; ++r) {
+      rows_of(rows, g->ranks, r, &displs[r], &counts[r]);
+      counts[r] *= g->cols;
+      displs[r] *= g->cols;
+    }
+    all = malloc(sizeof(double) * (size_t)rows * g->cols);
+  }
+  MPI_Gatherv(row(g, g->cur, 1), g->local_rows * g->cols, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0,
+              MPI_COMM_WORLD);
   uint64_t h = 1469598103934665603ull;
-  const unsigned char* p = (const unsigned char*)row(g, g->cur, 1);
-  size_t n = (size_t)g->local_rows * g->cols * sizeof(double);
-  for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
-  uint64_t* all = g->rank == 0 ? malloc(sizeof(uint64_t) * g->ranks) : NULL;
-  MPI_Gather(&h, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  uint64_t total = 1469598103934665603ull;
-  if (g->rank == 0)
-    for (int r = 0; r < g->ranks; ++r) total = (total ^ all[r]) * 1099511628211ull;
+  if (g->rank == 0) {
+    const unsigned char* p = (const unsigned char*)all;
+    size_t n = (size_t)rows * g->cols * sizeof(double);
+    for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  }
   free(all);
-  return total;
+  free(counts);
+  free(displs);
+  return h;
 }
 
 static void file_name(char* buf, size_t n, const char* dataset, int rank) {
@@ -151,19 +179,36 @@ static int write_state(Grid* g, int at_step, const char* dataset) {
   return fclose(f) == 0 && ok;
 }
 
-static int read_state(Grid* g, const char* dataset, int* at_step) {
-  char name[SCR_MAX_FILENAME], path[SCR_MAX_FILENAME];
-  file_name(name, sizeof name, dataset, g->rank);
-  if (SCR_Route_file(name, path) != SCR_SUCCESS) return 0;
-  FILE* f = fopen(path, "rb");
-  if (!f) return 0;
-  int header[4];
-  int ok = fread(header, sizeof header, 1, f) == 1 && header[1] == g->local_rows &&
-           header[2] == g->cols && header[3] == g->first_row &&
-           fread(row(g, g->cur, 1), sizeof(double) * g->cols, g->local_rows, f) == (size_t)g->local_rows;
-  fclose(f);
-  *at_step = header[0];
-  return ok;
+/* Read the rows this rank owns from the files of the checkpoint that hold
+ * them: its own file when the checkpoint was written by as many ranks as
+ * this job has, else parts of one or more files written by other ranks.
+ * Returns 1 on success. */
+static int read_state(Grid* g, int rows, const char* dataset, int* at_step) {
+  int writers = 0;
+  if (SCRX_Restart_ranks(&writers) != SCR_SUCCESS || writers < 1) return 0;
+  int ok = 1;
+  *at_step = -1;
+  for (int w = 0; w < writers && ok; ++w) {
+    int first, count;
+    rows_of(rows, writers, w, &first, &count);
+    int lo = first > g->first_row ? first : g->first_row;
+    int hi = first + count < g->first_row + g->local_rows ? first + count : g->first_row + g->local_rows;
+    if (lo >= hi) continue; /* file w holds none of my rows */
+    char name[SCR_MAX_FILENAME], path[SCR_MAX_FILENAME];
+    file_name(name, sizeof name, dataset, w);
+    if (SCR_Route_file(name, path) != SCR_SUCCESS) return 0;
+    FILE* f = fopen(path, "rb");
+    if (!f) return 0;
+    int header[4];
+    size_t row_bytes = sizeof(double) * g->cols;
+    ok = fread(header, sizeof header, 1, f) == 1 && header[1] == count && header[2] == g->cols &&
+         header[3] == first && (*at_step < 0 || *at_step == header[0]) &&
+         fseek(f, (long)(sizeof header + (size_t)(lo - first) * row_bytes), SEEK_SET) == 0 &&
+         fread(row(g, g->cur, 1 + lo - g->first_row), row_bytes, (size_t)(hi - lo), f) == (size_t)(hi - lo);
+    if (ok) *at_step = header[0];
+    fclose(f);
+  }
+  return ok && *at_step >= 0;
 }
 
 static void checkpoint(Grid* g, const Options* o, int at_step) {
@@ -206,7 +251,7 @@ static int restart(Grid* g, const Options* o) {
     if (!have) return 0;
     if (SCR_Start_restart(name) != SCR_SUCCESS) die("SCR_Start_restart failed");
     int at = 0;
-    int valid = read_state(g, name, &at);
+    int valid = read_state(g, o->rows, name, &at);
     if (g->rank == o->bad_restart_rank && !offered_invalid) valid = 0;
     offered_invalid = 1;
     if (SCR_Complete_restart(valid) == SCR_SUCCESS) {
@@ -224,10 +269,9 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &g.ranks);
   rank_g = g.rank;
   Options o = parse(argc, argv);
-  if (o.rows % g.ranks != 0) die("grid rows must divide evenly among ranks");
+  if (o.rows < g.ranks) die("the grid needs at least one row per rank");
   g.cols = o.cols;
-  g.local_rows = o.rows / g.ranks;
-  g.first_row = g.rank * g.local_rows;
+  rows_of(o.rows, g.ranks, g.rank, &g.first_row, &g.local_rows);
   g.cur = calloc((size_t)(g.local_rows + 2) * g.cols, sizeof(double));
   g.next = calloc((size_t)(g.local_rows + 2) * g.cols, sizeof(double));
   init_grid(&g, o.rows);
@@ -260,7 +304,7 @@ int main(int argc, char** argv) {
       break;
     }
   }
-  uint64_t sum = checksum(&g);
+  uint64_t sum = checksum(&g, o.rows);
   if (SCR_Finalize() != SCR_SUCCESS) die("SCR_Finalize failed");
   if (g.rank == 0) {
     printf("RESULT steps=%d checksum=%016llx\n", o.steps, (unsigned long long)sum);

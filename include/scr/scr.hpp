@@ -18,10 +18,12 @@
 // collective over MPI_COMM_WORLD except route() and version().
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace scr {
 
@@ -82,6 +84,14 @@ class Checkpoint : public Output {
   explicit Checkpoint(Library& lib) : Output(lib) {}
 };
 
+// One file of a checkpoint (SCR++ extension, see scr/scr_ext.h): its name
+// relative to SCR_PREFIX, the rank that wrote it, its size in bytes.
+struct RestartFile {
+  std::string name;
+  int rank = 0;
+  std::uint64_t size = 0;
+};
+
 class Restart {
  public:
   explicit Restart(Library& lib);
@@ -91,7 +101,13 @@ class Restart {
 
   const std::string& name() const { return name_; }
   // Path of `file` of this checkpoint; throws if it is not part of it.
+  // Any file of files() may be routed, whatever this process's rank; at
+  // another job size each is fetched and checked once per node.
   std::filesystem::path route(const std::filesystem::path& file);
+  // SCR++ extensions (local calls): how many processes wrote the
+  // checkpoint, and all its files in the order of the rank that wrote them.
+  int ranks() const;
+  std::vector<RestartFile> files() const;
   // Throws if any process said invalid (the next older checkpoint is then
   // offered by Library::restart_name()).
   void commit(bool valid = true);

@@ -4,6 +4,7 @@
 
 #include "io/path.hpp"
 #include "runtime/async_flush.hpp"
+#include "runtime/rescale.hpp"
 
 namespace scr::rt {
 

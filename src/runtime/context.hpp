@@ -23,6 +23,16 @@
 namespace scr::rt {
 
 class AsyncFlusher;
+struct Rescaled;
+
+// One file of the checkpoint a restart phase reads, as the extension API
+// lists it (include/scr/scr_ext.h): prefix-relative name, the rank that
+// wrote it, its size.
+struct RestartFile {
+  std::string name;
+  int rank = 0;
+  uint64_t size = 0;
+};
 
 enum class Phase { idle, output, restart };
 
@@ -69,6 +79,13 @@ struct Context {
   std::vector<int> restart_candidates;
   bool restart_loaded = false;  // a restart completed in this run
   std::unordered_set<std::string> restart_files;  // of the restart phase open
+  // Every file of the checkpoint of the restart phase open, over all
+  // processes, and how many processes wrote it (filled at Start_restart).
+  std::vector<RestartFile> restart_listing;
+  int restart_writers = 0;
+  // Set while restart_candidates.front() is a prefix checkpoint written by
+  // a job of another size (runtime/rescale.hpp); it is not in the filemap.
+  std::unique_ptr<Rescaled> rescaled;
 
   // Background flushes in flight (SCR_FLUSH_ASYNC=1).
   std::unique_ptr<AsyncFlusher> flusher;

@@ -192,4 +192,21 @@ void release_adopted(Context& ctx, Holdings& held) {
   held.adopted.clear();
 }
 
+std::vector<const Filemap*> all_held(const Context& ctx, const Holdings& held) {
+  std::vector<const Filemap*> out{&ctx.filemap};
+  for (const auto& fm : held.adopted) out.push_back(&fm);
+  return out;
+}
+
+Result<kv::Tree> agree_descriptor(Context& ctx, const Holdings& held, int id) {
+  const kv::Tree* desc = nullptr;
+  for (const Filemap* fm : all_held(ctx, held))
+    if (!desc && fm->find(id) && fm->find(id)->get("DESC")) desc = fm->find(id)->get("DESC");
+  int64_t owner = mpi::min(ctx.world, desc ? ctx.rank() : INT_MAX);
+  if (owner == INT_MAX) return Error(Errc::not_found, "no process holds its descriptor");
+  kv::Tree out = desc ? *desc : kv::Tree();
+  mpi::bcast_tree(ctx.world, out, static_cast<int>(owner));
+  return out;
+}
+
 }  // namespace scr::rt

@@ -26,6 +26,13 @@ struct Holdings {
 // Collective. Loads ctx.filemap (own) and returns the adopted ones.
 Result<Holdings> scatter_filemaps(Context& ctx);
 
+// Every filemap this process holds: its own first, then adopted ones.
+std::vector<const Filemap*> all_held(const Context& ctx, const Holdings& held);
+
+// Collective: the descriptor of dataset `id`, from the lowest rank holding
+// one. Errc::not_found when no process does.
+Result<kv::Tree> agree_descriptor(Context& ctx, const Holdings& held, int id);
+
 // Collective. Moves dataset `id`'s files to the nodes of their owner ranks.
 // Afterwards ctx.filemap holds this rank's entry when any copy survived.
 Status distribute_files(Context& ctx, Holdings& held, int id);

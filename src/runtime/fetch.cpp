@@ -5,6 +5,7 @@
 #include "io/path.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/index_edit.hpp"
+#include "runtime/rescale.hpp"
 
 namespace scr::rt {
 namespace {
@@ -26,31 +27,20 @@ std::vector<int> agreed_fetch_order(Context& ctx) {
   return out;
 }
 
-// Rank 0 reads the summary and hands each process its part.
-Status distribute_summary(Context& ctx, int id, kv::Tree* desc, kv::Tree* mine) {
+// Rank 0 hands each process its part of the summary (read by rank 0).
+void distribute_summary(Context& ctx, const kv::Tree& summary, kv::Tree* desc, kv::Tree* mine) {
   std::map<int, kv::Tree> send;
-  Status st;
   if (ctx.rank() == 0) {
-    auto summary = io::read_tree(ctx.fs(), summary_path(ctx.settings.prefix, id));
-    if (!summary) st = summary.status();
-    else if (summary->int_or("RANKS", -1) != ctx.ranks())
-      st = Error(Errc::invalid_argument,
-                 "it was written by " + summary->value_or("RANKS", "?") +
-                     " processes and this job has " + std::to_string(ctx.ranks()));
-    else {
-      *desc = summary->get("DSET") ? *summary->get("DSET") : kv::Tree();
-      for (int r = 0; r < ctx.ranks(); ++r) {
-        const kv::Tree* part = summary->at({"RANK", std::to_string(r)});
-        send[r] = part ? *part : kv::Tree();
-        send[r].set_int("PRESENT", 1);
-      }
+    *desc = summary.get("DSET") ? *summary.get("DSET") : kv::Tree();
+    for (int r = 0; r < ctx.ranks(); ++r) {
+      const kv::Tree* part = summary.at({"RANK", std::to_string(r)});
+      send[r] = part ? *part : kv::Tree();
+      send[r].set_int("PRESENT", 1);
     }
   }
-  SCR_TRY(mpi::agree(ctx.world, st));
   mpi::bcast_tree(ctx.world, *desc, 0);
   auto got = mpi::exchange_trees(ctx.world, send);
   *mine = got[0];
-  return Status::Ok();
 }
 
 // Compare what was read with what the summary recorded at flush.
@@ -101,8 +91,22 @@ Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string&
 }
 
 Status try_fetch(Context& ctx, int id) {
+  kv::Tree summary;
+  Status st;
+  if (ctx.rank() == 0) {
+    auto read = io::read_tree(ctx.fs(), summary_path(ctx.settings.prefix, id));
+    if (read) summary = std::move(read).value();
+    else st = read.status();
+  }
+  SCR_TRY(mpi::agree(ctx.world, st));
+  // Written by a job of another size: every process needs the whole list.
+  int64_t writers = mpi::min(ctx.world, ctx.rank() == 0 ? summary.int_or("RANKS", -1) : INT64_MAX);
+  if (writers != ctx.ranks()) {
+    mpi::bcast_tree(ctx.world, summary, 0);
+    return load_rescaled(ctx, id, summary);
+  }
   kv::Tree desc, mine;
-  SCR_TRY(distribute_summary(ctx, id, &desc, &mine));
+  distribute_summary(ctx, summary, &desc, &mine);
   DatasetInfo info = DatasetInfo::from_tree(desc);
   const Protection& p = select_protection(ctx.settings, info.ckpt, false);
   std::string dir = ctx.dataset_dir(p.store, id);
@@ -112,7 +116,7 @@ Status try_fetch(Context& ctx, int id) {
   entry.put("DESC", desc);
   entry.set("STORE", p.store);
   if (in_place) entry.set_int("BYPASS", 1);
-  Status st = in_place ? Status::Ok() : io::make_dirs(ctx.fs(), dir, 0700);
+  st = in_place ? Status::Ok() : io::make_dirs(ctx.fs(), dir, 0700);
   if (st.ok()) st = load_files(ctx, id, mine, dir, in_place);
   st = mpi::agree(ctx.world, st);
   if (!st.ok()) {
@@ -147,8 +151,7 @@ Result<int> fetch_checkpoint(Context& ctx) {
     double t0 = wall_seconds();
     Status st = try_fetch(ctx, id);
     std::string name;
-    // Record the outcome: CURRENT and FETCHED, or FAILED for damaged data (a
-    // dataset of another job size is fine, just not for this job).
+    // Record the outcome: CURRENT and FETCHED, or FAILED for damaged data.
     Status recorded = edit_index(ctx, [&](PrefixIndex& idx) {
       kv::Tree* e = idx.entry(id);
       if (!e) return Status::Ok();

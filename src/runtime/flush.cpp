@@ -24,24 +24,26 @@ void throttle(uint64_t rate, uint64_t done, std::chrono::steady_clock::time_poin
 
 }  // namespace
 
-FlushJob plan_flush(const Context& ctx, int id) {
+FlushJob plan_flush(const Context& ctx, int id) { return plan_copies(ctx, ctx.filemap, id); }
+
+FlushJob plan_copies(const Context& ctx, const Filemap& fm, int id) {
   FlushJob job;
   job.id = id;
-  const kv::Tree* entry = ctx.filemap.find(id);
+  const kv::Tree* entry = fm.find(id);
   job.desc = entry && entry->get("DESC") ? *entry->get("DESC") : kv::Tree();
   job.crc = ctx.settings.crc_on_flush;
   job.piece_size = ctx.settings.piece_size;
   job.keep_meta = ctx.settings.copy_metadata;
   job.started = wall_seconds();
-  std::string dir = ctx.dataset_dir(id);
+  std::string dir = ctx.dataset_dir(entry ? entry->value_or("STORE", ctx.settings.cache_base) : ctx.settings.cache_base, id);
   std::string meta_dir = prefix_dataset_dir(ctx.settings.prefix, id);
   job.dirs.push_back(meta_dir);
-  for (const auto& rel : ctx.filemap.files(id)) {
+  for (const auto& rel : fm.files(id)) {
     std::string dst = io::path::join(ctx.settings.prefix, rel);
     job.dirs.push_back(io::path::dirname(dst));
-    job.items.push_back({io::path::join(dir, rel), dst, true, recorded_crc(ctx.filemap, id, rel)});
+    job.items.push_back({io::path::join(dir, rel), dst, true, recorded_crc(fm, id, rel)});
   }
-  for (const auto& name : ctx.filemap.redundancy_files(id))
+  for (const auto& name : fm.redundancy_files(id))
     job.items.push_back({io::path::join(dir, name), io::path::join(meta_dir, io::path::basename(name)), false});
   return job;
 }
@@ -111,19 +113,7 @@ Status end_flush(Context& ctx, const FlushJob& job, const Result<kv::Tree>& mine
   send[0] = *mine;
   auto lists = mpi::exchange_trees(ctx.world, send);
   SCR_TRY(edit_index(ctx, [&](PrefixIndex& idx) {
-    kv::Tree summary;
-    summary.put("DSET", job.desc);
-    summary.set_int("RANKS", ctx.ranks());
-    for (auto& [r, t] : lists) summary.child("RANK").put(std::to_string(r), std::move(t));
-    // The summary must be durable before the index points at it.
-    SCR_TRY(io::write_tree(ctx.fs(), summary_path(ctx.settings.prefix, job.id), summary));
-    kv::Tree& e = idx.upsert(job.desc);
-    e.set_int("SIZE", bytes);
-    e.set_int("COMPLETE", 1);
-    e.set_int("FLUSHED", 1);
-    if (info.is_checkpoint()) idx.set_current(info.name);
-    apply_prefix_window(ctx, idx);
-    return Status::Ok();
+    return record_flushed(ctx, idx, job.desc, ctx.ranks(), std::move(lists), bytes);
   }));
   if (ctx.filemap.has(job.id)) {
     ctx.filemap.set_flag(job.id, "FLUSHED", true);
@@ -134,6 +124,24 @@ Status end_flush(Context& ctx, const FlushJob& job, const Result<kv::Tree>& mine
   if (ctx.rank() == 0)
     log::info("flushed dataset " + info.name + " (" + str::format_bytes(static_cast<uint64_t>(bytes)) + ")");
   ctx.events.record({"FLUSH", info.name, job.id, wall_seconds() - job.started, bytes, job.how});
+  return Status::Ok();
+}
+
+Status record_flushed(Context& ctx, PrefixIndex& idx, const kv::Tree& desc, int writers,
+                      std::map<int, kv::Tree> lists, int64_t bytes) {
+  DatasetInfo info = DatasetInfo::from_tree(desc);
+  kv::Tree summary;
+  summary.put("DSET", desc);
+  summary.set_int("RANKS", writers);
+  for (auto& [r, t] : lists) summary.child("RANK").put(std::to_string(r), std::move(t));
+  // The summary must be durable before the index points at it.
+  SCR_TRY(io::write_tree(ctx.fs(), summary_path(ctx.settings.prefix, info.id), summary));
+  kv::Tree& e = idx.upsert(desc);
+  e.set_int("SIZE", bytes);
+  e.set_int("COMPLETE", 1);
+  e.set_int("FLUSHED", 1);
+  if (info.is_checkpoint()) idx.set_current(info.name);
+  apply_prefix_window(ctx, idx);
   return Status::Ok();
 }
 

@@ -12,11 +12,13 @@
 #pragma once
 
 #include <atomic>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "runtime/context.hpp"
+#include "runtime/prefix_index.hpp"
 
 namespace scr::rt {
 
@@ -44,12 +46,20 @@ struct FlushJob {
 };
 
 FlushJob plan_flush(const Context& ctx, int id);
+// The same for the files one filemap lists (this process's, or one adopted
+// from a rank of an earlier job).
+FlushJob plan_copies(const Context& ctx, const Filemap& fm, int id);
 // Local, MPI-free: copy the files; returns {FILE/<rel>/{SIZE,CRC}, REDFILE/..}.
 Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string& prefix);
 // Collective: mark the dataset incomplete in the index.
 Status begin_flush(Context& ctx, const FlushJob& job);
 // Collective: agree on the copies, write the summary, mark it flushed.
 Status end_flush(Context& ctx, const FlushJob& job, const Result<kv::Tree>& mine);
+// Rank 0, inside edit_index: write the summary of dataset `desc` (the file
+// lists of each of the `writers` processes that wrote it), then mark it
+// COMPLETE and FLUSHED in the index (and CURRENT for a checkpoint).
+Status record_flushed(Context& ctx, PrefixIndex& idx, const kv::Tree& desc, int writers,
+                      std::map<int, kv::Tree> lists, int64_t bytes);
 
 // Collective, synchronous: all three steps.
 Status flush_dataset(Context& ctx, int id);

@@ -10,16 +10,10 @@
 #include "redset/redset.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/distribute.hpp"
+#include "runtime/salvage.hpp"
 
 namespace scr::rt {
 namespace {
-
-// Every filemap this process holds: its own first, then adopted ones.
-std::vector<const Filemap*> all_held(const Context& ctx, const Holdings& held) {
-  std::vector<const Filemap*> out{&ctx.filemap};
-  for (const auto& fm : held.adopted) out.push_back(&fm);
-  return out;
-}
 
 // The lowest dataset id above `after` that any process holds, or -1.
 int next_dataset(Context& ctx, const Holdings& held, int after) {
@@ -46,18 +40,6 @@ bool size_mismatch(Context& ctx, const Holdings& held, std::string* why) {
           }
   }
   return mpi::any_true(ctx.world, bad);
-}
-
-// Broadcast the dataset descriptor from the lowest rank that has one.
-Result<kv::Tree> agree_descriptor(Context& ctx, const Holdings& held, int id) {
-  const kv::Tree* desc = nullptr;
-  for (const Filemap* fm : all_held(ctx, held))
-    if (!desc && fm->find(id) && fm->find(id)->get("DESC")) desc = fm->find(id)->get("DESC");
-  int64_t owner = mpi::min(ctx.world, desc ? ctx.rank() : INT_MAX);
-  if (owner == INT_MAX) return Error(Errc::not_found, "no process holds its descriptor");
-  kv::Tree out = desc ? *desc : kv::Tree();
-  mpi::bcast_tree(ctx.world, out, static_cast<int>(owner));
-  return out;
 }
 
 // Every process sends each set member it knows of that member's redundancy
@@ -175,7 +157,11 @@ Status rebuild_cache(Context& ctx) {
       log::warn("the cache holds datasets written by a job of " +
                 (old_size.empty() ? std::string("a different number of") : old_size) +
                 " processes, but this job has " + std::to_string(ctx.ranks()) +
-                "; not using the cache (restarting from the prefix instead)");
+                "; restarting from the prefix (a checkpoint only in cache is saved there first) "
+                "and deleting the cache");
+    // Its newest checkpoint, if never flushed, is first made whole in the
+    // prefix, where a job of any size can read it.
+    if (ctx.settings.fetch) SCR_TRY(salvage_resized_cache(ctx, held));
     for (int id : ctx.filemap.datasets()) drop_everywhere(ctx, held, id);
     for (Filemap& fm : held.adopted)
       for (int id : fm.datasets()) drop_everywhere(ctx, held, id);

@@ -17,6 +17,7 @@
 #include "runtime/index_edit.hpp"
 #include "runtime/prefix_window.hpp"
 #include "runtime/rebuild.hpp"
+#include "runtime/rescale.hpp"
 
 namespace scr::rt {
 namespace {
@@ -190,6 +191,7 @@ Status Runtime::prepare_restart() {
   } else {
     SCR_TRY(rebuild_cache(ctx_));
   }
+  sweep_rescaled(ctx_);
   SCR_TRY(apply_prefix_settings(ctx_));
   learn_prefix_ids(ctx_);
   ctx_.restart_candidates = cached_checkpoints(ctx_);
@@ -202,7 +204,8 @@ Status Runtime::prepare_restart() {
     SCR_ASSIGN_OR_RETURN(int fetched, fetch_checkpoint(ctx_));
     if (fetched > 0) ctx_.restart_candidates.push_back(fetched);
   }
-  if (s.flush_on_restart && !ctx_.restart_candidates.empty()) {
+  // (A checkpoint of another size is read from the prefix: nothing to flush.)
+  if (s.flush_on_restart && !ctx_.restart_candidates.empty() && !ctx_.rescaled) {
     int id = ctx_.restart_candidates.front();
     if (!mpi::all_true(ctx_.world, ctx_.filemap.flag(id, "FLUSHED"))) SCR_TRY(flush_dataset(ctx_, id));
   }
@@ -218,6 +221,8 @@ Status Runtime::finalize() {
     st = finish_output(false);
   }
   ctx_.phase = Phase::idle;
+  Status dropped = drop_rescaled(ctx_);  // offered at another size, never taken
+  if (st.ok()) st = dropped;
   Status waited = ctx_.flusher->poll(ctx_, true);
   if (st.ok()) st = waited;
   // Flush the newest checkpoint if it is not in the prefix yet (unless

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/status.hpp"
 #include "runtime/config.hpp"
@@ -28,6 +29,10 @@ class Runtime {
   Status have_restart(bool* flag, std::string* name);
   Result<std::string> start_restart();
   Status complete_restart(bool valid);
+  // Extension API (include/scr/scr_ext.h), inside a restart phase: how many
+  // processes wrote the checkpoint, and its files. Local.
+  Result<int> restart_ranks() const;
+  Result<const std::vector<RestartFile>*> restart_listing() const;
 
   Result<bool> need_checkpoint();
   Status start_output(const std::string& name, int flags);

@@ -12,6 +12,7 @@
 #include "runtime/fetch.hpp"
 #include "runtime/index_edit.hpp"
 #include "runtime/prefix_window.hpp"
+#include "runtime/rescale.hpp"
 #include "runtime/runtime.hpp"
 
 namespace scr::rt {
@@ -83,6 +84,7 @@ Status Runtime::set_current(const std::string& name) {
   SCR_TRY(delete_cached_after(ctx_, id));
   ctx_.settings.current = name;  // the fetch order starts with it
   if (ctx_.restart_loaded) return Status::Ok();
+  SCR_TRY(drop_rescaled(ctx_));
   ctx_.restart_candidates = cached_checkpoints(ctx_);
   if (ctx_.restart_candidates.empty() || ctx_.restart_candidates.front() != id) {
     ctx_.restart_candidates.clear();
@@ -119,6 +121,10 @@ Status Runtime::remove(const std::string& name) {
     SCR_TRY(mpi::agree(ctx_.world, st));
     auto& c = ctx_.restart_candidates;
     c.erase(std::remove(c.begin(), c.end(), id), c.end());
+  }
+  if (ctx_.rescaled && ctx_.rescaled->desc.value_or("NAME", "") == name) {  // offered at another size
+    ctx_.restart_candidates.clear();
+    SCR_TRY(drop_rescaled(ctx_));
   }
   bool found_prefix = false;
   SCR_TRY(edit_index(ctx_, [&](PrefixIndex& idx) {

@@ -11,6 +11,7 @@
 #include "runtime/cache.hpp"
 #include "runtime/flush.hpp"
 #include "runtime/halt.hpp"
+#include "runtime/rescale.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/shared_names.hpp"
 
@@ -80,6 +81,7 @@ Status Runtime::start_output(const std::string& name, int flags) {
   if (!name.empty()) SCR_TRY(check_dataset_name(name));
   // Starting a new dataset abandons a restart that was offered but not taken.
   ctx_.restart_candidates.clear();
+  SCR_TRY(drop_rescaled(ctx_));
   SCR_TRY(ctx_.flusher->poll(ctx_, false));
   ctx_.world.barrier();
   ctx_.timing.phase_start = wall_seconds();

@@ -1,20 +1,56 @@
 // Restart phases: SCR_Have_restart, SCR_Start_restart, SCR_Route_file inside
 // a restart, SCR_Complete_restart (falling back to older checkpoints).
+#include <algorithm>
+#include <map>
+
 #include "common/log.hpp"
 #include "io/path.hpp"
 #include "runtime/async_flush.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/fetch.hpp"
 #include "runtime/index_edit.hpp"
+#include "runtime/rescale.hpp"
 #include "runtime/runtime.hpp"
 
 namespace scr::rt {
 namespace {
 
 std::string dataset_name(const Context& ctx, int id) {
+  if (ctx.rescaled && ctx.rescaled->id == id) return ctx.rescaled->desc.value_or("NAME", "");
   const kv::Tree* d = ctx.filemap.find(id);
   const kv::Tree* desc = d ? d->get("DESC") : nullptr;
   return desc ? desc->value_or("NAME", "") : "";
+}
+
+// Collective: every file of a checkpoint of this job's size, over all
+// processes, for the listing API. Each process lists its own files with
+// their sizes; rank 0 merges them (a shared file under its lowest rank) and
+// broadcasts the list.
+std::vector<RestartFile> gather_listing(Context& ctx, int id) {
+  bool bypass = ctx.filemap.flag(id, "BYPASS");
+  std::string dir = bypass ? ctx.settings.prefix : ctx.dataset_dir(id);
+  kv::Tree mine;
+  for (const auto& rel : ctx.filemap.files(id)) {
+    auto info = ctx.fs().stat(io::path::join(dir, rel));
+    mine.child(rel).set_uint("SIZE", info ? info->size : 0);
+  }
+  std::map<int, kv::Tree> send{{0, std::move(mine)}};
+  auto got = mpi::exchange_trees(ctx.world, send);
+  kv::Tree all;
+  if (ctx.rank() == 0)
+    for (const auto& [r, files] : got)
+      for (const auto& [rel, f] : files.children())
+        if (!all.has(rel)) {
+          kv::Tree& e = all.child(rel);
+          e.set_int("RANK", r);
+          e.set_uint("SIZE", f->uint_or("SIZE", 0));
+        }
+  mpi::bcast_tree(ctx.world, all, 0);
+  std::vector<RestartFile> out;
+  for (const auto& [rel, e] : all.children())
+    out.push_back({rel, static_cast<int>(e->int_or("RANK", 0)), e->uint_or("SIZE", 0)});
+  std::stable_sort(out.begin(), out.end(), [](const RestartFile& a, const RestartFile& b) { return a.rank < b.rank; });
+  return out;
 }
 
 }  // namespace
@@ -36,13 +72,22 @@ Result<std::string> Runtime::start_restart() {
   ctx_.phase = Phase::restart;
   ctx_.events.record({"RESTART_START", dataset_name(ctx_, ctx_.restart_candidates.front()),
                       ctx_.restart_candidates.front(), -1, -1, ""});
+  int id = ctx_.restart_candidates.front();
+  if (ctx_.rescaled) {
+    ctx_.restart_listing = ctx_.rescaled->files;
+    ctx_.restart_writers = ctx_.rescaled->writers;
+    return dataset_name(ctx_, id);
+  }
   // Looked up once per routed file: a set, not the filemap's list.
-  auto files = ctx_.filemap.files(ctx_.restart_candidates.front());
+  auto files = ctx_.filemap.files(id);
   ctx_.restart_files = std::unordered_set<std::string>(files.begin(), files.end());
-  return dataset_name(ctx_, ctx_.restart_candidates.front());
+  ctx_.restart_listing = gather_listing(ctx_, id);
+  ctx_.restart_writers = ctx_.ranks();
+  return dataset_name(ctx_, id);
 }
 
 Result<std::string> Runtime::route_restart_file(const std::string& rel) {
+  if (ctx_.rescaled) return route_rescaled(ctx_, rel);
   int id = ctx_.restart_candidates.front();
   if (!ctx_.restart_files.count(rel))
     return Error(Errc::not_found, "file " + rel + " is not part of checkpoint " +
@@ -56,13 +101,30 @@ Result<std::string> Runtime::route_restart_file(const std::string& rel) {
   return path;
 }
 
+Result<int> Runtime::restart_ranks() const {
+  if (ctx_.phase != Phase::restart)
+    return Error(Errc::bad_state, "the checkpoint's process count is known inside a restart phase only");
+  return ctx_.restart_writers;
+}
+
+Result<const std::vector<RestartFile>*> Runtime::restart_listing() const {
+  if (ctx_.phase != Phase::restart)
+    return Error(Errc::bad_state, "the checkpoint's files are listed inside a restart phase only");
+  return &ctx_.restart_listing;
+}
+
 Status Runtime::complete_restart(bool valid) {
   if (ctx_.phase != Phase::restart)
     return Error(Errc::bad_state, "SCR_Complete_restart called without SCR_Start_restart");
   ctx_.phase = Phase::idle;
+  ctx_.restart_listing.clear();
+  // A file that failed its check on any process fails the restart there.
+  if (ctx_.rescaled && ctx_.rescaled->failed) valid = false;
   if (mpi::all_true(ctx_.world, valid)) {
     int id = ctx_.restart_candidates.front();
     ctx_.events.record({"RESTART_COMPLETE", dataset_name(ctx_, id), id, -1, -1, ""});
+    // Read at another size: the copies were only for this restart.
+    SCR_TRY(drop_rescaled(ctx_));
     // A checkpoint read in place from the prefix was never in cache.
     if (ctx_.filemap.flag(id, "BYPASS")) {
       ctx_.filemap.erase(id);
@@ -89,7 +151,8 @@ Status Runtime::reject_restart() {
   int id = ctx_.restart_candidates.front();
   ctx_.restart_candidates.erase(ctx_.restart_candidates.begin());
   SCR_TRY(ctx_.flusher->wait_for(ctx_, id));
-  SCR_TRY(mpi::agree(ctx_.world, delete_cached(ctx_, id)));
+  if (ctx_.rescaled) SCR_TRY(drop_rescaled(ctx_));
+  else SCR_TRY(mpi::agree(ctx_.world, delete_cached(ctx_, id)));
   SCR_TRY(edit_index(ctx_, [&](PrefixIndex& idx) {
     if (!idx.has(id)) return Status::Ok();
     idx.set_flag(id, "FAILED", true);

@@ -13,6 +13,7 @@ install_build
 libdir="$LIBDIR"
 assert_file "$INSTALL/include/scr.h" "installed header"
 assert_file "$INSTALL/include/scr/scr.hpp" "installed C++ header"
+assert_file "$INSTALL/include/scr/scr_ext.h" "installed extension header"
 assert_file "$libdir/cmake/scr/scr-config.cmake" "CMake package file"
 assert_file "$libdir/libscr.a" "static library"
 assert_file "$libdir/pkgconfig/scr.pc" "pkg-config file"

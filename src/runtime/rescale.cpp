@@ -1,0 +1,163 @@
+#include "runtime/rescale.hpp"
+
+#include "common/log.hpp"
+#include "common/strings.hpp"
+#include "io/file_lock.hpp"
+#include "io/files.hpp"
+#include "io/path.hpp"
+
+namespace scr::rt {
+
+constexpr const char* kDirPrefix = "scr.rescale.";
+
+Status parse_summary(const std::string& prefix, const kv::Tree& summary, Rescaled* r) {
+  r->writers = static_cast<int>(summary.int_or("RANKS", 0));
+  if (r->writers < 1) return Error(Errc::corrupt, "its summary records no process count");
+  for (int w = 0; w < r->writers; ++w) {
+    const kv::Tree* files = summary.at({"RANK", std::to_string(w), "FILE"});
+    if (!files) continue;
+    for (const auto& [rel, f] : files->children()) {
+      if (!io::path::is_within(prefix, io::path::join(prefix, rel)) ||
+          rel == ".scr" || str::starts_with(rel, ".scr/"))
+        return Error(Errc::corrupt, "summary names a file outside the prefix: " + rel);
+      std::optional<uint32_t> crc;
+      if (f->has("CRC")) crc = static_cast<uint32_t>(f->uint_or("CRC", 0));
+      auto [it, added] = r->by_name.emplace(rel, r->files.size());
+      if (added) {
+        r->files.push_back({rel, w, f->uint_or("SIZE", 0)});
+        r->crcs.push_back(crc);
+      } else if (crc && !r->crcs[it->second]) {
+        r->files[it->second].rank = w;
+        r->crcs[it->second] = crc;
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+namespace {
+
+// A dataset that cannot be made whole is not offered: every file must be in
+// the prefix with its recorded size. Process p stats files p, p+n, p+2n...
+Status check_whole(Context& ctx, const Rescaled& r) {
+  for (size_t i = static_cast<size_t>(ctx.rank()); i < r.files.size(); i += static_cast<size_t>(ctx.ranks())) {
+    std::string path = io::path::join(ctx.settings.prefix, r.files[i].name);
+    auto info = ctx.fs().stat(path);
+    if (!info || !info->is_regular()) return Error(Errc::corrupt, "checkpoint file " + path + " is missing");
+    if (info->size != r.files[i].size)
+      return Error(Errc::corrupt, path + " has " + std::to_string(info->size) + " bytes, expected " +
+                                      std::to_string(r.files[i].size));
+  }
+  return Status::Ok();
+}
+
+// Copy (or, in place, read) one file and compare it with its record. A copy
+// reaches its destination only once its CRC matched (io::copy_file checks
+// before the rename), so a damaged file is never handed out.
+Status fetch_one(Context& ctx, const Rescaled& r, size_t i, const std::string& src, const std::string& dst) {
+  const RestartFile& f = r.files[i];
+  uint64_t bytes = 0;
+  uint32_t crc = 0;
+  if (r.in_place) {
+    SCR_ASSIGN_OR_RETURN(io::FileInfo info, ctx.fs().stat(src));
+    bytes = info.size;
+    if (r.crcs[i]) {
+      SCR_ASSIGN_OR_RETURN(crc, io::file_crc32c(ctx.fs(), src, ctx.settings.piece_size));
+    }
+  } else {
+    SCR_TRY(io::make_dirs_within(ctx.fs(), r.node_dir, io::path::dirname(dst), 0700));
+    io::CopyOptions opt;
+    opt.piece_size = ctx.settings.piece_size;
+    opt.keep_meta = ctx.settings.copy_metadata;
+    opt.crc32c = &crc;
+    opt.expect_crc32c = r.crcs[i];
+    SCR_ASSIGN_OR_RETURN(bytes, io::copy_file(ctx.fs(), src, dst, opt));
+  }
+  if (bytes != f.size)
+    return Error(Errc::corrupt, src + " has " + std::to_string(bytes) + " bytes, expected " +
+                                    std::to_string(f.size));
+  if (r.crcs[i] && crc != *r.crcs[i])
+    return Error(Errc::corrupt, src + " fails its CRC32C check (data changed since the flush)");
+  return Status::Ok();
+}
+
+std::string node_dir(const Context& ctx, const std::string& store, int id) {
+  return io::path::join(ctx.cache_dir(store), kDirPrefix + std::to_string(id));
+}
+
+}  // namespace
+
+Status load_rescaled(Context& ctx, int id, const kv::Tree& summary) {
+  auto r = std::make_unique<Rescaled>();
+  r->id = id;
+  if (const kv::Tree* d = summary.get("DSET")) r->desc = *d;
+  // The summary is the same tree everywhere, so is the outcome of parsing.
+  SCR_TRY(parse_summary(ctx.settings.prefix, summary, r.get()));
+  SCR_TRY(mpi::agree(ctx.world, check_whole(ctx, *r)));
+  DatasetInfo info = DatasetInfo::from_tree(r->desc);
+  r->in_place = ctx.settings.fetch_bypass || r->desc.int_or("BYPASS", 0) != 0;
+  r->node_dir = node_dir(ctx, select_protection(ctx.settings, info.ckpt, false).store, id);
+  // One process per node makes the directory, fresh: marks left by an
+  // earlier attempt must not vouch for files this one has not checked.
+  Status made;
+  if (ctx.node.rank() == 0) {
+    made = io::remove_tree(ctx.fs(), r->node_dir);
+    if (made.ok()) made = io::make_dirs(ctx.fs(), io::path::join(r->node_dir, ".scr"), 0700);
+  }
+  SCR_TRY(mpi::agree(ctx.world, made));
+  if (ctx.rank() == 0)
+    log::info("checkpoint " + info.name + " was written by " + std::to_string(r->writers) +
+              " processes and this job has " + std::to_string(ctx.ranks()) +
+              ": restarting at a different size, each file fetched and checked when first routed on a node");
+  ctx.rescaled = std::move(r);
+  return Status::Ok();
+}
+
+Result<std::string> route_rescaled(Context& ctx, const std::string& rel) {
+  Rescaled& r = *ctx.rescaled;
+  auto it = r.by_name.find(rel);
+  if (it == r.by_name.end())
+    return Error(Errc::not_found, "file " + rel + " is not part of checkpoint " + r.desc.value_or("NAME", "") +
+                                      " (written by " + std::to_string(r.writers) + " processes)");
+  size_t i = it->second;
+  std::string src = io::path::join(ctx.settings.prefix, rel);
+  std::string dst = r.in_place ? src : io::path::join(r.node_dir, rel);
+  std::string scr_dir = io::path::join(r.node_dir, ".scr");
+  std::string mark = io::path::join(scr_dir, "checked." + std::to_string(i));
+  // The processes of a node queue on the file's lock: the first fetches and
+  // checks, the others find the mark.
+  SCR_ASSIGN_OR_RETURN(io::FileLock lock, io::FileLock::acquire(io::path::join(scr_dir, "lock." + std::to_string(i))));
+  if (ctx.fs().stat(mark)) return dst;
+  Status st = fetch_one(ctx, r, i, src, dst);
+  if (st.ok()) st = io::write_file_atomic(ctx.fs(), mark, "");
+  if (!st.ok()) {
+    r.failed = true;
+    return st.with_context("checkpoint file " + rel);
+  }
+  return dst;
+}
+
+Status drop_rescaled(Context& ctx) {
+  if (!ctx.rescaled) return Status::Ok();
+  std::string dir = ctx.rescaled->node_dir;
+  ctx.rescaled.reset();
+  // Every process of the node is done reading before its copies go.
+  ctx.node.barrier();
+  Status st;
+  if (ctx.node.rank() == 0) st = io::remove_tree(ctx.fs(), dir);
+  return mpi::agree(ctx.world, st);
+}
+
+void sweep_rescaled(Context& ctx) {
+  if (ctx.node.rank() == 0)
+    for (const auto& p : ctx.settings.protections) {
+      std::string base = ctx.cache_dir(p.store);
+      auto names = ctx.fs().list_dir(base);
+      if (!names) continue;
+      for (const auto& n : *names)
+        if (str::starts_with(n, kDirPrefix)) (void)io::remove_tree(ctx.fs(), io::path::join(base, n));
+    }
+  ctx.world.barrier();
+}
+
+}  // namespace scr::rt

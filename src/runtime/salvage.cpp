@@ -1,0 +1,215 @@
+#include "runtime/salvage.hpp"
+
+#include <climits>
+#include <map>
+#include <set>
+
+#include "common/log.hpp"
+#include "common/strings.hpp"
+#include "io/files.hpp"
+#include "io/path.hpp"
+#include "redset/offline.hpp"
+#include "runtime/flush.hpp"
+#include "runtime/index_edit.hpp"
+#include "runtime/prefix_window.hpp"
+
+namespace scr::rt {
+namespace {
+
+namespace offline = redset::offline;
+
+// The newest complete checkpoint any process holds below `below`, or 0.
+int next_candidate(Context& ctx, const Holdings& held, int below) {
+  int64_t best = 0;
+  for (const Filemap* fm : all_held(ctx, held))
+    for (int id : fm->datasets()) {
+      const kv::Tree* desc = fm->find(id)->get("DESC");
+      if (id < below && id > best && fm->flag(id, "COMPLETE") && desc &&
+          DatasetInfo::from_tree(*desc).is_checkpoint())
+        best = id;
+    }
+  return static_cast<int>(mpi::max(ctx.world, best));
+}
+
+// How many processes wrote dataset `id` (its redundancy descriptors say).
+int old_size(Context& ctx, const Holdings& held, int id) {
+  int64_t n = 0;
+  for (const Filemap* fm : all_held(ctx, held))
+    if (fm->has(id))
+      if (const kv::Tree* descs = fm->find(id)->get("REDDESC"))
+        for (const auto& [w, d] : descs->children()) n = std::max<int64_t>(n, d->int_or("WRANKS", 0));
+  return static_cast<int>(mpi::max(ctx.world, n));
+}
+
+// Step 1, local: copy the old ranks' files this process holds. Returns
+// OLD/<rank> = {FILE/..., REDFILE/...} for each copied rank, SUSPECT/<rank>
+// for each whose copy failed.
+kv::Tree copy_held(Context& ctx, const Holdings& held, int id) {
+  kv::Tree out;
+  for (const Filemap* fm : all_held(ctx, held)) {
+    if (!fm->has(id)) continue;
+    std::string rank = fm->tree().value_or("RANK", "");
+    auto copied = run_copies(ctx.fs(), plan_copies(ctx, *fm, id), ctx.settings.prefix);
+    if (copied) {
+      out.child("OLD").put(rank, std::move(copied).value());
+    } else {
+      log::warn("the cached files of old rank " + rank + " cannot be saved (" + copied.status().message() +
+                "); rebuilding them from redundancy data");
+      out.child("SUSPECT").set_int(rank, 1);
+    }
+  }
+  return out;
+}
+
+// Everyone's step-1 results, merged, on every process.
+kv::Tree gather_copied(Context& ctx, kv::Tree mine) {
+  std::map<int, kv::Tree> send{{0, std::move(mine)}};
+  auto got = mpi::exchange_trees(ctx.world, send);
+  kv::Tree all;
+  if (ctx.rank() == 0)
+    for (auto& [r, t] : got)
+      for (const char* key : {"OLD", "SUSPECT"})
+        if (const kv::Tree* part = t.get(key))
+          for (const auto& [rank, entry] : part->children()) all.child(key).put(rank, *entry);
+  mpi::bcast_tree(ctx.world, all, 0);
+  return all;
+}
+
+// Step 2: the lost old ranks' files, rebuilt in the prefix; the sets to
+// rebuild are dealt out to the processes in turn. Returns the summary
+// entries of the ranks this process rebuilt.
+Result<kv::Tree> rebuild_lost(Context& ctx, int id, const kv::Tree& copied, int writers) {
+  std::string meta_dir = prefix_dataset_dir(ctx.settings.prefix, id);
+  std::map<int, offline::Place> places;
+  std::set<int> suspects;
+  if (const kv::Tree* old = copied.get("OLD"))
+    for (const auto& [rank, entry] : old->children()) {
+      auto r = str::parse_int(rank);
+      const kv::Tree* red = entry->get("REDFILE");
+      if (r && red && red->size() == 1)
+        places[static_cast<int>(*r)] = {ctx.settings.prefix, io::path::join(meta_dir, red->children().begin()->first)};
+    }
+  if (const kv::Tree* bad = copied.get("SUSPECT"))
+    for (const auto& [rank, entry] : bad->children())
+      if (auto r = str::parse_int(rank)) suspects.insert(static_cast<int>(*r));
+  offline::Survey survey = offline::survey(ctx.fs(), places, suspects);
+  Status st = survey.verdict();
+  if (st.ok() && survey.world_ranks != writers)
+    st = Error(Errc::corrupt, "its redundancy files belong to a job of " + std::to_string(survey.world_ranks) +
+                                  " processes, its filemaps to one of " + std::to_string(writers));
+  SCR_TRY(mpi::agree(ctx.world, st));
+  int turn = 0;
+  for (offline::SetState& set : survey.sets)
+    if (!set.loss.lost.empty() && turn++ % ctx.ranks() != ctx.rank()) set.loss.lost.clear();
+  std::map<std::pair<int, std::string>, uint32_t> crcs;
+  offline::Options opt;
+  opt.piece_size = ctx.settings.piece_size;
+  opt.verify = [&](int rank, const redset::FileEntry& f, const std::string& written) -> Status {
+    SCR_ASSIGN_OR_RETURN(uint32_t crc, io::file_crc32c(ctx.fs(), written, ctx.settings.piece_size));
+    if (f.crc && crc != *f.crc)
+      return Error(Errc::corrupt, f.name + " of old rank " + std::to_string(rank) +
+                                      " was rebuilt with wrong content (CRC32C mismatch): the redundancy data is damaged");
+    crcs[{rank, f.name}] = crc;
+    return Status::Ok();
+  };
+  auto rebuilt = offline::rebuild(ctx.fs(), survey, {ctx.settings.prefix, meta_dir}, opt);
+  SCR_TRY(mpi::agree(ctx.world, rebuilt.status()));
+  kv::Tree out;
+  for (const auto& r : *rebuilt) {
+    kv::Tree& entry = out.child(std::to_string(r.world_rank));
+    for (const auto& f : r.files) {
+      kv::Tree& e = entry.child("FILE").child(f.name);
+      e.set_uint("SIZE", f.meta.size);
+      e.set_uint("CRC", crcs.at({r.world_rank, f.name}));
+    }
+    auto red = ctx.fs().stat(r.redundancy_file);
+    entry.child("REDFILE").child(io::path::basename(r.redundancy_file)).set_uint("SIZE", red ? red->size : 0);
+  }
+  return out;
+}
+
+// Step 3, rank 0: every old rank has its files listed, the summary is
+// written and the dataset marked loadable.
+Status record(Context& ctx, const kv::Tree& desc, int writers, const kv::Tree& copied, kv::Tree rebuilt_mine) {
+  std::map<int, kv::Tree> send{{0, std::move(rebuilt_mine)}};
+  auto got = mpi::exchange_trees(ctx.world, send);
+  return edit_index(ctx, [&](PrefixIndex& idx) {
+    std::map<int, kv::Tree> lists;
+    int64_t bytes = 0;
+    auto take = [&](const kv::Tree& entries) {
+      for (const auto& [rank, entry] : entries.children())
+        if (auto r = str::parse_int(rank)) lists[static_cast<int>(*r)] = *entry;
+    };
+    if (const kv::Tree* old = copied.get("OLD")) take(*old);
+    for (const auto& [r, t] : got) take(t);
+    for (int r = 0; r < writers; ++r) {
+      auto it = lists.find(r);
+      if (it == lists.end() || !it->second.get("REDFILE"))
+        return Error(Errc::unrecoverable, "the files of old rank " + std::to_string(r) + " are missing");
+      if (const kv::Tree* files = it->second.get("FILE"))
+        for (const auto& [rel, f] : files->children()) bytes += f->int_or("SIZE", 0);
+    }
+    return record_flushed(ctx, idx, desc, writers, std::move(lists), bytes);
+  });
+}
+
+// Local: remove the application files this process copied to the prefix
+// for a checkpoint that could not be made whole.
+void remove_copies(Context& ctx, const kv::Tree& mine) {
+  if (const kv::Tree* old = mine.get("OLD"))
+    for (const auto& [rank, entry] : old->children())
+      if (const kv::Tree* files = entry->get("FILE"))
+        for (const auto& [rel, f] : files->children())
+          (void)io::remove_file(ctx.fs(), io::path::join(ctx.settings.prefix, rel));
+}
+
+Status salvage_one(Context& ctx, const Holdings& held, int id, int writers, const kv::Tree& desc) {
+  FlushJob marker;
+  marker.desc = desc;
+  SCR_TRY(begin_flush(ctx, marker));
+  kv::Tree mine = copy_held(ctx, held, id);
+  kv::Tree copied = gather_copied(ctx, mine);
+  auto rebuilt = rebuild_lost(ctx, id, copied, writers);
+  Status st = rebuilt ? record(ctx, desc, writers, copied, std::move(rebuilt).value()) : rebuilt.status();
+  if (!st.ok()) remove_copies(ctx, mine);
+  return st;
+}
+
+}  // namespace
+
+Status salvage_resized_cache(Context& ctx, const Holdings& held) {
+  for (int id = next_candidate(ctx, held, INT_MAX); id > 0; id = next_candidate(ctx, held, id)) {
+    bool flushed = false;
+    for (const Filemap* fm : all_held(ctx, held))
+      if (fm->has(id) && fm->flag(id, "FLUSHED")) flushed = true;
+    if (mpi::any_true(ctx.world, flushed)) return Status::Ok();  // the prefix has it
+    SCR_ASSIGN_OR_RETURN(kv::Tree desc, agree_descriptor(ctx, held, id));
+    std::string name = desc.value_or("NAME", "");
+    int writers = old_size(ctx, held, id);
+    double t0 = wall_seconds();
+    Status st = writers > 0 ? salvage_one(ctx, held, id, writers, desc)
+                            : Error(Errc::corrupt, "no redundancy descriptor records the job size");
+    if (st.ok()) {
+      ctx.events.record({"SALVAGE", name, id, wall_seconds() - t0, -1, std::to_string(writers) + " processes"});
+      if (ctx.rank() == 0)
+        log::info("checkpoint " + name + " of the job of " + std::to_string(writers) +
+                  " processes was only in cache: made whole and saved to the prefix in " +
+                  std::to_string(wall_seconds() - t0) + " s");
+      return Status::Ok();
+    }
+    ctx.events.record({"SALVAGE_FAILED", name, id, wall_seconds() - t0, -1, st.message()});
+    if (ctx.rank() == 0)
+      log::warn("cached checkpoint " + name + " of the job of " + std::to_string(writers) +
+                " processes cannot be made whole: " + st.message() + "; trying an older one");
+    // Leave no trace of it in the prefix: it is not loadable (its copied
+    // files went above; this removes its .scr directory and index entry).
+    SCR_TRY(edit_index(ctx, [&](PrefixIndex& idx) {
+      (void)delete_prefix_files(ctx.fs(), ctx.settings.prefix, id);
+      idx.erase(id);
+      return Status::Ok();
+    }));
+  }
+  return Status::Ok();
+}
+
+}  // namespace scr::rt
