@@ -201,8 +201,8 @@ static int bench_rescale(int rank, int ranks, const char* copy_dir) {
   SCR_Have_restart(&have, name);
   if (have) {
     SCR_Start_restart(name);
-    ok = SCRX_Restart_ranks(&writers) == SCR_SUCCESS &&
-         SCRX_Restart_file(0, NULL, NULL, &bytes) == SCR_SUCCESS;
+    ok = SCRPP_Restart_ranks(&writers) == SCR_SUCCESS &&
+         SCRPP_Restart_file(0, NULL, NULL, &bytes) == SCR_SUCCESS;
     uint64_t total = (uint64_t)writers * bytes;
     nparts = parts_of(total * (uint64_t)rank / (uint64_t)ranks, total * (uint64_t)(rank + 1) / (uint64_t)ranks,
                       bytes, writers, parts, 64);

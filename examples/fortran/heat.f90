@@ -192,23 +192,21 @@ contains
     p = ior(ishft(p_hi, 32), iand(a, mask32))
   end function
 
-  ! FNV-1a over this rank's rows, combined in rank order on rank 0.
+  ! FNV-1a over the whole grid in row order, gathered at rank 0, as the C
+  ! version computes it: the same for any number of ranks.
   integer(int64) function checksum()
     integer(int64), parameter :: basis = 1469598103934665603_int64
+    real(real64), allocatable :: all(:)
     integer(int8), allocatable :: bytes(:)
-    integer(int64) :: h, all(0:ranks - 1)
-    integer :: i, r
-    allocate(bytes(cols * local_rows * 8))
-    bytes = transfer(cur(:, 1:local_rows), bytes)
-    h = basis
-    do i = 1, size(bytes)
-      h = fnv_mul(ieor(h, iand(int(bytes(i), int64), 255_int64)))
-    end do
-    call MPI_Gather(h, 1, MPI_INTEGER8, all, 1, MPI_INTEGER8, 0, MPI_COMM_WORLD)
+    integer :: i
+    allocate(all(merge(rows * cols, 1, rank == 0)))
+    call MPI_Gather(cur(:, 1:local_rows), cols * local_rows, MPI_DOUBLE_PRECISION, all, &
+                    cols * local_rows, MPI_DOUBLE_PRECISION, 0, MPI_COMM_WORLD)
     checksum = basis
     if (rank == 0) then
-      do r = 0, ranks - 1
-        checksum = fnv_mul(ieor(checksum, all(r)))
+      bytes = transfer(all, [0_int8])
+      do i = 1, size(bytes)
+        checksum = fnv_mul(ieor(checksum, iand(int(bytes(i), int64), 255_int64)))
       end do
     end if
   end function

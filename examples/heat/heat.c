@@ -185,7 +185,7 @@ static int write_state(Grid* g, int at_step, const char* dataset) {
  * Returns 1 on success. */
 static int read_state(Grid* g, int rows, const char* dataset, int* at_step) {
   int writers = 0;
-  if (SCRX_Restart_ranks(&writers) != SCR_SUCCESS || writers < 1) return 0;
+  if (SCRPP_Restart_ranks(&writers) != SCR_SUCCESS || writers < 1) return 0;
   int ok = 1;
   *at_step = -1;
   for (int w = 0; w < writers && ok; ++w) {

@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "api/api_state.hpp"
-#include "api/scr_ext.h"
 #include "scr.h"
 #include "scr/scr_ext.h"
 
@@ -210,16 +209,16 @@ int SCR_Should_exit(int* flag) {
 }
 
 // Extensions (scr/scr_ext.h). With SCR_ENABLE=0 there is no checkpoint.
-int SCRX_Restart_ranks(int* ranks) {
-  return with_runtime("SCRX_Restart_ranks", [&](scr::rt::Runtime& rt) -> scr::Status {
+int SCRPP_Restart_ranks(int* ranks) {
+  return with_runtime("SCRPP_Restart_ranks", [&](scr::rt::Runtime& rt) -> scr::Status {
     if (!ranks) return scr::Error(scr::Errc::invalid_argument, "NULL ranks");
     SCR_ASSIGN_OR_RETURN(*ranks, rt.restart_ranks());
     return scr::Status::Ok();
   }, [&] { return set_flag(ranks, 0); });
 }
 
-int SCRX_Restart_file_count(int* count) {
-  return with_runtime("SCRX_Restart_file_count", [&](scr::rt::Runtime& rt) -> scr::Status {
+int SCRPP_Restart_file_count(int* count) {
+  return with_runtime("SCRPP_Restart_file_count", [&](scr::rt::Runtime& rt) -> scr::Status {
     if (!count) return scr::Error(scr::Errc::invalid_argument, "NULL count");
     SCR_ASSIGN_OR_RETURN(auto files, rt.restart_listing());
     *count = static_cast<int>(files->size());
@@ -227,8 +226,8 @@ int SCRX_Restart_file_count(int* count) {
   }, [&] { return set_flag(count, 0); });
 }
 
-int SCRX_Restart_file(int index, char* name, int* rank, unsigned long long* size) {
-  return with_runtime("SCRX_Restart_file", [&](scr::rt::Runtime& rt) -> scr::Status {
+int SCRPP_Restart_file(int index, char* name, int* rank, unsigned long long* size) {
+  return with_runtime("SCRPP_Restart_file", [&](scr::rt::Runtime& rt) -> scr::Status {
     SCR_ASSIGN_OR_RETURN(auto files, rt.restart_listing());
     if (index < 0 || static_cast<size_t>(index) >= files->size())
       return scr::Error(scr::Errc::invalid_argument, "file index " + std::to_string(index) +

@@ -83,10 +83,10 @@ std::filesystem::path Restart::route(const std::filesystem::path& file) {
   return check(runtime("SCR_Route_file").route_file(file.string()));
 }
 
-int Restart::ranks() const { return check(runtime("SCRX_Restart_ranks").restart_ranks()); }
+int Restart::ranks() const { return check(runtime("SCRPP_Restart_ranks").restart_ranks()); }
 
 std::vector<RestartFile> Restart::files() const {
-  const auto* listed = check(runtime("SCRX_Restart_file_count").restart_listing());
+  const auto* listed = check(runtime("SCRPP_Restart_file_count").restart_listing());
   std::vector<RestartFile> out;
   out.reserve(listed->size());
   for (const auto& f : *listed) out.push_back({f.name, f.rank, f.size});

@@ -88,15 +88,15 @@ int main(int argc, char** argv) {
   } else {
     if (SCR_Start_restart(dataset) != SCR_SUCCESS) MPI_Abort(MPI_COMM_WORLD, 3);
     int writers = 0, count = 0;
-    if (SCRX_Restart_ranks(&writers) != SCR_SUCCESS) ok = fail("SCRX_Restart_ranks failed", NULL);
-    if (SCRX_Restart_file_count(&count) != SCR_SUCCESS) ok = fail("SCRX_Restart_file_count failed", NULL);
+    if (SCRPP_Restart_ranks(&writers) != SCR_SUCCESS) ok = fail("SCRPP_Restart_ranks failed", NULL);
+    if (SCRPP_Restart_file_count(&count) != SCR_SUCCESS) ok = fail("SCRPP_Restart_file_count failed", NULL);
     if (rank_g == 0) printf("WRITERS %d FILES %d\n", writers, count);
     for (int i = 0; i < count; ++i) {
       char name[SCR_MAX_FILENAME], path[SCR_MAX_FILENAME], dst[2 * SCR_MAX_FILENAME];
       int rank = -1;
       unsigned long long size = 0;
-      if (SCRX_Restart_file(i, name, &rank, &size) != SCR_SUCCESS) {
-        ok = fail("SCRX_Restart_file failed", NULL);
+      if (SCRPP_Restart_file(i, name, &rank, &size) != SCR_SUCCESS) {
+        ok = fail("SCRPP_Restart_file failed", NULL);
         continue;
       }
       if (rank_g == 0) printf("FILE %s %d %llu\n", name, rank, size);
@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
       if (mine && !copy_to(path, dst)) ok = fail("cannot copy", path);
     }
     /* Out of range must be refused. */
-    if (SCRX_Restart_file(count, NULL, NULL, NULL) == SCR_SUCCESS) ok = fail("index past the end accepted", NULL);
+    if (SCRPP_Restart_file(count, NULL, NULL, NULL) == SCR_SUCCESS) ok = fail("index past the end accepted", NULL);
     if (bogus) {
       char path[SCR_MAX_FILENAME];
       if (SCR_Route_file(bogus, path) == SCR_SUCCESS) ok = fail("a name not in the dataset was routed:", bogus);
@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
     if (SCR_Have_restart(&have, dataset) != SCR_SUCCESS) ok = fail("SCR_Have_restart failed", NULL);
     if (rank_g == 0) printf("NEXT %s\n", have ? dataset : "-");
     /* Outside the phase the listing is refused. */
-    if (SCRX_Restart_file_count(&count) == SCR_SUCCESS) ok = fail("listing outside a restart phase", NULL);
+    if (SCRPP_Restart_file_count(&count) == SCR_SUCCESS) ok = fail("listing outside a restart phase", NULL);
   }
   fflush(stdout);
   int all_ok = 0;

@@ -16,12 +16,14 @@ run_job SCR_JOB_ID=jobA SCR_FLUSH=1 -- 2 "$HEAT" -n 20 -c 10 -g 16 16
 expect_ok "first run of job A"
 index_before="$(sha256sum "$PREFIX/.scr/index.scr")"
 
-# Job A again, running until it is killed.
+# Job A again, running until it is killed. Its step count is unique to this
+# run, so stopping it never touches another test's jobs.
+forever=$((1000000000 + $$ % 100000))
 (cd "$PREFIX" && env SCR_CACHE_BYPASS=0 SCR_JOB_ID=jobA SCR_CACHE_BASE="$CACHE" SCR_CNTL_BASE="$CNTL" \
-   SCR_SIM_NODES="$E2E_NODES" SCR_FLUSH=0 timeout -k 5 120 "$MPIEXEC" -n 2 "$HEAT" -n 1000000000 -c 1000000000 -g 16 16 \
+   SCR_SIM_NODES="$E2E_NODES" SCR_FLUSH=0 timeout -k 5 120 "$MPIEXEC" -n 2 "$HEAT" -n "$forever" -c "$forever" -g 16 16 \
    >"$E2E_DIR/jobA.out" 2>&1) &
 job_a=$!
-stop_job_a() { pkill -KILL -f -- "-n 1000000000 -c 1000000000" 2>/dev/null || true; wait "$job_a" 2>/dev/null || true; }
+stop_job_a() { pkill -KILL -f -- "-n $forever -c $forever" 2>/dev/null || true; wait "$job_a" 2>/dev/null || true; }
 trap 'rc=$?; stop_job_a; (exit $rc); e2e_cleanup' EXIT
 # The lock files stay after the first run (with its text): wait until job A
 # really holds both locks (flock -n fails), not just until the files exist.

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/scr_ext.h"
+#include "scr/scr_ext.h"
 #include "scr.h"
 #include "scrf_strings.h"
 

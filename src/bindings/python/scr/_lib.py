@@ -15,7 +15,7 @@ from cffi import FFI
 ffi = FFI()
 # The declarations of scr.h that the package calls (cffi needs them spelled
 # out; scr.h itself has macros cffi cannot read), and the bindings' entry
-# point SCRPP_Config_checked (src/api/scr_ext.h).
+# point SCRPP_Config_checked (include/scr/scr_ext.h).
 ffi.cdef("""
 int SCRPP_Config_checked(const char* config, char** value);
 int SCR_Init(void);
