@@ -32,6 +32,13 @@ struct ParsedOptions {
   bool help = false;
 };
 Result<ParsedOptions> parse_run_options(int argc, const char* const* argv);
+
+// The job's settings as the library reads them (environment, config files,
+// defaults), with `prefix` (when not empty) as SCR_PREFIX.
+Result<rt::Settings> job_settings(const std::string& prefix);
+
+// One integer parameter of that configuration ("SCR_MIN_NODES").
+Result<int64_t> config_int(const char* name);
 std::string run_help();
 
 }  // namespace scr::tools::run

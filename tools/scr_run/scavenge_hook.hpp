@@ -10,8 +10,12 @@
 
 namespace scr::tools::run {
 
+// An installed tool: the program `name` in this program's own directory (an
+// installation's bin/), else on PATH; "" when there is none.
+std::string find_sibling(const std::string& name);
+
 // The scr_scavenge to run, or "" when there is none.
-std::string find_scavenge();
+inline std::string find_scavenge() { return find_sibling("scr_scavenge"); }
 
 // Runs it and reports in words; returns its outcome in one line.
 std::string run_scavenge(const std::string& program, const std::string& prefix);
