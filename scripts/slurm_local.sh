@@ -86,9 +86,17 @@ CONF
   die "node $host did not become idle within 30 s"
 }
 
-# Stop what start started in DIR, by the pid files (never by name).
+# Stop what start started in DIR, by the pid files (never by name), after
+# cancelling the jobs of this private cluster so none outlives it.
 stop() {
   local dir="$1" f pid
+  if [[ -f "$dir/slurm.conf" && -f "$dir/slurmctld.pid" ]]; then
+    export SLURM_CONF="$dir/slurm.conf"
+    if [[ -n "$(squeue -h -o %i 2>/dev/null)" ]]; then
+      scancel --full $(squeue -h -o %i) 2>/dev/null || true
+      for _ in $(seq 1 50); do [[ -z "$(squeue -h -o %i 2>/dev/null)" ]] && break; sleep 0.2; done
+    fi
+  fi
   for f in "$dir/slurmd.pid" "$dir/slurmctld.pid" "$dir/munge/munged.pid"; do
     [[ -f "$f" ]] || continue
     pid="$(cat "$f")"
