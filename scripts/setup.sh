@@ -2,8 +2,10 @@
 # Install what SCR++ needs from Debian, if missing. Safe to run again.
 set -euo pipefail
 
+# slurmctld, slurmd, slurm-client (Debian's slurm-wlm) and munge: the tests of
+# SCR's job commands start a one-node SLURM with scripts/slurm_local.sh.
 packages=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libisal-dev
-          libgtest-dev googletest)
+          libgtest-dev googletest slurmctld slurmd slurm-client munge)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -143,9 +143,9 @@ CI="$T/scr_ckpt_interval/scr_ckpt_interval"
 run_tool "$CI" --log "$LOG"
 expect_rc 0
 expect_out "Checkpoint cost C: 4 s (median of 3 checkpoints)"
-expect_out "Mean time between failures M: 5400 s (90.0 min) (2 failures in 1.08e+04 s (3.00 h))"
-young=$(awk 'BEGIN{printf "%.4g", sqrt(2*4*5400)}')
-expect_out "Young: sqrt(2*C*M) = $young s"
+expect_out "Mean time between failures M: 5400.0 s (90.0 min) (2 failures in 10800 s (3.00 h))"
+young=$(awk 'BEGIN{printf "%.1f", sqrt(2*4*5400)}')
+expect_out "Young: sqrt(2*C*M) = $young s (3.5 min)"
 daly=$(awk 'BEGIN{r=4/(2*5400); printf "%.0f", sqrt(2*4*5400)*(1+sqrt(r)/3+r/9)-4}')
 expect_out "SCR_CHECKPOINT_SECONDS=$daly"
 run_tool "$CI" --log "$LOG" --json
@@ -154,7 +154,7 @@ expect_out '"mtbf_seconds": 5400'
 mkdir -p "$A/.scr" && cp "$LOG" "$A/.scr/log.jsonl"
 run_tool "$CI" -p "$A" --cost 10 --mtbf 3600
 expect_rc 0
-expect_out "Young: sqrt(2*C*M) = 268.3 s"
+expect_out "Young: sqrt(2*C*M) = 268.3 s (4.5 min)"
 grep -v FAILURE "$LOG" | grep -v '"job":"7","user":"me","event":"START"}' >"$E2E_DIR/calm.jsonl"
 run_tool "$CI" --log "$E2E_DIR/calm.jsonl"
 expect_rc 2

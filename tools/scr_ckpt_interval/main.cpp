@@ -62,9 +62,9 @@ Result<double> seconds_value(const char* option, const std::string& text) {
 std::string secs(double s) {
   char buf[64];
   if (s >= 7200)
-    std::snprintf(buf, sizeof buf, "%.4g s (%.2f h)", s, s / 3600);
+    std::snprintf(buf, sizeof buf, "%.0f s (%.2f h)", s, s / 3600);
   else if (s >= 120)
-    std::snprintf(buf, sizeof buf, "%.4g s (%.1f min)", s, s / 60);
+    std::snprintf(buf, sizeof buf, "%.1f s (%.1f min)", s, s / 60);
   else
     std::snprintf(buf, sizeof buf, "%.4g s", s);
   return buf;
@@ -74,14 +74,9 @@ std::string secs(double s) {
 
 int main(int argc, char** argv) {
   Cli cli("scr_ckpt_interval");
-  auto args = parse_args(kOptions, argc, argv);
-  if (!args) return cli.usage_error(args.status().message());
-  if (args->has("--help")) {
-    std::fputs(help_text().c_str(), stdout);
-    return exit_code::ok;
-  }
-  if (!args->positional().empty())
-    return cli.usage_error("unexpected argument '" + args->positional().front() + "'");
+  Args parsed;
+  if (auto done = begin_command(cli, kOptions, argc, argv, help_text, &parsed)) return *done;
+  const Args* args = &parsed;
   if (args->has("--log") && args->has("--prefix"))
     return cli.usage_error("give --prefix or --log, not both");
   std::optional<double> cost, mtbf;

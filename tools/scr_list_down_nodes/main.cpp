@@ -51,12 +51,10 @@ std::string help_text() {
 
 int main(int argc, char** argv) {
   Cli cli("scr_list_down_nodes");
-  auto args = parse_args(kOptions, argc, argv);
-  if (!args) return cli.usage_error(args.status().message()), kError;
-  if (args->has("--help")) {
-    std::fputs(help_text().c_str(), stdout);
-    return kNoneDown;
-  }
+  Args parsed;
+  if (auto done = begin_command(cli, kOptions, argc, argv, help_text, &parsed, true, kError))
+    return *done;
+  const Args* args = &parsed;
   for (const char* opt : {"--free", "--log", "--secs"})
     if (args->has(opt))
       return cli.fail(kError, std::string(opt) +

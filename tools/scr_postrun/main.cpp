@@ -39,14 +39,9 @@ std::string help_text() {
 
 int main(int argc, char** argv) {
   Cli cli("scr_postrun");
-  auto args = parse_args(kOptions, argc, argv);
-  if (!args) return cli.usage_error(args.status().message());
-  if (args->has("--help")) {
-    std::fputs(help_text().c_str(), stdout);
-    return 0;
-  }
-  if (!args->positional().empty())
-    return cli.usage_error("unexpected argument '" + args->positional().front() + "'");
+  Args parsed;
+  if (auto done = begin_command(cli, kOptions, argc, argv, help_text, &parsed)) return *done;
+  const Args* args = &parsed;
   std::string prefix = absolute_path(args->value("--prefix").value_or(default_prefix()));
   std::string program = run::find_scavenge();
   if (program.empty()) return cli.fail(1, "scr_scavenge is not installed beside scr_postrun or on PATH");

@@ -42,14 +42,9 @@ std::string help_text() {
 
 int main(int argc, char** argv) {
   Cli cli("scr_prerun");
-  auto args = parse_args(kOptions, argc, argv);
-  if (!args) return cli.usage_error(args.status().message());
-  if (args->has("--help")) {
-    std::fputs(help_text().c_str(), stdout);
-    return 0;
-  }
-  if (!args->positional().empty())
-    return cli.usage_error("unexpected argument '" + args->positional().front() + "'");
+  Args parsed;
+  if (auto done = begin_command(cli, kOptions, argc, argv, help_text, &parsed)) return *done;
+  const Args* args = &parsed;
   bool verbose = args->has("--verbose");
   auto settings = run::job_settings(args->value("--prefix").value_or(""));
   if (!settings) return cli.fail(1, settings.status().message());

@@ -48,14 +48,10 @@ std::string help_text() {
 
 int main(int argc, char** argv) {
   Cli cli("scr_should_exit");
-  auto args = parse_args(kOptions, argc, argv);
-  if (!args) return cli.usage_error(args.status().message()), kError;
-  if (args->has("--help")) {
-    std::fputs(help_text().c_str(), stdout);
-    return kExit;
-  }
-  if (!args->positional().empty())
-    return cli.usage_error("unexpected argument '" + args->positional().front() + "'"), kError;
+  Args parsed;
+  if (auto done = begin_command(cli, kOptions, argc, argv, help_text, &parsed, false, kError))
+    return *done;
+  const Args* args = &parsed;
   bool verbose = args->has("--verbose");
   auto say = [&](const std::string& why) {
     if (verbose) std::printf("scr_should_exit: %s\n", why.c_str());
