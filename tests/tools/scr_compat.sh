@@ -11,6 +11,8 @@
 #  c) scr_halt -c/-b/-a/-s/-i/-l/-r, --unset-*, DIR arguments, no option
 #  d) scr_ckpt_interval: cost, failures, MTBF, Young and Daly from a log file
 #  e) scr_prerun prepares a prefix; scr_postrun with nothing to scavenge
+#  f) scr_mpirun runs the job through scr_run's loop without a resource
+#     manager; scr_srun outside SLURM and SCR's --run-cmd are refused
 source "$(dirname "$0")/tools_lib.sh"
 e2e_begin tools_scr_compat
 T="$SCRPP_BUILD/tools"
@@ -176,4 +178,25 @@ run_tool env PATH="$T/scr_scavenge:$PATH" SCR_CACHE_BASE="$CACHE" SCR_CNTL_BASE=
   SCR_SIM_NODES="$E2E_NODES" "$T/scr_postrun/scr_postrun" -j mpirun -p "$PREFIX"
 expect_rc 0
 expect_out "scr_postrun: nothing to scavenge"
+
+# f) scr_mpirun and scr_srun's refusals
+M="$E2E_DIR/m"
+mkdir -p "$M/prefix" "$M/cache" "$M/cntl"
+run_tool env -u SLURM_JOB_ID -u SLURM_JOBID PATH="$T/scr_scavenge:$PATH" SCR_PREFIX="$M/prefix" \
+  SCR_CACHE_BYPASS=0 SCR_CACHE_BASE="$M/cache" SCR_CNTL_BASE="$M/cntl" SCR_SIM_NODES="$E2E_NODES" \
+  "$T/scr_mpirun/scr_mpirun" -n "$E2E_NP" "$HEAT" -n 20 -c 10
+expect_rc 0
+expect_out "scr_mpirun: resource manager none"
+expect_out "scr_mpirun: run 1 of 1 on $E2E_NODES: mpirun -n $E2E_NP $HEAT -n 20 -c 10"
+expect_out "scr_mpirun: run 1 finished (exit 0): the job is done"
+expect_out "RESULT steps=20"
+run_tool env -u SLURM_JOB_ID -u SLURM_JOBID "$T/scr_srun/scr_srun" -n 1 true
+expect_rc 1
+expect_err "not inside a SLURM allocation"
+run_tool "$T/scr_srun/scr_srun" -n 1 --run-cmd=./app
+expect_rc 1
+expect_err "'--run-cmd=./app' (SCR's --run-cmd/--restart-cmd) is not supported"
+run_tool "$T/scr_srun/scr_srun"
+expect_rc 1
+expect_err "usage: scr_srun"
 e2e_pass

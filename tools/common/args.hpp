@@ -37,6 +37,14 @@ struct OptionSpec {
   std::string_view short_name;  // "-c", or "" when there is none
 };
 
+// Options several commands share, spelled as SCR's commands spell them.
+inline constexpr OptionSpec kHelpOption{"--help", OptionSpec::flag, "", "show this help", "-h"};
+inline constexpr OptionSpec kJobPrefixOption{
+    "--prefix", OptionSpec::value, "DIR", "the job's prefix (default: $SCR_PREFIX, else .)", "-p"};
+inline constexpr OptionSpec kJobLauncherOption{"--joblauncher", OptionSpec::value, "LAUNCHER",
+                                               "srun, mpirun, flux, ... (accepted; not needed)",
+                                               "-j"};
+
 class Args {
  public:
   bool has(std::string_view name) const;

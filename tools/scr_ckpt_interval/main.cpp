@@ -29,7 +29,7 @@ const OptionSpec kOptions[] = {
     {"--cost", OptionSpec::value, "SECONDS", "the checkpoint cost C, instead of the log's median"},
     {"--mtbf", OptionSpec::value, "SECONDS", "the mean time between failures, instead of the log's"},
     {"--json", OptionSpec::flag, "", "print the result as JSON"},
-    {"--help", OptionSpec::flag, "", "show this help", "-h"},
+    kHelpOption,
 };
 
 std::string help_text() {

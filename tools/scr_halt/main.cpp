@@ -47,7 +47,7 @@ const OptionSpec kOptions[] = {
     {"--prefix", OptionSpec::value, "DIR", "a job's prefix directory (also as DIR arguments)", "-p"},
     {"--remove-finalized", OptionSpec::flag, "", "remove FINALIZED, the mark SCR_Finalize leaves"},
     {"--json", OptionSpec::flag, "", "print the conditions as JSON"},
-    {"--help", OptionSpec::flag, "", "show this help", "-h"},
+    kHelpOption,
 };
 
 // Reason recorded when scr_halt is called without any option, as SCR does.

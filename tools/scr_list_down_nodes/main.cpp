@@ -21,14 +21,13 @@ using namespace scr::tools;
 constexpr int kNoneDown = 0, kSomeDown = 1, kError = 2;
 
 const OptionSpec kOptions[] = {
-    {"--joblauncher", OptionSpec::value, "LAUNCHER", "srun, mpirun, flux, ... (accepted; not needed)",
-     "-j"},
+    kJobLauncherOption,
     {"--reason", OptionSpec::flag, "", "print each down node with the reason", "-r"},
     {"--down", OptionSpec::value, "NODESET", "count these nodes as down without checking", "-d"},
     {"--free", OptionSpec::flag, "", "(SCR: test free space) not supported", "-f"},
     {"--log", OptionSpec::flag, "", "(SCR: log each down node) not supported", "-l"},
     {"--secs", OptionSpec::value, "N", "(SCR: runtime for the log) not supported", "-s"},
-    {"--help", OptionSpec::flag, "", "show this help", "-h"},
+    kHelpOption,
 };
 
 std::string help_text() {

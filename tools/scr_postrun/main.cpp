@@ -17,11 +17,10 @@ namespace {
 using namespace scr::tools;
 
 const OptionSpec kOptions[] = {
-    {"--joblauncher", OptionSpec::value, "LAUNCHER", "srun, mpirun, flux, ... (accepted; not needed)",
-     "-j"},
-    {"--prefix", OptionSpec::value, "DIR", "the job's prefix (default: $SCR_PREFIX, else .)", "-p"},
+    kJobLauncherOption,
+    kJobPrefixOption,
     {"--verbose", OptionSpec::flag, "", "also print scr_scavenge's command line", "-v"},
-    {"--help", OptionSpec::flag, "", "show this help", "-h"},
+    kHelpOption,
 };
 
 std::string help_text() {

@@ -24,9 +24,9 @@ using namespace scr;
 using namespace scr::tools;
 
 const OptionSpec kOptions[] = {
-    {"--prefix", OptionSpec::value, "DIR", "the job's prefix (default: $SCR_PREFIX, else .)", "-p"},
+    kJobPrefixOption,
     {"--verbose", OptionSpec::flag, "", "say what was found", "-v"},
-    {"--help", OptionSpec::flag, "", "show this help", "-h"},
+    kHelpOption,
 };
 
 std::string help_text() {

@@ -23,10 +23,10 @@ using namespace scr::tools;
 constexpr int kExit = 0, kContinue = 1, kError = 2;
 
 const OptionSpec kOptions[] = {
-    {"--prefix", OptionSpec::value, "DIR", "the job's prefix (default: $SCR_PREFIX, else .)", "-p"},
+    kJobPrefixOption,
     {"--down", OptionSpec::value, "NODESET", "count these nodes as down as well"},
     {"--verbose", OptionSpec::flag, "", "say why", "-v"},
-    {"--help", OptionSpec::flag, "", "show this help", "-h"},
+    kHelpOption,
 };
 
 std::string help_text() {
