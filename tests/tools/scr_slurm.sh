@@ -16,6 +16,10 @@
 #     relaunches, scr_should_exit ends the loop, scr_postrun scavenges the
 #     checkpoint that only the cache held
 #  c) scr_halt -c 1 DIR stops a running scr_srun job after its next checkpoint
+#  d) real nodes (no SCR_SIM_NODES): scr_list_down_nodes and scr_should_exit
+#     ask SLURM (the node drained, then resumed); scr_srun relaunches a failed
+#     run on the allocation's node, which SLURM reports up; scr_mpirun runs
+#     the job with Open MPI's mpirun inside the allocation
 source "$(dirname "$0")/tools_lib.sh"
 e2e_begin tools_scr_slurm
 T="$SCRPP_BUILD/tools"
@@ -30,7 +34,7 @@ SLURM_LOCAL_PORT=$((20000 + ($$ % 2000) * 2)) bash "$SCRPP_SOURCE/scripts/slurm_
 export SLURM_CONF="$SL/slurm.conf"
 say "$(cat "$E2E_DIR/slurm.start")"
 TOOLPATH=""
-for d in scr_srun scr_postrun scr_prerun scr_should_exit scr_list_down_nodes scr_scavenge scr_index scr_halt; do
+for d in scr_srun scr_mpirun scr_postrun scr_prerun scr_should_exit scr_list_down_nodes scr_scavenge scr_index scr_halt; do
   TOOLPATH="$TOOLPATH$T/$d:"
 done
 export PATH="$TOOLPATH$PATH"
@@ -64,15 +68,25 @@ cd "\$SCR_PREFIX"
 ENV
 }
 
-# submit NAME: sbatch NAME.sh and wait for it; its output in NAME.out.
+# submit NAME: sbatch NAME.sh and wait for it (polling scontrol: sbatch
+# --wait polls ever more slowly); its output in NAME.out, LAST_RC its exit code.
 submit() {
   LAST_OUT="$E2E_DIR/$1.out" LAST_ERR="$E2E_DIR/$1.err" LAST_CMD="sbatch $1.sh"
-  set +e
-  timeout 180 sbatch --wait -N 1 -n "$NP" --time=5 -o "$LAST_OUT" -e "$LAST_ERR" \
-    "$E2E_DIR/$1.sh" >"$E2E_DIR/$1.sbatch" 2>&1
-  LAST_RC=$?
-  set -e
-  [[ $LAST_RC -ne 124 ]] || fail "$1 did not finish within 180 s"
+  local id state=""
+  id="$(sbatch --parsable -N 1 -n "$NP" --time=5 -o "$LAST_OUT" -e "$LAST_ERR" "$E2E_DIR/$1.sh" \
+        2>"$E2E_DIR/$1.sbatch")" || fail "sbatch $1.sh failed: $(cat "$E2E_DIR/$1.sbatch")"
+  id="${id%%;*}"
+  for _ in $(seq 1 900); do
+    state="$(scontrol show job -o "$id" 2>/dev/null || true)"
+    [[ "$state" =~ JobState=(PENDING|CONFIGURING|RUNNING|COMPLETING) ]] || break
+    sleep 0.2
+  done
+  if [[ "$state" =~ JobState=(PENDING|CONFIGURING|RUNNING|COMPLETING) ]]; then
+    scancel "$id" || true
+    fail "$1 (job $id) did not finish within 180 s"
+  fi
+  [[ "$state" =~ ExitCode=([0-9]+): ]] || fail "no exit code for job $id: $state"
+  LAST_RC="${BASH_REMATCH[1]}"
 }
 
 # a) scr_srun
@@ -210,4 +224,44 @@ stop="$(sed -n 's/^\[heat[^]]*\] step \([0-9]*\): SCR asks the job to stop.*/\1/
 ((stop > first && stop % 500 == 0)) || fail "the job stopped at step $stop, not right after a checkpoint later than $first"
 expect_out "step $stop: checkpoint 'step.$stop' saved"
 expect_out "scr_srun: run 1 finished (exit 0): the job is done"
+
+# d) real nodes: SLURM's word on the node
+J="$E2E_DIR/d"
+{
+  echo '#!/bin/bash'
+  job_env "$J"
+  cat <<JOB
+unset SCR_SIM_NODES SCR_MIN_NODES
+host=\$(hostname -s)
+scr_list_down_nodes; echo "up: exit \$?"
+scontrol update nodename=\$host state=drain reason=scr-test
+scr_list_down_nodes -r; echo "drained: exit \$?"
+scr_should_exit -p "\$SCR_PREFIX" -v; echo "should_exit drained: \$?"
+scontrol update nodename=\$host state=resume
+# The node answers SLURM's ping again within a second or two.
+for i in \$(seq 1 60); do scr_list_down_nodes >/dev/null && break; sleep 0.5; done
+scr_should_exit -p "\$SCR_PREFIX"; echo "should_exit resumed: \$?"
+SCR_RUNS=2 scr_srun --mpi=pmix --kill-on-bad-exit=1 -n $NP "$HEAT" ${ARGS[*]} --crash-at 20
+echo "scr_srun exit: \$?"
+rm -rf "\$SCR_CACHE_BASE"/* "\$SCR_CNTL_BASE"/* "\$SCR_PREFIX"/* "\$SCR_PREFIX"/.scr
+SCR_FLUSH=1 scr_mpirun -n $NP "$HEAT" ${ARGS[*]}
+echo "scr_mpirun exit: \$?"
+JOB
+} >"$E2E_DIR/d.sh"
+submit d
+[[ $LAST_RC -eq 0 ]] || fail "job script d failed (sbatch exit $LAST_RC)"
+expect_out "up: exit 0"
+grep -qE "^$(hostname -s): SLURM reports state [A-Z+]*DRAIN" "$LAST_OUT" || fail "scr_list_down_nodes -r did not report the drained node"
+expect_out "drained: exit 1"
+expect_out "0 of 1 nodes are up, fewer than the 1 needed; exit"
+expect_out "should_exit drained: 0"
+expect_out "should_exit resumed: 1"
+expect_out "scr_srun: run 1 of 2 on $(hostname -s): srun"
+grep -qE "^scr_srun: run 1 failed \(exit [0-9]+\); no node is down; relaunching on $(hostname -s)$" "$LAST_OUT" ||
+  fail "scr_srun did not relaunch on the real node"
+expect_out "scr_srun: run 2 finished (exit 0): the job is done"
+expect_out "scr_srun exit: 0"
+expect_out "scr_mpirun: resource manager SLURM"
+expect_out "scr_mpirun exit: 0"
+assert_eq "$(grep -c "^$REF_RESULT\$" "$LAST_OUT")" 2 "runs of job d with the uninterrupted checksum"
 e2e_pass
