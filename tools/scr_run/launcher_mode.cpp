@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "common/strings.hpp"
-#include "io/path.hpp"
 #include "tools/common/cli.hpp"
 #include "tools/common/resmgr.hpp"
 #include "tools/scr_run/launch.hpp"
@@ -22,16 +21,23 @@ struct Launcher {
   std::string_view name;
   std::string_view manager;                  // the one it needs, or "" for any
   std::vector<std::string_view> node_words;  // how to pin a run to {nodes}
+  bool subcommand = false;                   // node words go after the first word (flux run)
 };
 
 const Launcher kLaunchers[] = {
     {"srun", "SLURM", {"--nodelist={nodes}"}},
     {"mpirun", "", {"--host", "{nodes}"}},
-    {"flux", "FLUX", {"--requires=host:{nodes}"}},
+    {"flux", "FLUX", {"--requires=host:{nodes}"}, true},
 };
 
-std::string usage(const std::string& tool, std::string_view launcher) {
-  std::string l(launcher);
+std::string pin_words(const Launcher& launcher) {
+  std::string w;
+  for (auto p : launcher.node_words) w += (w.empty() ? "" : " ") + std::string(p);
+  return w;
+}
+
+std::string usage(const std::string& tool, const Launcher& launcher) {
+  std::string l(launcher.name);
   return "usage: " + tool + " [" + l + " options] PROGRAM [ARGS...]\n"
          "Run `" + l + " [" + l + " options] PROGRAM [ARGS...]` under SCR++'s relaunch loop\n"
          "(scr_run --launcher " + l + "): after a failed run, unless the job asked to stop or\n"
@@ -42,22 +48,18 @@ std::string usage(const std::string& tool, std::string_view launcher) {
          "resource manager's hosts (SLURM, Flux, LSF or PBS, found at run time). When\n"
          "SCR_MIN_NODES is less than the allocation's node count, each run uses that many\n"
          "nodes and the rest are spares (real hosts are passed to " + l + " as `" +
-         [&] {
-           std::string w;
-           for (const auto& x : kLaunchers)
-             if (x.name == launcher)
-               for (auto p : x.node_words) w += (w.empty() ? "" : " ") + std::string(p);
-           return w;
-         }() + "`);\n"
+         pin_words(launcher) + "`);\n"
          "without it every node is needed. Down hosts are those scr_list_down_nodes names.\n"
          "SCR_ENABLE=0 runs " + l + " once, directly.\n\n"
          "Exit status: as scr_run (0 the job finished, 1 usage or configuration error,\n"
          "2 nothing was run, 3 damaged halt file, 4 the job did not finish).\n";
 }
 
+// SCR's -rc/--run-cmd and -rs/--restart-cmd, alone or with "=COMMAND".
 bool scr_run_only_option(std::string_view w) {
   for (std::string_view o : {"-rc", "--run-cmd", "-rs", "--restart-cmd"})
-    if (str::starts_with(w, o)) return true;
+    if (w == o || (str::starts_with(w, o) && w.size() > o.size() && w[o.size()] == '='))
+      return true;
   return false;
 }
 
@@ -72,7 +74,7 @@ int launcher_main(const std::string& launcher_name, int argc, char** argv) {
   if (!launcher) return cli.usage_error("unknown launcher '" + launcher_name + "'");
   std::vector<std::string> words(argv + 1, argv + argc);
   if (words.empty() || words[0] == "-h" || words[0] == "--help") {
-    std::fputs(usage(tool, launcher->name).c_str(), words.empty() ? stderr : stdout);
+    std::fputs(usage(tool, *launcher).c_str(), words.empty() ? stderr : stdout);
     return words.empty() ? kUsage : kFinished;
   }
   for (const auto& w : words)
@@ -121,8 +123,10 @@ int launcher_main(const std::string& launcher_name, int argc, char** argv) {
     if (!checker.empty()) args.insert(args.end(), {"--down-check", checker});
   }
   args.push_back("--");
+  auto rest = words.begin();
+  if (launcher->subcommand && !pin.empty()) args.push_back(*rest++);
   args.insert(args.end(), pin.begin(), pin.end());
-  args.insert(args.end(), words.begin(), words.end());
+  args.insert(args.end(), rest, words.end());
 
   std::vector<const char*> cargs;
   for (const auto& a : args) cargs.push_back(a.c_str());
