@@ -85,6 +85,13 @@ both "-p @ -c step.99" "--prefix @ --current step.99" 2
 run_tool "$SCR_INDEX" -p "$A" -x
 expect_rc 1
 expect_err "unknown option '-x'"
+for tool in "$SCR_INDEX" "$SCR_HALT"; do
+  run_tool "$tool" -h
+  expect_rc 0
+  short_help="$LAST_OUT"
+  run_tool "$tool" --help
+  same "$short_help" "$LAST_OUT" "$(basename "$tool") -h / --help"
+done
 
 # c) scr_halt: options in both spellings, directories as arguments
 H="$SCR_HALT"
