@@ -114,6 +114,7 @@ expect_out "should_exit before: 1"
 expect_out "should_exit two down: 0"
 expect_out "3 of 5 nodes are up, fewer than the 4 needed; exit"
 expect_out "scr_srun: resource manager SLURM, job"
+expect_out "scr_srun: the allocation ends at"      # sbatch --time=5: SCR_END_TIME for the job
 expect_out "scr_srun: run 1 of 3 on n0,n1,n2,n3: srun --mpi=pmix"
 grep -qE "^scr_srun: run 1 failed \(exit [0-9]+\); node n2 is down; relaunching on n0,n1,n4,n3$" "$LAST_OUT" ||
   fail "scr_srun did not replace the lost n2 by the spare n4"

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <set>
 
@@ -123,6 +124,19 @@ Result<JobEnv> detect_job_env() {
     SCR_ASSIGN_OR_RETURN(job.nodes, pbs_nodes());
   }
   return job;
+}
+
+int64_t manager_end_time(const JobEnv& job) {
+  if (job.manager != "SLURM") return 0;
+  auto out = capture_output({"squeue", "-h", "-j", job.job_id, "-o", "%e"});
+  if (!out) return 0;
+  std::string text = str::trim(*out);  // local time "2026-11-24T20:05:00", or "Unknown"/"NONE"
+  std::tm tm{};
+  const char* rest = ::strptime(text.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
+  if (!rest || *rest != '\0') return 0;
+  tm.tm_isdst = -1;
+  std::time_t t = std::mktime(&tm);
+  return t > 0 ? static_cast<int64_t>(t) : 0;
 }
 
 std::map<std::string, std::string> manager_down_nodes(const JobEnv& job,

@@ -5,6 +5,7 @@
 // allocation, and which of them the manager reports down.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -29,6 +30,10 @@ Result<JobEnv> detect_job_env();
 std::map<std::string, std::string> manager_down_nodes(const JobEnv& job,
                                                       const std::vector<std::string>& nodes,
                                                       std::string* note);
+
+// When the allocation ends, in epoch seconds, as SLURM's `squeue -o %e`
+// tells it; 0 when unknown or unlimited, or under another manager.
+int64_t manager_end_time(const JobEnv& job);
 
 // The command line's words run without a shell; its stdout, or an error.
 Result<std::string> capture_output(const std::vector<std::string>& argv);

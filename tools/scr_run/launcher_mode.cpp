@@ -8,6 +8,7 @@
 #include "common/strings.hpp"
 #include "tools/common/cli.hpp"
 #include "tools/common/resmgr.hpp"
+#include "tools/common/times.hpp"
 #include "tools/scr_run/launch.hpp"
 #include "tools/scr_run/node_plan.hpp"
 #include "tools/scr_run/run_options.hpp"
@@ -97,6 +98,15 @@ int launcher_main(const std::string& launcher_name, int argc, char** argv) {
     return cli.fail(kUsage, "not inside a " + std::string(launcher->manager) + " allocation" +
                                 (job->manager.empty() ? "" : " (found " + job->manager + ")") +
                                 "; " + tool + " needs one");
+
+  // As SCR's launchers do, tell the job when the allocation ends, so that
+  // SCR_HALT_SECONDS can stop it in time.
+  if (const char* e = std::getenv("SCR_END_TIME"); !e || !*e)
+    if (int64_t end = manager_end_time(*job); end > 0) {
+      ::setenv("SCR_END_TIME", std::to_string(end).c_str(), 1);
+      std::printf("%s: the allocation ends at %s (SCR_END_TIME=%lld)\n", tool.c_str(),
+                  local_time(end).c_str(), static_cast<long long>(end));
+    }
 
   std::vector<std::string> args{"scr_run", "--launcher", std::string(launcher->name)};
   std::vector<std::string> pin;
