@@ -66,6 +66,44 @@ bool scr_run_only_option(std::string_view w) {
 
 }  // namespace
 
+std::vector<std::string> runner_args(const std::string& launcher_name,
+                                     const std::vector<std::string>& sim_nodes,
+                                     const std::vector<std::string>& hosts, int64_t needed,
+                                     const std::string& down_check,
+                                     const std::vector<std::string>& words) {
+  const Launcher* launcher = nullptr;
+  for (const auto& l : kLaunchers)
+    if (l.name == launcher_name) launcher = &l;
+  std::vector<std::string> args{"scr_run", "--launcher", launcher_name};
+  std::vector<std::string> pin;
+  // The first `needed` nodes run, the others are spares; true when split.
+  auto split_allocation = [&](const std::vector<std::string>& all) {
+    if (needed > 0 && needed < static_cast<int64_t>(all.size())) {
+      std::vector<std::string> nodes(all.begin(), all.begin() + needed);
+      std::vector<std::string> spares(all.begin() + needed, all.end());
+      args.insert(args.end(), {"--nodes", join_nodes(nodes), "--spares", join_nodes(spares)});
+      return true;
+    }
+    args.insert(args.end(), {"--nodes", join_nodes(all)});
+    return false;
+  };
+  if (!sim_nodes.empty()) {
+    split_allocation(sim_nodes);
+  } else if (!hosts.empty()) {
+    args.push_back("--real-nodes");
+    if (split_allocation(hosts) && launcher)
+      for (auto w : launcher->node_words) pin.emplace_back(w);
+    if (!down_check.empty()) args.insert(args.end(), {"--down-check", down_check});
+  }
+  args.push_back("--");
+  auto rest = words.begin();
+  if (launcher && launcher->subcommand && !pin.empty() && rest != words.end())
+    args.push_back(*rest++);
+  args.insert(args.end(), pin.begin(), pin.end());
+  args.insert(args.end(), rest, words.end());
+  return args;
+}
+
 int launcher_main(const std::string& launcher_name, int argc, char** argv) {
   std::string tool = "scr_" + launcher_name;
   Cli cli(tool);
@@ -108,35 +146,12 @@ int launcher_main(const std::string& launcher_name, int argc, char** argv) {
                   local_time(end).c_str(), static_cast<long long>(end));
     }
 
-  std::vector<std::string> args{"scr_run", "--launcher", std::string(launcher->name)};
-  std::vector<std::string> pin;
   auto min_nodes = config_int("SCR_MIN_NODES");
   if (!min_nodes) return cli.fail(kUsage, min_nodes.status().message());
-  int64_t needed = *min_nodes;
-  auto split_allocation = [&](const std::vector<std::string>& all) {
-    if (needed > 0 && needed < static_cast<int64_t>(all.size())) {
-      std::vector<std::string> nodes(all.begin(), all.begin() + needed);
-      std::vector<std::string> spares(all.begin() + needed, all.end());
-      args.insert(args.end(), {"--nodes", join_nodes(nodes), "--spares", join_nodes(spares)});
-      return true;
-    }
-    args.insert(args.end(), {"--nodes", join_nodes(all)});
-    return false;
-  };
-  if (const char* sim = std::getenv("SCR_SIM_NODES"); sim && *sim) {
-    split_allocation(split_nodes(sim));
-  } else if (!job->nodes.empty()) {
-    args.push_back("--real-nodes");
-    if (split_allocation(job->nodes))
-      for (auto w : launcher->node_words) pin.emplace_back(w);
-    std::string checker = find_sibling("scr_list_down_nodes");
-    if (!checker.empty()) args.insert(args.end(), {"--down-check", checker});
-  }
-  args.push_back("--");
-  auto rest = words.begin();
-  if (launcher->subcommand && !pin.empty()) args.push_back(*rest++);
-  args.insert(args.end(), pin.begin(), pin.end());
-  args.insert(args.end(), rest, words.end());
+  const char* sim = std::getenv("SCR_SIM_NODES");
+  std::vector<std::string> args =
+      runner_args(launcher_name, split_nodes(sim ? sim : ""), job->nodes, *min_nodes,
+                  job->nodes.empty() ? "" : find_sibling("scr_list_down_nodes"), words);
 
   std::vector<const char*> cargs;
   for (const auto& a : args) cargs.push_back(a.c_str());

@@ -5,9 +5,22 @@
 // run time (tools/common/resmgr.hpp) or from SCR_SIM_NODES.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace scr::tools::run {
+
+// scr_run's command line for `launcher WORDS...`: the allocation --
+// `sim_nodes` when not empty, else the manager's `hosts` (checked with
+// `down_check NODE`, pinned with the launcher's own option when split) --
+// as the first `needed` nodes of a run and the rest spares (all are needed
+// when `needed` is 0 or not smaller).
+std::vector<std::string> runner_args(const std::string& launcher,
+                                     const std::vector<std::string>& sim_nodes,
+                                     const std::vector<std::string>& hosts, int64_t needed,
+                                     const std::string& down_check,
+                                     const std::vector<std::string>& words);
 
 // `launcher` is "srun", "mpirun" or "flux"; returns the exit code.
 int launcher_main(const std::string& launcher, int argc, char** argv);
