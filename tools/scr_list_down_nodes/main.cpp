@@ -72,27 +72,19 @@ int main(int argc, char** argv) {
     if (!given) return cli.fail(kError, given.status().message());
     nodes = *given;
   }
-  std::map<std::string, std::string> down;
-  if (auto d = args->value("--down")) {
-    auto given = expand_hosts(*d);
-    if (!given) return cli.fail(kError, "--down: " + given.status().message());
-    for (const auto& n : *given) down[n] = "given with --down";
-  }
-  if (nodes.empty() && down.empty())
+  if (nodes.empty() && !args->has("--down"))
     return cli.fail(kError,
                     "no node set: give NODESET, set SCR_SIM_NODES, or run inside an allocation");
-  std::vector<std::string> check;
-  for (const auto& n : nodes)
-    if (!down.count(n)) check.push_back(n);
   std::vector<std::string> notes;
-  for (auto& [n, why] : run::find_down(*alloc, check, *settings, &notes)) down[n] = why;
+  auto down = run::down_nodes(*alloc, nodes, args->value("--down"), *settings, &notes);
+  if (!down) return cli.fail(kError, down.status().message());
   for (const auto& n : notes) cli.note(n);
-  if (down.empty()) return kNoneDown;
+  if (down->empty()) return kNoneDown;
   if (args->has("--reason")) {
-    for (const auto& [n, why] : down) std::printf("%s: %s\n", n.c_str(), why.c_str());
+    for (const auto& [n, why] : *down) std::printf("%s: %s\n", n.c_str(), why.c_str());
   } else {
     std::vector<std::string> names;
-    for (const auto& [n, why] : down) names.push_back(n);
+    for (const auto& [n, why] : *down) names.push_back(n);
     std::printf("%s\n", compress_hosts(names).c_str());
   }
   return kSomeDown;

@@ -2,6 +2,7 @@
 
 #include "io/env.hpp"
 #include "io/path.hpp"
+#include "tools/common/hostlist.hpp"
 #include "tools/scr_run/node_health.hpp"
 #include "tools/scr_run/node_plan.hpp"
 
@@ -37,6 +38,24 @@ std::map<std::string, std::string> find_down(const Allocation& alloc,
   for (auto& [n, state] : manager_down_nodes(alloc.job, nodes, &note))
     down[n] = alloc.job.manager + " reports state " + state;
   if (!note.empty() && notes) notes->push_back(note);
+  return down;
+}
+
+Result<std::map<std::string, std::string>> down_nodes(const Allocation& alloc,
+                                                      const std::vector<std::string>& nodes,
+                                                      const std::optional<std::string>& given,
+                                                      const rt::Settings& settings,
+                                                      std::vector<std::string>* notes) {
+  std::map<std::string, std::string> down;
+  if (given) {
+    auto list = expand_hosts(*given);
+    if (!list) return Error(Errc::invalid_argument, "--down: " + list.status().message());
+    for (const auto& n : *list) down[n] = "given with --down";
+  }
+  std::vector<std::string> check;
+  for (const auto& n : nodes)
+    if (!down.count(n)) check.push_back(n);
+  for (auto& [n, why] : find_down(alloc, check, settings, notes)) down[n] = why;
   return down;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,5 +30,14 @@ std::map<std::string, std::string> find_down(const Allocation& alloc,
                                              const std::vector<std::string>& nodes,
                                              const rt::Settings& settings,
                                              std::vector<std::string>* notes);
+
+// The down nodes a job command reports: those of `given` (SCR's --down
+// NODESET, counted down unchecked) and those find_down finds among the rest
+// of `nodes`. Errc::invalid_argument for a malformed NODESET.
+Result<std::map<std::string, std::string>> down_nodes(const Allocation& alloc,
+                                                      const std::vector<std::string>& nodes,
+                                                      const std::optional<std::string>& given,
+                                                      const rt::Settings& settings,
+                                                      std::vector<std::string>* notes);
 
 }  // namespace scr::tools::run

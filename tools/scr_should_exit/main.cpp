@@ -4,13 +4,11 @@
 // or FINALIZED: SCR_Finalize ran, the job is done), or when fewer nodes than
 // needed (SCR_MIN_NODES, else all the allocation's) are left up.
 #include <cstdio>
-#include <set>
 #include <string>
 
 #include "io/env.hpp"
 #include "tools/common/args.hpp"
 #include "tools/common/cli.hpp"
-#include "tools/common/hostlist.hpp"
 #include "tools/scr_run/allocation.hpp"
 #include "tools/scr_run/halt_check.hpp"
 #include "tools/scr_run/run_options.hpp"
@@ -76,20 +74,13 @@ int main(int argc, char** argv) {
 
   auto alloc = run::find_allocation(*settings);
   if (!alloc) return cli.fail(kError, alloc.status().message());
-  std::set<std::string> down;
-  if (auto d = args->value("--down")) {
-    auto given = expand_hosts(*d);
-    if (!given) return cli.fail(kError, "--down: " + given.status().message());
-    down.insert(given->begin(), given->end());
-  }
   std::vector<std::string> notes;
-  for (const auto& [n, why] : run::find_down(*alloc, alloc->nodes, *settings, &notes)) {
-    say(n + " is down: " + why);
-    down.insert(n);
-  }
+  auto down = run::down_nodes(*alloc, alloc->nodes, args->value("--down"), *settings, &notes);
+  if (!down) return cli.fail(kError, down.status().message());
+  for (const auto& [n, why] : *down) say(n + " is down: " + why);
   for (const auto& n : notes) say("note: " + n);
   size_t up = 0;
-  for (const auto& n : alloc->nodes) up += down.count(n) ? 0 : 1;
+  for (const auto& n : alloc->nodes) up += down->count(n) ? 0 : 1;
   auto min_nodes = run::config_int("SCR_MIN_NODES");
   if (!min_nodes) return cli.fail(kError, min_nodes.status().message());
   size_t needed = *min_nodes > 0 ? static_cast<size_t>(*min_nodes) : alloc->nodes.size();
