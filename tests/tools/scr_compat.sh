@@ -189,7 +189,7 @@ expect_out "scr_postrun: nothing to scavenge"
 # f) scr_mpirun and scr_srun's refusals
 M="$E2E_DIR/m"
 mkdir -p "$M/prefix" "$M/cache" "$M/cntl"
-run_tool env -u SLURM_JOB_ID -u SLURM_JOBID PATH="$T/scr_scavenge:$PATH" SCR_PREFIX="$M/prefix" \
+run_tool env -u SLURM_JOB_ID -u SLURM_JOBID PATH="$T/scr_postrun:$T/scr_scavenge:$PATH" SCR_PREFIX="$M/prefix" \
   SCR_CACHE_BYPASS=0 SCR_CACHE_BASE="$M/cache" SCR_CNTL_BASE="$M/cntl" SCR_SIM_NODES="$E2E_NODES" \
   "$T/scr_mpirun/scr_mpirun" -n "$E2E_NP" "$HEAT" -n 20 -c 10
 expect_rc 0
@@ -197,6 +197,7 @@ expect_out "scr_mpirun: resource manager none"
 expect_out "scr_mpirun: run 1 of 1 on $E2E_NODES: mpirun -n $E2E_NP $HEAT -n 20 -c 10"
 expect_out "scr_mpirun: run 1 finished (exit 0): the job is done"
 expect_out "RESULT steps=20"
+expect_out "scr_postrun: nothing to scavenge"      # scr_mpirun ends with scr_postrun
 run_tool env -u SLURM_JOB_ID -u SLURM_JOBID "$T/scr_srun/scr_srun" -n 1 true
 expect_rc 1
 expect_err "not inside a SLURM allocation"

@@ -7,7 +7,8 @@
 # allocation, SCR_MIN_NODES=4 the nodes a run needs).
 #  a) a job script using scr_srun: run 1 dies (SIGKILL at step 20) taking
 #     node n2's storage with it; scr_srun relaunches on n0,n1,n4,n3, the job
-#     finishes with the uninterrupted run's checksum and is scavenged;
+#     finishes with the uninterrupted run's checksum and scr_postrun, which
+#     scr_srun runs at the end as SCR's does, scavenges step.40;
 #     scr_should_exit answers "continue" before, "exit" after (FINALIZED)
 #     and with too few nodes; scr_list_down_nodes names n2 (range syntax,
 #     -r reasons, exit 1)
@@ -119,7 +120,8 @@ expect_out "scr_srun: run 1 of 3 on n0,n1,n2,n3: srun --mpi=pmix"
 grep -qE "^scr_srun: run 1 failed \(exit [0-9]+\); node n2 is down; relaunching on n0,n1,n4,n3$" "$LAST_OUT" ||
   fail "scr_srun did not replace the lost n2 by the spare n4"
 expect_out "scr_srun: run 2 finished (exit 0): the job is done"
-expect_out "scr_srun: scavenge finished"
+expect_out "scr_srun: scavenging: $T/scr_postrun/scr_postrun --prefix $J/prefix"
+expect_out "scr_postrun: scavenge finished"
 expect_out "scr_srun exit: 0"
 [[ "$(grep -m1 '^RESULT ' "$LAST_OUT")" == "$REF_RESULT" ]] ||
   fail "scr_srun's job ended with '$(grep -m1 '^RESULT ' "$LAST_OUT")', not the uninterrupted '$REF_RESULT'"

@@ -157,6 +157,7 @@ int launcher_main(const std::string& launcher_name, int argc, char** argv) {
   for (const auto& a : args) cargs.push_back(a.c_str());
   auto parsed = parse_run_options(static_cast<int>(cargs.size()), cargs.data());
   if (!parsed) return cli.fail(kUsage, parsed.status().message());
+  parsed->options.scavenger = "scr_postrun";  // as SCR's launchers end: postrun scavenges
   std::printf("%s: resource manager %s%s\n", tool.c_str(),
               job->manager.empty() ? "none" : job->manager.c_str(),
               job->job_id.empty() ? "" : (", job " + job->job_id).c_str());

@@ -21,6 +21,7 @@ struct RunOptions {
   bool real_nodes = false;  // nodes are hosts: no SCR_SIM_NODES, no storage check
   std::string down_check;   // shell command, run as `CMD NODE`
   bool scavenge = true;
+  std::string scavenger = "scr_scavenge";  // run as `scavenger --prefix DIR` at the end
   std::string launcher = "mpirun";
   std::vector<std::string> launcher_args;  // after "--"; "{nodes}" is replaced
   rt::Settings settings;                   // prefix, bases, halt seconds, job id, ...

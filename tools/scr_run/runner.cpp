@@ -147,8 +147,8 @@ class Runner {
     if (!ran) return code;
     if (!o_.scavenge) {
       say("not scavenging (--no-scavenge)");
-    } else if (std::string program = find_scavenge(); program.empty()) {
-      say("scr_scavenge is not installed; skipping the scavenge");
+    } else if (std::string program = find_sibling(o_.scavenger); program.empty()) {
+      say(o_.scavenger + " is not installed; skipping the scavenge");
     } else {
       say("scavenging: " + program + " --prefix " + o_.settings.prefix);
       say(run_scavenge(program, o_.settings.prefix));

@@ -1,5 +1,5 @@
 // The end of a job script: save what is only in cache. scr_run calls
-//   scr_scavenge --prefix DIR
+//   scr_scavenge --prefix DIR      (SCR's launcher commands: scr_postrun)
 // with the environment of the last run (SCR_SIM_NODES, SCR_CACHE_BASE,
 // SCR_CNTL_BASE, ...), taking the program from scr_run's own directory first
 // (an installation's bin/) and then from PATH. Without one it says so and
