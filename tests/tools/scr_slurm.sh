@@ -30,6 +30,7 @@ done
 SL="$E2E_DIR/slurm"
 slurm_stop() { bash "$SCRPP_SOURCE/scripts/slurm_local.sh" stop "$SL" >/dev/null 2>&1 || true; }
 trap 'rc=$?; slurm_stop; (exit $rc); e2e_cleanup' EXIT
+trap 'exit 143' TERM INT HUP   # so that the EXIT trap stops the daemons then too
 SLURM_LOCAL_PORT=$((20000 + ($$ % 2000) * 2)) bash "$SCRPP_SOURCE/scripts/slurm_local.sh" start "$SL" >"$E2E_DIR/slurm.start" 2>&1 ||
   { cat "$E2E_DIR/slurm.start" >&2; fail "the one-node SLURM did not start"; }
 export SLURM_CONF="$SL/slurm.conf"
