@@ -31,14 +31,65 @@ TEST(Args, ValuesFlagsAndPositionals) {
   EXPECT_FALSE(a->saw_separator());
 }
 
-TEST(Args, OptionalValueTakesTheNextWordUnlessItIsAnOption) {
-  auto a = parse({"--immediate", "--json"});
+TEST(Args, OptionalValueIsOnlyTakenAfterAnEqualsSign) {
+  auto a = parse({"--immediate", "/p/run1"});
   ASSERT_TRUE(a.ok());
   EXPECT_TRUE(a->has("--immediate"));
   EXPECT_FALSE(a->value("--immediate").has_value());
-  a = parse({"--immediate", "node maintenance"});
+  EXPECT_EQ(std::vector<std::string>{"/p/run1"}, a->positional());  // a directory, as in SCR
+  a = parse({"--immediate=node maintenance"});
   ASSERT_TRUE(a.ok());
   EXPECT_EQ("node maintenance", a->value("--immediate").value_or(""));
+}
+
+const OptionSpec kShort[] = {
+    {"--checkpoints", OptionSpec::value, "N", "after N", "-c"},
+    {"--list", OptionSpec::flag, "", "list", "-l"},
+    {"--verbose", OptionSpec::flag, "", "more", "-v"},
+    {"--unset-reason", OptionSpec::flag, "", "unset"},
+};
+
+scr::Result<Args> parse_short(std::vector<const char*> words, bool stop = false) {
+  words.insert(words.begin(), "tool");
+  return scr::tools::parse_args(kShort, static_cast<int>(words.size()), words.data(), stop);
+}
+
+TEST(Args, ShortFormsAreRecordedUnderTheLongName) {
+  auto a = parse_short({"-c", "2", "-l", "/p"});
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  EXPECT_EQ("2", a->value("--checkpoints").value_or(""));
+  EXPECT_TRUE(a->has("--list"));
+  EXPECT_EQ(std::vector<std::string>{"/p"}, a->positional());
+  a = parse_short({"-c3", "-lv"});
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  EXPECT_EQ("3", a->value("--checkpoints").value_or(""));
+  EXPECT_TRUE(a->has("--list"));
+  EXPECT_TRUE(a->has("--verbose"));
+  a = parse_short({"-lc", "4"});
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  EXPECT_EQ("4", a->value("--checkpoints").value_or(""));
+  a = parse_short({"-lx"});
+  ASSERT_FALSE(a.ok());
+  EXPECT_NE(std::string::npos, a.status().message().find("unknown option '-x' in '-lx'"));
+  a = parse_short({"-q"});
+  ASSERT_FALSE(a.ok());
+  EXPECT_NE(std::string::npos, a.status().message().find("unknown option '-q'"));
+}
+
+TEST(Args, StopAtPositionalLeavesTheRestAlone) {
+  auto a = parse_short({"-l", "srun", "-n", "4", "-l"}, true);
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  EXPECT_EQ((std::vector<std::string>{"srun", "-n", "4", "-l"}), a->positional());
+  EXPECT_EQ(1u, a->given().size());
+}
+
+TEST(Args, HelpShowsShortForms) {
+  EXPECT_EQ(
+      "  -c, --checkpoints N  after N\n"
+      "  -l, --list           list\n"
+      "  -v, --verbose        more\n"
+      "      --unset-reason   unset\n",
+      scr::tools::options_help(kShort));
 }
 
 TEST(Args, EverythingAfterTheSeparatorIsPositional) {
@@ -68,7 +119,7 @@ TEST(Args, HelpListsEveryOptionAligned) {
   EXPECT_EQ(
       "  --prefix DIR          the prefix\n"
       "  --json                JSON\n"
-      "  --immediate [REASON]  halt now\n",
+      "  --immediate[=REASON]  halt now\n",
       help);
 }
 

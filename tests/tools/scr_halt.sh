@@ -36,7 +36,7 @@ start_long_job() {
     sleep 0.1
   done
   if [[ -z "$FIRST_CKPT" ]]; then
-    "$SCR_HALT" --prefix "$PREFIX" --immediate "test cleanup" >/dev/null 2>&1 || true
+    "$SCR_HALT" --prefix "$PREFIX" --immediate="test cleanup" >/dev/null 2>&1 || true
     wait "$BG_PID" || true
     fail "the long job never saved a checkpoint"
   fi
@@ -73,7 +73,7 @@ expect_rc 0
 # b) --immediate while running (a new prefix)
 rm -rf "$E2E_DIR/run" && use_dirs "$E2E_DIR/run"
 start_long_job
-run_tool "$SCR_HALT" --prefix "$PREFIX" --immediate "operator test"
+run_tool "$SCR_HALT" --prefix "$PREFIX" --immediate="operator test"
 expect_rc 0
 wait_long_job
 expect_ok "job halted by --immediate"
@@ -152,9 +152,9 @@ expect_err "--checkpoints: 'many' is not a whole number"
 run_tool "$SCR_HALT" --prefix "$PREFIX" --checkpoints 2 --unset-checkpoints
 expect_rc 1
 expect_err "CHECKPOINTS is both set and unset"
-run_tool "$SCR_HALT" --prefix "$PREFIX"
+run_tool "$SCR_HALT" --prefix "$PREFIX" --checkpoints
 expect_rc 1
-expect_err "nothing to do"
+expect_err "--checkpoints needs a value"
 run_tool "$SCR_HALT" --prefix "$PREFIX" --frobnicate
 expect_rc 1
 expect_err "unknown option '--frobnicate'"

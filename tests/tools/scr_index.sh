@@ -16,12 +16,12 @@ make_prefix
 # a) listing
 run_tool "$SCR_INDEX" --prefix "$PREFIX"
 expect_rc 0
-expect_out "ID  NAME     TYPE        COMPLETE  FLUSHED  FAILED  CURRENT"
+expect_out "DSET  VALID  FLUSHED  TYPE        FAILED      SIZE  CREATED"
 for s in 10 20 30; do
-  grep -qE "^ +[0-9]+  step\.$s +checkpoint +yes +yes +no +[0-9.]+ KiB" "$LAST_OUT" ||
+  grep -qE "^ +[0-9]+  YES +YES +checkpoint +no +[0-9.]+ KiB +20[0-9-]+ [0-9:]+ +step\.$s$" "$LAST_OUT" ||
     fail "the listing has no complete, flushed, not current row for step.$s"
 done
-grep -qE "^ +[0-9]+  step\.40 +checkpoint +yes +yes +no +\* +[0-9.]+ KiB +20[0-9-]+ [0-9:]+$" "$LAST_OUT" ||
+grep -qE "^ +[0-9]+  YES +YES +checkpoint +no +[0-9.]+ KiB +20[0-9-]+ [0-9:]+ +\* +step\.40$" "$LAST_OUT" ||
   fail "the listing does not mark step.40 as CURRENT with size and time"
 expect_out "A restart from this prefix loads step.40 (CURRENT)."
 before="$(scr_digest)"
@@ -99,7 +99,7 @@ expect_fresh_start
 expect_index step.10 failed 1
 run_tool "$SCR_INDEX" --prefix "$PREFIX"
 expect_rc 0
-grep -qE "^ +[0-9]+  step\.10 +checkpoint +yes +yes +yes " "$LAST_OUT" || fail "the listing does not show step.10 as failed"
+grep -qE "^ +[0-9]+  NO +YES +checkpoint +yes .* step\.10$" "$LAST_OUT" || fail "the listing does not show step.10 as failed"
 expect_out "A restart from this prefix finds no loadable checkpoint."
 run_tool "$SCR_INDEX" --prefix "$PREFIX" --current step.10
 expect_rc 4

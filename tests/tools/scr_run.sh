@@ -31,7 +31,7 @@ extra=()
 "$MPIEXEC" "\$@" "\${extra[@]}"
 rc=\$?
 if [[ -f "\$dir/run\$n.lose" ]]; then node="\$(cat "\$dir/run\$n.lose")"; rm -rf "\$CACHE_DIR/\$node" "\$CNTL_DIR/\$node"; fi
-[[ -f "\$dir/run\$n.halt" ]] && "$SCR_HALT" --prefix "\$PWD" --immediate "\$(cat "\$dir/run\$n.halt")" >/dev/null
+[[ -f "\$dir/run\$n.halt" ]] && "$SCR_HALT" --prefix "\$PWD" --immediate="\$(cat "\$dir/run\$n.halt")" >/dev/null
 [[ -f "\$dir/run\$n.rc" ]] && rc="\$(cat "\$dir/run\$n.rc")"
 exit "\$rc"
 EOF

@@ -4,7 +4,13 @@
 //
 //   --name            a flag
 //   --name VALUE      also --name=VALUE
-//   --name [VALUE]    the next word is the value unless it starts with '-'
+//   --name[=VALUE]    a flag that takes a value only as --name=VALUE (the
+//                     next word stays positional, as SCR's commands expect)
+//
+// An option may also have a one-letter form, as SCR's commands do
+// ("-c" for "--checkpoints"): "-c 1" or "-c1"; flags may be bundled ("-lv").
+// Either spelling is recorded under the long name, so callers ask for
+// "--checkpoints" whichever was typed.
 //
 // Words that are not options are positional; after "--" every word is
 // positional (scr_run passes them on to the launcher untouched).
@@ -28,7 +34,16 @@ struct OptionSpec {
   Kind kind = flag;
   std::string_view value_name;  // "DIR", shown in --help
   std::string_view help;        // one line
+  std::string_view short_name;  // "-c", or "" when there is none
 };
+
+// Options several commands share, spelled as SCR's commands spell them.
+inline constexpr OptionSpec kHelpOption{"--help", OptionSpec::flag, "", "show this help", "-h"};
+inline constexpr OptionSpec kJobPrefixOption{
+    "--prefix", OptionSpec::value, "DIR", "the job's prefix (default: $SCR_PREFIX, else .)", "-p"};
+inline constexpr OptionSpec kJobLauncherOption{"--joblauncher", OptionSpec::value, "LAUNCHER",
+                                               "srun, mpirun, flux, ... (accepted; not needed)",
+                                               "-j"};
 
 class Args {
  public:
@@ -42,17 +57,21 @@ class Args {
   bool saw_separator() const { return separator_; }
 
  private:
-  friend Result<Args> parse_args(std::span<const OptionSpec>, int, const char* const*);
+  friend Result<Args> parse_args(std::span<const OptionSpec>, int, const char* const*, bool);
   std::vector<std::pair<std::string, std::string>> given_;
   std::vector<std::string> positional_;
   bool separator_ = false;
 };
 
 // Unknown options and missing values are Errc::invalid_argument errors whose
-// message names the option.
-Result<Args> parse_args(std::span<const OptionSpec> specs, int argc, const char* const* argv);
+// message names the option. With `stop_at_positional`, the first positional
+// word ends the options and it and every word after it are positional (for
+// commands whose remaining words belong to another program, as scr_srun's
+// belong to srun).
+Result<Args> parse_args(std::span<const OptionSpec> specs, int argc, const char* const* argv,
+                        bool stop_at_positional = false);
 
-// "  --prefix DIR       the prefix directory" lines, aligned.
+// "  -p, --prefix DIR   the prefix directory" lines, aligned.
 std::string options_help(std::span<const OptionSpec> specs);
 
 // Typed values with messages naming the option: "--checkpoints: 'x' is not a

@@ -41,6 +41,26 @@ int Cli::usage_error(const std::string& message) const {
   return exit_code::usage;
 }
 
+std::optional<int> begin_command(const Cli& cli, std::span<const OptionSpec> specs, int argc,
+                                 const char* const* argv, std::string (*help)(), Args* args,
+                                 bool positional_ok, int usage_code) {
+  auto parsed = parse_args(specs, argc, argv);
+  if (!parsed) {
+    cli.usage_error(parsed.status().message());
+    return usage_code;
+  }
+  if (parsed->has("--help")) {
+    std::fputs(help().c_str(), stdout);
+    return exit_code::ok;
+  }
+  if (!positional_ok && !parsed->positional().empty()) {
+    cli.usage_error("unexpected argument '" + parsed->positional().front() + "'");
+    return usage_code;
+  }
+  *args = std::move(parsed).value();
+  return std::nullopt;
+}
+
 void Cli::note(const std::string& message) const {
   std::fprintf(stderr, "%s: note: %s\n", tool_.c_str(), message.c_str());
 }

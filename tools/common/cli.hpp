@@ -2,9 +2,12 @@
 // test, and how problems are reported (one line on stderr naming the tool).
 #pragma once
 
+#include <optional>
+#include <span>
 #include <string>
 
 #include "common/status.hpp"
+#include "tools/common/args.hpp"
 
 namespace scr::tools {
 
@@ -25,6 +28,16 @@ std::string exit_codes_help();
 // Maps a library error to an exit code: not_found -> 2, corrupt -> 3,
 // invalid_argument -> 1, anything else -> 5.
 int exit_code_for(const Status& status);
+
+class Cli;
+
+// The start of a command's main(): parse argv with `specs`. Returns the exit
+// code to end with -- 0 after printing `help()` for --help (an option every
+// table has), `usage_code` after reporting a parse error or, unless
+// `positional_ok`, a stray argument -- or nullopt with *args filled in.
+std::optional<int> begin_command(const Cli& cli, std::span<const OptionSpec> specs, int argc,
+                                 const char* const* argv, std::string (*help)(), Args* args,
+                                 bool positional_ok = false, int usage_code = exit_code::usage);
 
 class Cli {
  public:

@@ -59,13 +59,17 @@ std::string restart_choice(const rt::PrefixIndex& idx) {
 std::string index_text(const std::string& prefix, const rt::PrefixIndex& idx) {
   auto rows = index_rows(idx);
   if (rows.empty()) return "The index of " + prefix + " lists no datasets.\n";
-  Table t({"ID", "NAME", "TYPE", "COMPLETE", "FLUSHED", "FAILED", "CURRENT", "SIZE", "CREATED"});
+  // SCR's layout where its scripts read it: the id first, VALID and FLUSHED
+  // as YES/NO (so `grep NO` finds what is not loadable), the name last;
+  // SCR++'s columns, in lower case, in between. Newest first, as SCR lists.
+  Table t({"DSET", "VALID", "FLUSHED", "TYPE", "FAILED", "SIZE", "CREATED", "CUR", "NAME"});
   t.align_right(0);
-  t.align_right(7);
-  for (const auto& r : rows)
-    t.add({std::to_string(r.id), r.name, flags_word(r.flags), yes_no(r.complete), yes_no(r.flushed),
-           yes_no(r.failed), r.current ? "*" : "", str::format_bytes(r.size),
-           created_text(r.created_usecs)});
+  t.align_right(5);
+  for (auto r = rows.rbegin(); r != rows.rend(); ++r)
+    t.add({std::to_string(r->id), r->complete && !r->failed ? "YES" : "NO",
+           r->flushed ? "YES" : "NO", flags_word(r->flags), yes_no(r->failed),
+           str::format_bytes(r->size), created_text(r->created_usecs), r->current ? "*" : "",
+           r->name});
   std::string out = t.render();
   std::string choice = restart_choice(idx);
   if (choice.empty())

@@ -1,5 +1,6 @@
 #include "tools/common/json.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 namespace scr::tools {
@@ -82,6 +83,16 @@ void Json::write(std::string& out, int indent) const {
     case Kind::unsigned_integer:
       out += std::to_string(uint_);
       return;
+    case Kind::real: {
+      if (!std::isfinite(real_)) {
+        out += "null";  // JSON has no infinity or NaN
+        return;
+      }
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.6g", real_);
+      out += buf;
+      return;
+    }
     case Kind::string:
       out += json_quote(text_);
       return;

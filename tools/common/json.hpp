@@ -1,4 +1,4 @@
-// A small JSON value for the tools' --json output: null, booleans, integers,
+// A small JSON value for the tools' --json output: null, booleans, numbers,
 // strings, arrays and objects whose keys keep the order they were added in
 // (so output is stable and reads in the same order as the text form).
 #pragma once
@@ -17,6 +17,7 @@ class Json {
   Json(int v) : Json(static_cast<int64_t>(v)) {}                     // NOLINT
   Json(int64_t v) : kind_(Kind::integer), int_(v) {}                 // NOLINT
   Json(uint64_t v) : kind_(Kind::unsigned_integer), uint_(v) {}      // NOLINT
+  Json(double v) : kind_(Kind::real), real_(v) {}                    // NOLINT
   Json(std::string s) : kind_(Kind::string), text_(std::move(s)) {}  // NOLINT
   Json(const char* s) : Json(std::string(s)) {}                      // NOLINT
   static Json array();
@@ -30,13 +31,14 @@ class Json {
   std::string dump() const;
 
  private:
-  enum class Kind { null, boolean, integer, unsigned_integer, string, array, object };
+  enum class Kind { null, boolean, integer, unsigned_integer, real, string, array, object };
   void write(std::string& out, int indent) const;
 
   Kind kind_ = Kind::null;
   bool bool_ = false;
   int64_t int_ = 0;
   uint64_t uint_ = 0;
+  double real_ = 0;
   std::string text_;
   std::vector<std::string> keys_;  // objects: keys_[i] names items_[i]
   std::vector<Json> items_;

@@ -83,11 +83,7 @@ int add_dataset(const Request& req) {
   for (const auto& p : check.redundancy_problems)
     req.cli.note(p + " (the dataset loads, but lost files could not be rebuilt from it)");
 
-  kv::Tree& entry = idx->upsert(summary.desc);
-  if (!entry.has("SIZE")) entry.set_uint("SIZE", summary.bytes());
-  if (!entry.has("FILES")) entry.set_uint("FILES", summary.file_count());
-  idx->set_flag(id, "COMPLETE", true);
-  idx->set_flag(id, "FLUSHED", true);
+  adopt_entry(*idx, id, summary);
   std::string verified = std::to_string(check.files) + " files, " + str::format_bytes(check.bytes) +
                          (check.crcs == check.files ? ", sizes and CRC32C verified"
                           : check.crcs == 0         ? ", sizes verified (no CRC32C recorded)"

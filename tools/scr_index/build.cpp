@@ -3,8 +3,9 @@
 // missing or damaged from the redundancy files the flush copied into
 // .scr/scr.dataset.<id>/ (redset/offline.hpp, the same code scr_scavenge
 // uses). Nothing is written unless every loss can be rebuilt, and a rebuilt
-// file appears only once it has the summary's size and CRC32C. The index is
-// not changed.
+// file appears only once it has the summary's size and CRC32C. As with SCR,
+// a dataset that ends up complete and is missing from the index is then
+// added to it (complete and flushed); an indexed entry is left as it is.
 #include <cstdio>
 #include <map>
 #include <set>
@@ -168,6 +169,19 @@ std::vector<std::string> problems_after(const Request& req, int id, const Summar
   return left;
 }
 
+// The dataset is complete in the prefix: add it when the index lacks it.
+int index_if_missing(const Request& req, rt::PrefixIndex& idx, int id, const Summary& summary) {
+  if (idx.has(id)) return exit_code::ok;
+  if (auto other = idx.find_name(summary.info.name))
+    return req.cli.fail(exit_code::refused, "not adding dataset " + std::to_string(id) +
+                                                " to the index: its name '" + summary.info.name +
+                                                "' is dataset " + std::to_string(*other) + "'s");
+  adopt_entry(idx, id, summary);
+  return save_and_say(req, idx,
+                      "Added " + summary.info.name + " (dataset " + std::to_string(id) +
+                          ") to the index as complete and flushed.");
+}
+
 }  // namespace
 
 int build_dataset(const Request& req) {
@@ -185,7 +199,7 @@ int build_dataset(const Request& req) {
         "All %zu files of %s (dataset %d) and its redundancy files verified; nothing to "
         "rebuild.\n",
         summary->file_count(), name.c_str(), *id);
-    return exit_code::not_found;
+    return index_if_missing(req, *idx, *id, *summary);
   }
   req.cli.note(name + ": " + std::to_string(damage.problems.size()) +
                (damage.problems.size() == 1 ? " problem" : " problems") +
@@ -210,7 +224,7 @@ int build_dataset(const Request& req) {
   std::printf("%s (dataset %d): all %zu files and the redundancy files verified (sizes%s).\n",
               name.c_str(), *id, summary->file_count(),
               summary->file_count() == crc_count(*summary) ? " and CRC32C" : "");
-  return exit_code::ok;
+  return index_if_missing(req, *idx, *id, *summary);
 }
 
 }  // namespace scr::tools::index_cmd

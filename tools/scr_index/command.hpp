@@ -22,11 +22,12 @@ struct Request {
 };
 
 struct Command {
-  std::string_view option;      // "--current"; "" for the default (listing)
+  std::string_view option;      // "--current"; "--list" for the default (listing)
   std::string_view value_name;  // "NAME", or "" for a flag
   std::string_view help;
   bool json;                   // accepts --json
   int (*run)(const Request&);  // returns the exit code
+  std::string_view short_name;  // SCR's one-letter form ("-c"), or ""
 };
 
 std::span<const Command> commands();

@@ -4,17 +4,18 @@ namespace scr::tools::index_cmd {
 
 std::span<const Command> commands() {
   static const Command table[] = {
-      {"", "", "list the datasets (the default)", true, list_datasets},
+      {"--list", "", "list the datasets (the default)", true, list_datasets, "-l"},
       {"--current", "NAME", "restart from NAME (a complete, flushed, not failed checkpoint)", false,
-       set_current},
-      {"--drop", "NAME", "remove NAME from the index; its files stay", false, drop_dataset},
+       set_current, "-c"},
+      {"--drop", "NAME", "remove NAME from the index; its files stay", false, drop_dataset, "-d"},
       {"--drop-after", "NAME", "remove every dataset newer than NAME from the index", false,
        drop_after},
       {"--add", "NAME", "adopt the dataset NAME whose directory is in .scr but not in the index",
-       false, add_dataset},
+       false, add_dataset, "-a"},
       {"--build", "ID|NAME",
-       "check a flushed dataset's files; rebuild missing or damaged ones from its redundancy files",
-       false, build_dataset},
+       "check a dataset's files, rebuild missing or damaged ones from its redundancy files, "
+       "and add it to the index if it is not there",
+       false, build_dataset, "-b"},
   };
   return table;
 }

@@ -22,6 +22,14 @@ int save_and_say(const Request& req, const rt::PrefixIndex& idx, const std::stri
   return exit_code::ok;
 }
 
+void adopt_entry(rt::PrefixIndex& idx, int id, const Summary& summary) {
+  kv::Tree& entry = idx.upsert(summary.desc);
+  if (!entry.has("SIZE")) entry.set_uint("SIZE", summary.bytes());
+  if (!entry.has("FILES")) entry.set_uint("FILES", summary.file_count());
+  idx.set_flag(id, "COMPLETE", true);
+  idx.set_flag(id, "FLUSHED", true);
+}
+
 std::string forget_current_if(rt::PrefixIndex& idx, const std::string& name) {
   if (idx.current() != name) return "";
   idx.clear_current();

@@ -6,6 +6,7 @@
 
 #include "common/status.hpp"
 #include "runtime/prefix_index.hpp"
+#include "tools/common/summary.hpp"
 #include "tools/scr_index/command.hpp"
 
 namespace scr::tools::index_cmd {
@@ -16,6 +17,10 @@ Result<int> find_dataset(const Request& req, const rt::PrefixIndex& idx, const s
 // Save atomically; on success print `done` and which checkpoint a restart
 // would now load on stdout, and return 0.
 int save_and_say(const Request& req, const rt::PrefixIndex& idx, const std::string& done);
+
+// Enter a verified dataset of the prefix in the index, complete and flushed,
+// from its summary (--add, and --build of a dataset the index lacks).
+void adopt_entry(rt::PrefixIndex& idx, int id, const Summary& summary);
 
 // When CURRENT names a dataset about to leave the index, clear it so the
 // runtime falls back to the newest loadable checkpoint instead of a name it

@@ -17,29 +17,29 @@ using namespace scr::tools;
 using index_cmd::Command;
 
 std::vector<OptionSpec> option_table() {
-  std::vector<OptionSpec> specs = {
-      {"--prefix", OptionSpec::value, "DIR", "the prefix directory (default: $SCR_PREFIX, else .)"},
-      {"--json", OptionSpec::flag, "", "print the listing as JSON"},
-  };
+  std::vector<OptionSpec> specs;
   for (const Command& c : index_cmd::commands())
-    if (!c.option.empty())
-      specs.push_back({c.option, c.value_name.empty() ? OptionSpec::flag : OptionSpec::value,
-                       c.value_name, c.help});
-  specs.push_back({"--help", OptionSpec::flag, "", "show this help"});
+    specs.push_back({c.option, c.value_name.empty() ? OptionSpec::flag : OptionSpec::value,
+                     c.value_name, c.help, c.short_name});
+  specs.push_back({"--prefix", OptionSpec::value, "DIR",
+                   "the prefix directory (default: $SCR_PREFIX, else .)", "-p"});
+  specs.push_back({"--json", OptionSpec::flag, "", "print the listing as JSON"});
+  specs.push_back({"--help", OptionSpec::flag, "", "show this help", "-h"});
   return specs;
 }
 
 std::string help_text(const std::vector<OptionSpec>& specs) {
-  return "usage: scr_index [--prefix DIR] [--json]\n"
-         "       scr_index [--prefix DIR] --current NAME | --drop NAME | --drop-after NAME | ...\n"
+  return "usage: scr_index [-p DIR] [-l] [--json]\n"
+         "       scr_index [-p DIR] -c NAME | -a NAME | -b ID | --drop NAME | --drop-after NAME\n"
          "List the datasets in the index of an SCR++ prefix directory (.scr/index.scr), or\n"
          "change it: one change per call. A change is saved atomically; a damaged index is\n"
          "reported and left as it is. Change the index while no job runs in the prefix.\n\n"
          "Options:\n" +
          options_help(specs) +
-         "\nThe listing shows, per dataset: id, name, type (checkpoint/output), whether it is\n"
-         "complete, flushed, failed, which one is CURRENT (*), total size and creation time,\n"
-         "then which checkpoint a restart from the prefix would load.\n\n" +
+         "\nThe listing shows, per dataset, newest first: SCR's columns DSET (id), VALID\n"
+         "(complete and not failed), FLUSHED, then SCR++'s TYPE, FAILED, SIZE and CREATED,\n"
+         "then CUR (* marks CURRENT) and the NAME last; then which checkpoint a restart\n"
+         "from the prefix would load.\n\n" +
          exit_codes_help() +
          "\nExamples:\n"
          "  scr_index --prefix /p/run1\n"
@@ -62,23 +62,24 @@ int main(int argc, char** argv) {
     return cli.usage_error("unexpected argument '" + args->positional().front() + "'");
 
   const Command* chosen = nullptr;
+  const Command& listing = index_cmd::commands().front();
   for (const Command& c : index_cmd::commands()) {
-    if (c.option.empty() || !args->has(c.option)) continue;
+    if (&c == &listing || !args->has(c.option)) continue;
     if (chosen)
       return cli.usage_error("choose one change per call (" + std::string(chosen->option) +
                              " and " + std::string(c.option) + " were both given)");
     chosen = &c;
   }
-  if (!chosen) chosen = &index_cmd::commands().front();
+  if (!chosen) chosen = &listing;
   bool json = args->has("--json");
   if (json && !chosen->json)
     return cli.usage_error("--json applies to the listing, not to " + std::string(chosen->option));
 
   index_cmd::Request req{
       scr::io::Env::posix(), cli, absolute_path(args->value("--prefix").value_or(default_prefix())),
-      chosen->option.empty() ? "" : args->value(chosen->option).value_or(""), json};
+      chosen == &listing ? "" : args->value(chosen->option).value_or(""), json};
   // Changes wait for no job: one that holds the prefix is named instead.
-  if (!chosen->option.empty() && has_index(req.env, req.prefix)) {
+  if (chosen != &listing && has_index(req.env, req.prefix)) {
     auto held = lock_prefix(req.prefix);
     if (!held) return cli.fail(exit_code::failed, held.status().message());
     return chosen->run(req);  // the lock in `held` lasts until the change is saved

@@ -1,6 +1,6 @@
 // Redundancy descriptors and redundancy file headers in one line each, for
 // the control and cache views (layouts: docs/formats/prefix.md and the
-// redset header of SPEC §1.4).
+// redset header, docs/formats/redset.md).
 #pragma once
 
 #include <cstdint>

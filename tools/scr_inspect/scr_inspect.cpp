@@ -1,6 +1,6 @@
 // scr_inspect: print SCR++ metadata in readable form. A FILE is shown as the
 // metadata tree at its start -- the header of a redundancy file, a filemap,
-// an index -- in the indented text layout of the seeds. A DIRECTORY is
+// an index -- in SCR's indented text layout. A DIRECTORY is
 // recognised as a prefix, a control or a cache directory (or a base
 // directory holding them) and described (views.hpp). Everything is checked
 // (magic, version, checksums, length) before it is printed; what is damaged

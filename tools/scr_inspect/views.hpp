@@ -1,6 +1,6 @@
 // The views scr_inspect has of SCR++ files and directories
 // (docs/formats/prefix.md):
-//   a metadata file or redundancy file: its tree in the seeds' text layout;
+//   a metadata file or redundancy file: its tree in SCR's text layout;
 //   a prefix: the index table and each flushed dataset's summary;
 //   a control directory: every filemap_<rank>.scr in words;
 //   a cache directory: each dataset directory's files and the header of

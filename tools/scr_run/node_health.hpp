@@ -1,5 +1,5 @@
 // Which nodes of a failed run are down.
-//  - Simulated nodes (SPEC §5): a node is lost when its node-local storage,
+//  - Simulated nodes (README, "Several nodes on one host"): a node is lost when its node-local storage,
 //    <SCR_CACHE_BASE>/<node> or <SCR_CNTL_BASE>/<node>, is gone. That only
 //    means something when the run got far enough to create storage (SCR_Init
 //    ran): if no node of the run has storage, nothing can be told.

@@ -86,6 +86,21 @@ std::string run_help() {
          "  scr_run --runs 3 --nodes n0,n1,n2,n3 --spares n4 -- -n 8 ./heat -n 1000 -c 50\n";
 }
 
+Result<rt::Settings> job_settings(const std::string& prefix) {
+  if (!prefix.empty()) ::setenv("SCR_PREFIX", absolute_path(prefix).c_str(), 1);
+  auto config = rt::Config::load(rt::ConfigSources::process());
+  if (!config) return config.status().with_context("configuration");
+  auto settings = rt::settings_from_config(*config);
+  if (!settings) return settings.status().with_context("configuration");
+  return *settings;
+}
+
+Result<int64_t> config_int(const char* name) {
+  auto config = rt::Config::load(rt::ConfigSources::process());
+  if (!config) return config.status().with_context("configuration");
+  return config->get_int(name);
+}
+
 Result<ParsedOptions> parse_run_options(int argc, const char* const* argv) {
   auto args = parse_args(kOptions, argc, argv);
   if (!args) return args.status();
@@ -106,14 +121,11 @@ Result<ParsedOptions> parse_run_options(int argc, const char* const* argv) {
   o.scavenge = !args->has("--no-scavenge");
   o.real_nodes = args->has("--real-nodes");
 
-  // The runner's --prefix is the job's SCR_PREFIX; set it before reading the
-  // configuration so the user config file of that prefix is the one read.
-  if (auto p = args->value("--prefix")) ::setenv("SCR_PREFIX", absolute_path(*p).c_str(), 1);
+  // The runner's --prefix is the job's SCR_PREFIX, set before the
+  // configuration is read so the user config file of that prefix is the one read.
+  SCR_ASSIGN_OR_RETURN(o.settings, job_settings(args->value("--prefix").value_or("")));
   auto config = rt::Config::load(rt::ConfigSources::process());
   if (!config) return config.status().with_context("configuration");
-  auto settings = rt::settings_from_config(*config);
-  if (!settings) return settings.status().with_context("configuration");
-  o.settings = *settings;
 
   auto runs = args->value("--runs") ? int_value("--runs", *args->value("--runs"), -1, INT32_MAX)
                                     : config->get_int("SCR_RUNS");

@@ -21,6 +21,7 @@ struct RunOptions {
   bool real_nodes = false;  // nodes are hosts: no SCR_SIM_NODES, no storage check
   std::string down_check;   // shell command, run as `CMD NODE`
   bool scavenge = true;
+  std::string scavenger = "scr_scavenge";  // run as `scavenger --prefix DIR` at the end
   std::string launcher = "mpirun";
   std::vector<std::string> launcher_args;  // after "--"; "{nodes}" is replaced
   rt::Settings settings;                   // prefix, bases, halt seconds, job id, ...
@@ -32,6 +33,13 @@ struct ParsedOptions {
   bool help = false;
 };
 Result<ParsedOptions> parse_run_options(int argc, const char* const* argv);
+
+// The job's settings as the library reads them (environment, config files,
+// defaults), with `prefix` (when not empty) as SCR_PREFIX.
+Result<rt::Settings> job_settings(const std::string& prefix);
+
+// One integer parameter of that configuration ("SCR_MIN_NODES").
+Result<int64_t> config_int(const char* name);
 std::string run_help();
 
 }  // namespace scr::tools::run

@@ -11,8 +11,6 @@
 namespace scr::tools::run {
 namespace {
 
-constexpr const char* kProgram = "scr_scavenge";
-
 bool executable(const std::string& path) { return ::access(path.c_str(), X_OK) == 0; }
 
 std::string own_dir() {
@@ -24,12 +22,12 @@ std::string own_dir() {
 
 }  // namespace
 
-std::string find_scavenge() {
-  if (std::string dir = own_dir(); !dir.empty() && executable(io::path::join(dir, kProgram)))
-    return io::path::join(dir, kProgram);
+std::string find_sibling(const std::string& name) {
+  if (std::string dir = own_dir(); !dir.empty() && executable(io::path::join(dir, name)))
+    return io::path::join(dir, name);
   if (const char* path = std::getenv("PATH"))
     for (const auto& dir : str::split(path, ':'))
-      if (executable(io::path::join(dir, kProgram))) return io::path::join(dir, kProgram);
+      if (executable(io::path::join(dir, name))) return io::path::join(dir, name);
   return "";
 }
 

@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# SCR 3.1's spellings of scr_index and scr_halt on a real prefix (made by the
+# heat demo under mpirun): every SCR option works, with SCR's meaning, and
+# gives the same result as SCR++'s spelling of the same request. Two copies
+# of the prefix receive the same requests, one in each spelling, and their
+# listings must stay identical. Then scr_ckpt_interval on an event log in the
+# library's format, scr_prerun and scr_postrun.
+#  a) listing: scr_index, -l, --list, -p/--prefix forms: one output, SCR's
+#     columns where SCR's scripts read them ($1 the id, $NF the name, NO)
+#  b) scr_index -c/-d/-a/--drop-after/-b against --current/--drop/--add/...
+#  c) scr_halt -c/-b/-a/-s/-i/-l/-r, --unset-*, DIR arguments, no option
+#  d) scr_ckpt_interval: cost, failures, MTBF, Young and Daly from a log file
+#  e) scr_prerun prepares a prefix; scr_postrun with nothing to scavenge
+#  f) scr_mpirun runs the job through scr_run's loop without a resource
+#     manager; scr_srun outside SLURM and SCR's --run-cmd are refused
+source "$(dirname "$0")/tools_lib.sh"
+e2e_begin tools_scr_compat
+T="$SCRPP_BUILD/tools"
+make_prefix
+A="$E2E_DIR/a" B="$E2E_DIR/b"
+cp -a "$PREFIX" "$A"
+cp -a "$PREFIX" "$B"
+
+# same_output NAME: the two last outputs (A's as $1, B's as $2) are equal once
+# the prefix paths are set aside.
+same() {
+  assert_eq "$(sed "s#$A#P#g" "$1")" "$(sed "s#$B#P#g" "$2")" "$3: SCR's and SCR++'s spellings differ"
+}
+# both "SCR ARGS" "SCR++ ARGS" RC: run one spelling on A, the other on B;
+# both exit RC, print the same, and leave the same index and halt file.
+both() {
+  local scr_words="$1" ours="$2" rc="$3" tool="${4:-$SCR_INDEX}"
+  local -a a_args b_args
+  read -r -a a_args <<<"${scr_words//@/$A}"
+  read -r -a b_args <<<"${ours//@/$B}"
+  run_tool "$tool" "${a_args[@]}"
+  expect_rc "$rc"
+  local out_a="$LAST_OUT"
+  run_tool "$tool" "${b_args[@]}"
+  expect_rc "$rc"
+  same "$out_a" "$LAST_OUT" "$(basename "$tool") $scr_words / $ours"
+  run_tool "$SCR_INDEX" -l -p "$A"
+  local list_a="$LAST_OUT"
+  run_tool "$SCR_INDEX" --list --prefix "$B"
+  same "$list_a" "$LAST_OUT" "the index after $scr_words / $ours"
+  run_tool "$SCR_HALT" -l "$A"
+  local halt_a="$LAST_OUT"
+  run_tool "$SCR_HALT" --list --prefix "$B"
+  same "$halt_a" "$LAST_OUT" "the halt file after $scr_words / $ours"
+}
+
+# a) listing
+run_tool "$SCR_INDEX" --prefix "$PREFIX"
+expect_rc 0
+ref="$LAST_OUT"
+for form in "-l -p $PREFIX" "--list --prefix $PREFIX" "-p$PREFIX" "--prefix=$PREFIX" "-lp $PREFIX"; do
+  # shellcheck disable=SC2086
+  run_tool "$SCR_INDEX" $form
+  expect_rc 0
+  assert_eq "$(cat "$LAST_OUT")" "$(cat "$ref")" "scr_index $form"
+done
+(cd "$PREFIX" && "$SCR_INDEX" -l) >"$E2E_DIR/cwd.out"
+assert_eq "$(cat "$E2E_DIR/cwd.out")" "$(cat "$ref")" "scr_index -l in the prefix"
+head -n1 "$ref" | grep -qE '^DSET +VALID +FLUSHED +TYPE +FAILED +SIZE +CREATED +CUR +NAME$' ||
+  fail "the listing's header is not SCR's: $(head -n1 "$ref")"
+assert_eq "$(awk 'NR>1 && $1 ~ /^[0-9]+$/ {print $1 ":" $NF}' "$ref" | paste -sd' ')" \
+  "4:step.40 3:step.30 2:step.20 1:step.10" "ids and names as SCR's scripts read them (\$1, \$NF), newest first"
+grep -qE '^ +4 +YES +YES +checkpoint +no +[0-9.]+ KiB +20[0-9-]+ [0-9:]+ +\* +step\.40$' "$ref" ||
+  fail "the listing's row of step.40 is not as documented"
+if grep -q NO "$ref"; then fail "a loadable dataset shows NO"; fi
+expect_out "A restart from this prefix loads step.40 (CURRENT)."
+
+# b) scr_index changes, one spelling on A, the other on B
+both "-p @ -c step.20" "--prefix @ --current step.20" 0
+both "-p @ -c step.20" "--prefix=@ --current=step.20" 2          # already CURRENT
+both "-p @ -d step.40" "--prefix @ --drop step.40" 0
+both "-p @ -a step.40" "--prefix @ --add step.40" 0
+both "-p @ --drop-after step.20" "--prefix @ --drop-after=step.20" 0
+# --build adds a complete dataset the index lacks, as SCR's does
+both "-p @ -b 3" "--prefix @ --build 3" 0
+run_tool "$SCR_INDEX" -p "$A" -l
+grep -qE '^ +3 +YES +YES .* step\.30$' "$LAST_OUT" || fail "-b 3 did not put step.30 back in the index"
+both "-p @ -b step.30" "--prefix @ --build=step.30" 0            # intact and indexed
+both "-p @ -c step.99" "--prefix @ --current step.99" 2
+run_tool "$SCR_INDEX" -p "$A" -x
+expect_rc 1
+expect_err "unknown option '-x'"
+for tool in "$SCR_INDEX" "$SCR_HALT"; do
+  run_tool "$tool" -h
+  expect_rc 0
+  short_help="$LAST_OUT"
+  run_tool "$tool" --help
+  same "$short_help" "$LAST_OUT" "$(basename "$tool") -h / --help"
+done
+
+# c) scr_halt: options in both spellings, directories as arguments
+H="$SCR_HALT"
+both "-c 2 @" "--checkpoints 2 --prefix @" 0 "$H"
+both "-b 2030-01-02T03:04:05 @" "--before=2030-01-02T03:04:05 --prefix @" 0 "$H"
+both "-a 2030-01-03T03:04:05 @" "--after 2030-01-03T03:04:05 -p @" 0 "$H"
+both "-s 600 @" "--seconds 600 --prefix @" 0 "$H"
+run_tool "$SCR_HALT" -l "$A"
+expect_out "halt before 2030-01-02 03:04:05"
+expect_out "halt after 2030-01-03 03:04:05"
+for key in "[CHECKPOINTS]" "[EXIT_BEFORE]" "[EXIT_AFTER]" "(HALT_SECONDS)"; do expect_out "$key"; done
+both "--unset-checkpoints @" "--unset-checkpoints --prefix @" 0 "$H"
+both "--unset-before @" "--unset-before --prefix @" 0 "$H"
+both "--unset-after @" "--unset-after --prefix @" 0 "$H"
+both "--unset-seconds @" "--unset-seconds --prefix @" 0 "$H"
+both "-i @" "--immediate --prefix @" 0 "$H"
+run_tool "$SCR_HALT" --list --json --prefix "$A"
+expect_out '"stop_now": true'
+both "--unset-reason @" "--unset-immediate --prefix @" 0 "$H"
+# Without any option SCR halts the job now, with the reason JOB_HALTED.
+both "@" "--immediate=JOB_HALTED --prefix @" 0 "$H"
+run_tool "$SCR_HALT" -l "$A"
+expect_out "JOB_HALTED"
+both "-r @" "--remove --prefix @" 0 "$H"
+run_tool "$SCR_HALT" -l "$A"
+expect_no_out "[EXIT_REASON]"
+expect_out "[FINALIZED]"        # SCR++'s mark of the finished job stays (--remove-finalized)
+# Several directories, -v naming each halt file.
+run_tool "$SCR_HALT" -v -c 1 "$A" "$B"
+expect_rc 0
+expect_out "scr_halt: $A/.scr/halt.scr"
+expect_out "scr_halt: $B/.scr/halt.scr"
+run_tool "$SCR_HALT" -lv "$A"
+expect_out "[CHECKPOINTS]"
+run_tool "$SCR_HALT" -r "$A" "$B"
+expect_rc 0
+run_tool "$SCR_HALT" -c "$A"
+expect_rc 1
+expect_err "--checkpoints: '$A' is not a whole number"
+
+# d) scr_ckpt_interval on an event log in the library's format: three
+# checkpoints (median 4 s), one run that died without END and one that
+# logged FAILURE, over 3 hours: MTBF 5400 s.
+LOG="$E2E_DIR/log.jsonl"
+cat >"$LOG" <<'LOG'
+{"time":"2026-11-24T10:00:00Z","job":"7","user":"me","event":"START"}
+{"time":"2026-11-24T10:20:00Z","job":"7","user":"me","event":"CHECKPOINT_COMPLETE","dataset":"ckpt.10","id":1,"seconds":3.5,"bytes":1048576}
+{"time":"2026-11-24T11:00:00Z","job":"7","user":"me","event":"START"}
+{"time":"2026-11-24T11:00:02Z","job":"7","user":"me","event":"RESTART","dataset":"ckpt.10","id":1}
+{"time":"2026-11-24T11:30:00Z","job":"7","user":"me","event":"CHECKPOINT_COMPLETE","dataset":"ckpt.20","id":2,"seconds":4,"bytes":1048576}
+{"time":"2026-11-24T11:40:00Z","job":"7","user":"me","event":"FAILURE","note":"rank 3 lost"}
+{"time":"2026-11-24T12:00:00Z","job":"8","user":"me","event":"START"}
+{"time":"2026-11-24T12:30:00Z","job":"8","user":"me","event":"CHECKPOINT_COMPLETE","dataset":"ckpt.30","id":3,"seconds":6,"bytes":1048576}
+{"time":"2026-11-24T12:31:00Z","job":"8","user":"me","event":"FLUSH","dataset":"ckpt.30","id":3,"seconds":1.2}
+{"time":"2026-11-24T13:00:00Z","job":"8","user":"me","event":"END"}
+LOG
+CI="$T/scr_ckpt_interval/scr_ckpt_interval"
+run_tool "$CI" --log "$LOG"
+expect_rc 0
+expect_out "Checkpoint cost C: 4 s (median of 3 checkpoints)"
+expect_out "Mean time between failures M: 5400.0 s (90.0 min) (2 failures in 10800 s (3.00 h))"
+young=$(awk 'BEGIN{printf "%.1f", sqrt(2*4*5400)}')
+expect_out "Young: sqrt(2*C*M) = $young s (3.5 min)"
+daly=$(awk 'BEGIN{r=4/(2*5400); printf "%.0f", sqrt(2*4*5400)*(1+sqrt(r)/3+r/9)-4}')
+expect_out "SCR_CHECKPOINT_SECONDS=$daly"
+run_tool "$CI" --log "$LOG" --json
+expect_out '"failures": 2'
+expect_out '"mtbf_seconds": 5400'
+mkdir -p "$A/.scr" && cp "$LOG" "$A/.scr/log.jsonl"
+run_tool "$CI" -p "$A" --cost 10 --mtbf 3600
+expect_rc 0
+expect_out "Young: sqrt(2*C*M) = 268.3 s (4.5 min)"
+grep -v FAILURE "$LOG" | grep -v '"job":"7","user":"me","event":"START"}' >"$E2E_DIR/calm.jsonl"
+run_tool "$CI" --log "$E2E_DIR/calm.jsonl"
+expect_rc 2
+expect_err "give --mtbf"
+run_tool "$CI" --log "$E2E_DIR/nowhere.jsonl"
+expect_rc 2
+run_tool "$CI" --log "$LOG" --cost -1
+expect_rc 1
+
+# e) scr_prerun and scr_postrun
+mkdir -p "$E2E_DIR/fresh"
+run_tool "$T/scr_prerun/scr_prerun" -p "$E2E_DIR/fresh" -v
+expect_rc 0
+[[ -d "$E2E_DIR/fresh/.scr" ]] || fail "scr_prerun did not create .scr"
+expect_out "scr_prerun: prefix $E2E_DIR/fresh"
+run_tool "$T/scr_prerun/scr_prerun" -p "$E2E_DIR/missing"
+expect_rc 1
+run_tool env PATH="$T/scr_scavenge:$PATH" SCR_CACHE_BASE="$CACHE" SCR_CNTL_BASE="$CNTL" \
+  SCR_SIM_NODES="$E2E_NODES" "$T/scr_postrun/scr_postrun" -j mpirun -p "$PREFIX"
+expect_rc 0
+expect_out "scr_postrun: nothing to scavenge"
+
+# f) scr_mpirun and scr_srun's refusals
+M="$E2E_DIR/m"
+mkdir -p "$M/prefix" "$M/cache" "$M/cntl"
+run_tool env -u SLURM_JOB_ID -u SLURM_JOBID PATH="$T/scr_postrun:$T/scr_scavenge:$PATH" SCR_PREFIX="$M/prefix" \
+  SCR_CACHE_BYPASS=0 SCR_CACHE_BASE="$M/cache" SCR_CNTL_BASE="$M/cntl" SCR_SIM_NODES="$E2E_NODES" \
+  "$T/scr_mpirun/scr_mpirun" -n "$E2E_NP" "$HEAT" -n 20 -c 10
+expect_rc 0
+expect_out "scr_mpirun: resource manager none"
+expect_out "scr_mpirun: run 1 of 1 on $E2E_NODES: mpirun -n $E2E_NP $HEAT -n 20 -c 10"
+expect_out "scr_mpirun: run 1 finished (exit 0): the job is done"
+expect_out "RESULT steps=20"
+expect_out "scr_postrun: nothing to scavenge"      # scr_mpirun ends with scr_postrun
+run_tool env -u SLURM_JOB_ID -u SLURM_JOBID "$T/scr_srun/scr_srun" -n 1 true
+expect_rc 1
+expect_err "not inside a SLURM allocation"
+run_tool "$T/scr_srun/scr_srun" -n 1 --run-cmd=./app
+expect_rc 1
+expect_err "'--run-cmd=./app' (SCR's --run-cmd/--restart-cmd) is not supported"
+run_tool "$T/scr_srun/scr_srun"
+expect_rc 1
+expect_err "usage: scr_srun"
+e2e_pass

@@ -1,0 +1,98 @@
+// scr_should_exit: SCR's job-script test between runs: exit 0 when the job
+// script should stop launching runs, 1 when another run may start. It stops
+// when the halt file says so (a condition set with scr_halt or by the job,
+// or FINALIZED: SCR_Finalize ran, the job is done), or when fewer nodes than
+// needed (SCR_MIN_NODES, else all the allocation's) are left up.
+#include <cstdio>
+#include <string>
+
+#include "io/env.hpp"
+#include "tools/common/args.hpp"
+#include "tools/common/cli.hpp"
+#include "tools/scr_run/allocation.hpp"
+#include "tools/scr_run/halt_check.hpp"
+#include "tools/scr_run/run_options.hpp"
+
+namespace {
+
+using namespace scr;
+using namespace scr::tools;
+
+constexpr int kExit = 0, kContinue = 1, kError = 2;
+
+const OptionSpec kOptions[] = {
+    kJobPrefixOption,
+    {"--down", OptionSpec::value, "NODESET", "count these nodes as down as well"},
+    {"--verbose", OptionSpec::flag, "", "say why", "-v"},
+    kHelpOption,
+};
+
+std::string help_text() {
+  return "usage: scr_should_exit [-p DIR] [--down NODESET] [-v]\n"
+         "Tell a job script whether to stop launching runs: it should when the halt file\n"
+         "of the prefix holds a condition (scr_halt, SCR_HALT_SECONDS before the allocation\n"
+         "ends) or FINALIZED for this job (the job is done), or when fewer nodes than\n"
+         "needed remain up (SCR_MIN_NODES, else every node of the allocation; down nodes as\n"
+         "scr_list_down_nodes finds them, plus --down).\n\n"
+         "Options:\n" +
+         options_help(kOptions) +
+         "\nExit status:\n"
+         "  0  the job script should exit\n"
+         "  1  another run may start\n"
+         "  2  usage or configuration error\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Cli cli("scr_should_exit");
+  Args parsed;
+  if (auto done = begin_command(cli, kOptions, argc, argv, help_text, &parsed, false, kError))
+    return *done;
+  const Args* args = &parsed;
+  bool verbose = args->has("--verbose");
+  auto say = [&](const std::string& why) {
+    if (verbose) std::printf("scr_should_exit: %s\n", why.c_str());
+  };
+
+  auto settings = run::job_settings(args->value("--prefix").value_or(""));
+  if (!settings) return cli.fail(kError, settings.status().message());
+  io::Env& env = io::Env::posix();
+  auto verdict = run::read_verdict(env, *settings);
+  if (!verdict) {
+    say(verdict.status().message() + ": whether the job asked to stop is unknown; exit");
+    return kExit;
+  }
+  if (!verdict->finalized.empty()) {
+    say("SCR_Finalize ran (FINALIZED=" + verdict->finalized + "): the job is done; exit");
+    return kExit;
+  }
+  if (!verdict->stop_reason.empty()) {
+    say("halt condition: " + verdict->stop_reason + "; exit");
+    return kExit;
+  }
+
+  auto alloc = run::find_allocation(*settings);
+  if (!alloc) return cli.fail(kError, alloc.status().message());
+  std::vector<std::string> notes;
+  auto down = run::down_nodes(*alloc, alloc->nodes, args->value("--down"), *settings, &notes);
+  if (!down) return cli.fail(kError, down.status().message());
+  for (const auto& [n, why] : *down) say(n + " is down: " + why);
+  for (const auto& n : notes) say("note: " + n);
+  size_t up = 0;
+  for (const auto& n : alloc->nodes) up += down->count(n) ? 0 : 1;
+  auto min_nodes = run::config_int("SCR_MIN_NODES");
+  if (!min_nodes) return cli.fail(kError, min_nodes.status().message());
+  size_t needed = *min_nodes > 0 ? static_cast<size_t>(*min_nodes) : alloc->nodes.size();
+  if (!alloc->nodes.empty() && up < needed) {
+    say(std::to_string(up) + " of " + std::to_string(alloc->nodes.size()) +
+        " nodes are up, fewer than the " + std::to_string(needed) + " needed; exit");
+    return kExit;
+  }
+  say("no halt condition" +
+      (alloc->nodes.empty() ? std::string(", no node list to check")
+                            : ", " + std::to_string(up) + " of " +
+                                  std::to_string(alloc->nodes.size()) + " nodes up") +
+      ": another run may start");
+  return kContinue;
+}
