@@ -2,6 +2,7 @@
 // prefix's event log measured (interval.hpp): the checkpoint cost C and the
 // mean time between failures M, with Young's and Daly's formulas. Either
 // measurement can be given instead (--cost, --mtbf).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -163,7 +164,9 @@ int main(int argc, char** argv) {
   std::printf("Mean time between failures M: %s (%s)\n", secs(*mtbf).c_str(), mtbf_from.c_str());
   std::printf("Young: sqrt(2*C*M) = %s\n", secs(young).c_str());
   std::printf("Daly: %s\n", secs(daly).c_str());
-  std::printf("Checkpoint every %.0f seconds: SCR_CHECKPOINT_SECONDS=%.0f\n", std::round(daly),
-              std::round(daly));
+  // SCR_CHECKPOINT_SECONDS counts whole seconds and 0 turns the rule off: an
+  // interval under a second is advised as 1.
+  double advised = std::max(1.0, std::round(daly));
+  std::printf("Checkpoint every %.0f seconds: SCR_CHECKPOINT_SECONDS=%.0f\n", advised, advised);
   return exit_code::ok;
 }
