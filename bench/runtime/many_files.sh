@@ -11,15 +11,11 @@
 # ratio to `plain`. Usage: bench/runtime/many_files.sh [BUILD_DIR]
 # (env: REPEAT, TOTAL, COUNTS, DIR)
 set -euo pipefail
-build="$(cd "${1:-$(dirname "$0")/../../build}" && pwd)"  # absolute: the jobs run elsewhere
+source "$(dirname "$0")/bench_env.sh"
 prog="$build/bench/runtime/many_files"
-repeat="${REPEAT:-3}"
 total="${TOTAL:-$((8 << 20))}"
 counts="${COUNTS:-2 100 1000 10000}"
 dir="${DIR:-/dev/shm/scr_bench_many}"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_btl=self,vader
-unset SCR_BUILD_DIR SCR_SOURCE_DIR
 results="$(mktemp)"
 trap 'rm -f "$results"; rm -rf "$dir"' EXIT
 

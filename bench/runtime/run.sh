@@ -11,14 +11,10 @@
 # Usage: bench/runtime/run.sh [BUILD_DIR]   (env: BYTES, REPEAT, DIR, ONLY)
 # ONLY=flush|rebuild|rescale runs one of them.
 set -euo pipefail
-build="$(cd "${1:-$(dirname "$0")/../../build}" && pwd)"  # absolute: the jobs run elsewhere
+source "$(dirname "$0")/bench_env.sh"
 bench="$build/bench/runtime/scr_bench"
 bytes="${BYTES:-$((64 << 20))}"
-repeat="${REPEAT:-3}"
 dir="${DIR:-/dev/shm/scr_bench}"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_btl=self,vader
-unset SCR_BUILD_DIR SCR_SOURCE_DIR
 
 # SCR_CACHE_BYPASS=0 throughout: these are the costs of the cache path.
 run() {  # run <nodes> <env...> -- <args>

@@ -312,6 +312,10 @@ def api_second():
     name = scr.have_restart()
     expect(name == "ckpt.b", f"offered {name}, expected ckpt.b (made current)")
     expect(scr.start_restart() == "ckpt.b", "start_restart name")
+    # The listing (SCR++ extension): every rank's file, with its writer and size.
+    expect(scr.restart_ranks() == size, "restart_ranks")
+    want = [scr.RestartFile(f"api/ckpt.b/rank_{r}.txt", r, len(f"b {r}\n")) for r in range(size)]
+    expect(scr.restart_files() == want, f"restart_files: {scr.restart_files()}")
     with open(scr.route_file(f"api/ckpt.b/rank_{rank}.txt")) as f:
         text = f.read()
     expect(scr.complete_restart(text == f"b {rank}\n"), "complete_restart")

@@ -16,8 +16,9 @@ array files (scr.save_array(), scr.load_array()). See docs/bindings.md.
 """
 from .core import (FLAG_CHECKPOINT, FLAG_NONE, FLAG_OUTPUT, MAX_FILENAME, SUCCESS, complete_checkpoint,
                    complete_output, complete_restart, config, current, delete, drop, finalize,
-                   get_version, have_restart, init, need_checkpoint, route_file, should_exit,
-                   start_checkpoint, start_output, start_restart)
+                   get_version, have_restart, init, need_checkpoint, restart_files, restart_ranks,
+                   route_file, should_exit, start_checkpoint, start_output, start_restart,
+                   RestartFile)
 from .errors import IntegrityError, SCRError
 from .phases import Output, Restart, checkpoint, load_restart, output, restart
 from .arrays import load as load_array, save as save_array
@@ -26,7 +27,8 @@ __version__ = get_version()
 
 __all__ = ["FLAG_CHECKPOINT", "FLAG_NONE", "FLAG_OUTPUT", "MAX_FILENAME", "SUCCESS",
            "complete_checkpoint", "complete_output", "complete_restart", "config", "current", "delete",
-           "drop", "finalize", "get_version", "have_restart", "init", "need_checkpoint", "route_file",
+           "drop", "finalize", "get_version", "have_restart", "init", "need_checkpoint", "restart_files",
+           "restart_ranks", "RestartFile", "route_file",
            "should_exit", "start_checkpoint", "start_output", "start_restart",
            "IntegrityError", "SCRError", "Output", "Restart", "checkpoint", "load_restart", "output",
            "restart", "load_array", "save_array"]

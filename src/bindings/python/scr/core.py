@@ -7,6 +7,7 @@ return whether every process succeeded; the other calls raise SCRError (a
 RuntimeError) when the library reports an error.
 """
 import os
+from typing import NamedTuple
 
 from ._lib import ffi, lib
 from .errors import SCRError
@@ -166,6 +167,37 @@ def drop(name):
 def delete(name):
     """Delete dataset name: its files in cache and prefix, and its entry."""
     _check(lib.SCR_Delete(_name(name, "dataset name")), "SCR_Delete")
+
+
+class RestartFile(NamedTuple):
+    """One file of the checkpoint being restarted (SCR++ extension)."""
+    name: str   # as routed when written, relative to SCR_PREFIX
+    rank: int   # the rank that wrote it (in the job that wrote it)
+    size: int   # bytes
+
+
+def restart_ranks():
+    """Inside a restart phase: how many processes wrote the checkpoint
+    (SCR++ extension; it may differ from this job's size)."""
+    ranks = ffi.new("int*")
+    _check(lib.SCRPP_Restart_ranks(ranks), "SCRPP_Restart_ranks")
+    return ranks[0]
+
+
+def restart_files():
+    """Inside a restart phase: every file of the checkpoint, as a list of
+    RestartFile(name, rank, size), by writing rank then name (SCR++
+    extension). Any listed name may be given to route_file()."""
+    count = ffi.new("int*")
+    _check(lib.SCRPP_Restart_file_count(count), "SCRPP_Restart_file_count")
+    name = ffi.new("char[]", MAX_FILENAME)
+    rank = ffi.new("int*")
+    size = ffi.new("unsigned long long*")
+    files = []
+    for i in range(count[0]):
+        _check(lib.SCRPP_Restart_file(i, name, rank, size), "SCRPP_Restart_file")
+        files.append(RestartFile(ffi.string(name).decode("utf-8"), rank[0], size[0]))
+    return files
 
 
 def get_version():

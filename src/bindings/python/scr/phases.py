@@ -83,6 +83,16 @@ class Restart(_Phase):
         the file is damaged."""
         return arrays.load(self.route(name))
 
+    @property
+    def files(self):
+        """Every file of the checkpoint, [RestartFile(name, rank, size)]."""
+        return core.restart_files()
+
+    @property
+    def ranks(self):
+        """How many processes wrote the checkpoint."""
+        return core.restart_ranks()
+
 
 def checkpoint(name, flags=0):
     """An output phase for checkpoint name (FLAG_CHECKPOINT, plus flags)."""
