@@ -87,11 +87,11 @@ class CodedRebuild : public Rebuild {
 
 }  // namespace
 
-Status apply_coded(io::Env& env, const Set& set, const std::string& dir, const kv::Tree& files,
+Status apply_coded(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
                    const std::string& redfile, int checks, const Encoder& encode) {
   SCR_TRY(check_geometry(set, checks));
   auto own = files_from_tree(files);
-  auto entries = gather_left_entries(set, member_entry(set, files), checks);
+  auto entries = gather_left_entries(set, member_entry(set, std::move(files)), checks);
   uint64_t largest = static_cast<uint64_t>(
       mpi::max(set.comm(), static_cast<int64_t>(own.ok() ? total_size(*own) : 0)));
   uint64_t chunk = chunk_size(largest, set.ranks() - checks);
@@ -99,7 +99,7 @@ Status apply_coded(io::Env& env, const Set& set, const std::string& dir, const k
   Result<io::LogicalFile> data = own.ok() ? open_files_read(env, dir, *own) : own.status();
   Result<PendingRedundancy> red =
       data.ok() ? PendingRedundancy::create(env, redfile,
-                                            coded_header(set.shape(), set.rank(), entries, chunk))
+                                            coded_header(set.shape(), set.rank(), std::move(entries), chunk))
                 : data.status();
   SCR_TRY(agree_in_set(set, red.status()));
   SymbolStore store(*data, red->file(), red->data_offset(), chunk);

@@ -23,7 +23,7 @@ using Decoder = std::function<Status(SymbolStore& store, uint64_t chunk, const S
 
 // Collective over the set: header, encode, then the redundancy file appears
 // only if every member succeeded.
-Status apply_coded(io::Env& env, const Set& set, const std::string& dir, const kv::Tree& files,
+Status apply_coded(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
                    const std::string& redfile, int checks, const Encoder& encode);
 
 // Collective over the set: up to `checks` lost members are rebuilt

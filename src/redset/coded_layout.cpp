@@ -4,9 +4,9 @@
 
 namespace scr::redset {
 
-kv::Tree coded_header(const SetShape& shape, int member, const std::map<int, kv::Tree>& entries,
+kv::Tree coded_header(const SetShape& shape, int member, std::map<int, kv::Tree> entries,
                       uint64_t chunk) {
-  kv::Tree h = header_with(shape, member, entries);
+  kv::Tree h = header_with(shape, member, std::move(entries));
   h.set_uint("CHUNK", chunk);
   return h;
 }

@@ -14,7 +14,7 @@
 namespace scr::redset {
 
 // The header of `member`: DESC entries of itself and its left neighbours, and CHUNK.
-kv::Tree coded_header(const SetShape& shape, int member, const std::map<int, kv::Tree>& entries,
+kv::Tree coded_header(const SetShape& shape, int member, std::map<int, kv::Tree> entries,
                       uint64_t chunk);
 
 // CHUNK is present and the file holds `checks` chunks of it after the header.

@@ -7,34 +7,32 @@ namespace scr::redset {
 
 int header_width(const Set& set) { return set.shape().width(); }
 
-kv::Tree member_entry(const Set& set, const kv::Tree& files) {
-  kv::Tree entry;
-  entry.put("DESC", set.desc());
-  entry.merge(files);
-  return entry;
+kv::Tree member_entry(const Set& set, kv::Tree files) {
+  files.put("DESC", set.desc());
+  return files;
 }
 
-kv::Tree header_with(const Set& set, const std::map<int, kv::Tree>& entries) {
-  return header_with(set.shape(), set.rank(), entries);
+kv::Tree header_with(const Set& set, std::map<int, kv::Tree> entries) {
+  return header_with(set.shape(), set.rank(), std::move(entries));
 }
 
-kv::Tree header_with(const SetShape& shape, int member, const std::map<int, kv::Tree>& entries) {
+kv::Tree header_with(const SetShape& shape, int member, std::map<int, kv::Tree> entries) {
   kv::Tree h;
   kv::Tree& group = h.child("GROUP");
   group.set_int("RANKS", shape.ranks());
   for (int i = 0; i < shape.ranks(); ++i)
     group.child("RANK").set_int(std::to_string(i), shape.members[static_cast<size_t>(i)]);
   h.set_int("RANK", member);
-  for (const auto& [m, entry] : entries) h.child("DESC", m) = entry;
+  for (auto& [m, entry] : entries) h.child("DESC", m) = std::move(entry);
   return h;
 }
 
-std::map<int, kv::Tree> gather_left_entries(const Set& set, const kv::Tree& own_entry, int width) {
+std::map<int, kv::Tree> gather_left_entries(const Set& set, kv::Tree own_entry, int width) {
   std::map<int, kv::Tree> entries;
-  entries[set.rank()] = own_entry;
   for (int d = 1; d <= width; ++d)
     entries[set.left(d)] =
         mpi::sendrecv_tree(set.comm(), own_entry, set.right(d), set.left(d), tags::kEntries + d);
+  entries[set.rank()] = std::move(own_entry);
   return entries;
 }
 

@@ -22,15 +22,16 @@ namespace scr::redset {
 int header_width(const Set& set);
 
 // This member's DESC entry: {DESC = set.desc(), FILE/..., FILES}.
-kv::Tree member_entry(const Set& set, const kv::Tree& files);
+kv::Tree member_entry(const Set& set, kv::Tree files);
 
 // GROUP, RANK and DESC/<r> = entries[r], for the header of `member`.
-kv::Tree header_with(const Set& set, const std::map<int, kv::Tree>& entries);
-kv::Tree header_with(const SetShape& shape, int member, const std::map<int, kv::Tree>& entries);
+// The entries are moved into the header (pass a copy to keep them).
+kv::Tree header_with(const Set& set, std::map<int, kv::Tree> entries);
+kv::Tree header_with(const SetShape& shape, int member, std::map<int, kv::Tree> entries);
 
 // Collective over the set: own_entry of this member and those of its `width`
 // left neighbours, keyed by set rank.
-std::map<int, kv::Tree> gather_left_entries(const Set& set, const kv::Tree& own_entry, int width);
+std::map<int, kv::Tree> gather_left_entries(const Set& set, kv::Tree own_entry, int width);
 
 // The header read back from this member's redundancy file belongs to this
 // member of this set, and carries its neighbours' entries.

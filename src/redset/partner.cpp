@@ -25,13 +25,13 @@ Status check_replicas(const Set& set) {
 
 }  // namespace
 
-Status apply_partner(io::Env& env, const Set& set, const std::string& dir, const kv::Tree& files,
+Status apply_partner(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
                      const std::string& redfile) {
   SCR_TRY(check_replicas(set));
   int r = set.params().replicas;
   auto own = files_from_tree(files);
-  auto entries = gather_left_entries(set, member_entry(set, files), r);
-  auto header = partner_header(set, entries);
+  auto entries = gather_left_entries(set, member_entry(set, std::move(files)), r);
+  auto header = partner_header(set, std::move(entries));
 
   Result<io::LogicalFile> data = own.ok() ? open_files_read(env, dir, *own) : own.status();
   Result<PendingRedundancy> red = !data.ok()     ? data.status()

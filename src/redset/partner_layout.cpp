@@ -41,14 +41,13 @@ Result<uint64_t> entry_size(const kv::Tree& entry) {
   return total_size(files);
 }
 
-Result<kv::Tree> partner_header(const Set& set, const std::map<int, kv::Tree>& entries) {
-  return partner_header(set.shape(), set.rank(), entries);
+Result<kv::Tree> partner_header(const Set& set, std::map<int, kv::Tree> entries) {
+  return partner_header(set.shape(), set.rank(), std::move(entries));
 }
 
-Result<kv::Tree> partner_header(const SetShape& shape, int member,
-                                const std::map<int, kv::Tree>& entries) {
-  kv::Tree h = header_with(shape, member, entries);
+Result<kv::Tree> partner_header(const SetShape& shape, int member, std::map<int, kv::Tree> entries) {
   SCR_ASSIGN_OR_RETURN(kv::Tree table, replica_table(shape, member, entries));
+  kv::Tree h = header_with(shape, member, std::move(entries));
   h.put("REPLICA", std::move(table));
   return h;
 }

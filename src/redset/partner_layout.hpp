@@ -19,9 +19,9 @@ namespace scr::redset {
 Result<uint64_t> entry_size(const kv::Tree& entry);
 
 // The full header of `member` from the DESC entries of it and its left neighbours.
-Result<kv::Tree> partner_header(const Set& set, const std::map<int, kv::Tree>& entries);
-Result<kv::Tree> partner_header(const SetShape& shape, int member,
-                                const std::map<int, kv::Tree>& entries);
+// The entries are moved into the header (pass a copy to keep them).
+Result<kv::Tree> partner_header(const Set& set, std::map<int, kv::Tree> entries);
+Result<kv::Tree> partner_header(const SetShape& shape, int member, std::map<int, kv::Tree> entries);
 
 // The REPLICA table must be the one the header's own metadata implies, and the
 // file must hold all the data it announces.

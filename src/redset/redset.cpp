@@ -43,20 +43,20 @@ Status apply(io::Env& env, const Set& set, const std::string& dir,
   // Every member must get this far, or the collective encoders would hang.
   SCR_TRY(mpi::agree(set.parent(), described.status()));
   std::string redfile = redundancy_file(set, dir);
+  // The CRCs are read off before the tree is handed to the scheme.
+  std::vector<uint32_t> taken;
+  if (auto listed = files_from_tree(*described))
+    for (const auto& f : *listed) taken.push_back(f.crc.value_or(0));
   Status st;
+  kv::Tree described_files = std::move(*described);
   switch (set.scheme()) {
-    case Scheme::single: st = detail::apply_single(env, set, dir, *described, redfile); break;
-    case Scheme::partner: st = detail::apply_partner(env, set, dir, *described, redfile); break;
-    case Scheme::xor_code: st = detail::apply_xor(env, set, dir, *described, redfile); break;
-    case Scheme::rs: st = detail::apply_rs(env, set, dir, *described, redfile); break;
+    case Scheme::single: st = detail::apply_single(env, set, dir, std::move(described_files), redfile); break;
+    case Scheme::partner: st = detail::apply_partner(env, set, dir, std::move(described_files), redfile); break;
+    case Scheme::xor_code: st = detail::apply_xor(env, set, dir, std::move(described_files), redfile); break;
+    case Scheme::rs: st = detail::apply_rs(env, set, dir, std::move(described_files), redfile); break;
   }
   st = mpi::agree(set.parent(), st);
-  if (st.ok() && crcs) {
-    crcs->clear();
-    auto listed = files_from_tree(*described);
-    if (listed)
-      for (const auto& f : *listed) crcs->push_back(f.crc.value_or(0));
-  }
+  if (st.ok() && crcs) *crcs = std::move(taken);
   return st;
 }
 

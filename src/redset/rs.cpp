@@ -7,10 +7,10 @@
 
 namespace scr::redset::detail {
 
-Status apply_rs(io::Env& env, const Set& set, const std::string& dir, const kv::Tree& files,
+Status apply_rs(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
                 const std::string& redfile) {
   int k = set.params().failures;
-  return apply_coded(env, set, dir, files, redfile, k, [&](SymbolStore& store, uint64_t chunk) {
+  return apply_coded(env, set, dir, std::move(files), redfile, k, [&](SymbolStore& store, uint64_t chunk) {
     return run_gather(set.comm(), store, chunk, set.params().piece_size,
                       encode_jobs(set.ranks(), k));
   });

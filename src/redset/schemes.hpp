@@ -1,6 +1,8 @@
 // Internal: one apply and one survey per scheme, called by redset.cpp after
 // the shared steps (describing files, naming the redundancy file). `files` is
-// this process's {FILE, FILES} tree from describe_files().
+// this process's {FILE, FILES} tree from describe_files(), handed over (moved)
+// so the header is built from it without a copy: with many small files the
+// trees, not the data, set the peak memory.
 //
 // recover() runs in two halves so that no set writes anything before every
 // set knows its loss can be rebuilt: survey_*() only reads (collective over
@@ -31,21 +33,21 @@ using Survey = Result<std::unique_ptr<Rebuild>>;
 // For a set that lost nothing: hands back this process's files.
 std::unique_ptr<Rebuild> nothing_to_rebuild(std::vector<FileEntry> files);
 
-Status apply_single(io::Env& env, const Set& set, const std::string& dir, const kv::Tree& files,
+Status apply_single(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
                     const std::string& redfile);
 Survey survey_single(io::Env& env, const Set& set, const std::string& dir,
                      const std::string& redfile);
 
-Status apply_partner(io::Env& env, const Set& set, const std::string& dir, const kv::Tree& files,
+Status apply_partner(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
                      const std::string& redfile);
 Survey survey_partner(io::Env& env, const Set& set, const std::string& dir,
                       const std::string& redfile);
 
-Status apply_xor(io::Env& env, const Set& set, const std::string& dir, const kv::Tree& files,
+Status apply_xor(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
                  const std::string& redfile);
 Survey survey_xor(io::Env& env, const Set& set, const std::string& dir, const std::string& redfile);
 
-Status apply_rs(io::Env& env, const Set& set, const std::string& dir, const kv::Tree& files,
+Status apply_rs(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
                 const std::string& redfile);
 Survey survey_rs(io::Env& env, const Set& set, const std::string& dir, const std::string& redfile);
 

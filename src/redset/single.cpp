@@ -7,9 +7,11 @@
 
 namespace scr::redset::detail {
 
-Status apply_single(io::Env& env, const Set& set, const std::string& /*dir*/, const kv::Tree& files,
+Status apply_single(io::Env& env, const Set& set, const std::string& /*dir*/, kv::Tree files,
                     const std::string& redfile) {
-  kv::Tree header = header_with(set, {{set.rank(), member_entry(set, files)}});
+  std::map<int, kv::Tree> entries;
+  entries.emplace(set.rank(), member_entry(set, std::move(files)));
+  kv::Tree header = header_with(set, std::move(entries));
   SCR_TRY(io::make_dirs(env, io::path::dirname(redfile)));
   SCR_ASSIGN_OR_RETURN(auto out, env.open(redfile, io::OpenMode::create, 0600));
   SCR_TRY(write_header(*out, header).status());

@@ -7,9 +7,9 @@
 
 namespace scr::redset::detail {
 
-Status apply_xor(io::Env& env, const Set& set, const std::string& dir, const kv::Tree& files,
+Status apply_xor(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
                  const std::string& redfile) {
-  return apply_coded(env, set, dir, files, redfile, 1, [&](SymbolStore& store, uint64_t chunk) {
+  return apply_coded(env, set, dir, std::move(files), redfile, 1, [&](SymbolStore& store, uint64_t chunk) {
     return run_ring(set.comm(), store, chunk, set.params().piece_size, encode_steps(set.ranks()));
   });
 }
