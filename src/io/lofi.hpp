@@ -1,4 +1,4 @@
-// A logical file (the seeds' lofi): an ordered list of physical files read
+// A logical file (docs/formats/redset.md): an ordered list of physical files read
 // and written as one stream, zero-padded past the end of the real data. The
 // redundancy encoders see every process as holding exactly one file of the
 // same padded length.

@@ -40,7 +40,7 @@ Result<Tree> decode_payload(std::span<const std::byte> payload, uint32_t expecte
 // The payload CRC stored in a validated envelope.
 uint32_t envelope_payload_crc(std::span<const std::byte> envelope);
 
-// Indented text form, as the seeds print headers:
+// Indented text form, as scr_inspect prints headers (docs/formats/kvtree.md):
 //   CHUNK = 2446678
 //   DESC
 //     0

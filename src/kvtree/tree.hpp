@@ -1,4 +1,4 @@
-// The metadata tree (the seeds' kvtree): nested string keys, each key owning a
+// The metadata tree (docs/formats/kvtree.md): nested string keys, each key owning a
 // subtree. "KEY = VALUE" is the special case of a key whose subtree holds one
 // leaf key. Every header, filemap, index and descriptor on disk is a Tree.
 // Children are kept sorted so that encodings and printouts are deterministic.

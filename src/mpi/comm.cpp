@@ -67,8 +67,8 @@ std::vector<std::string> allgather_strings(const Comm& comm, const std::string& 
 }
 
 // An allgather of names and a local sort is O(P) memory per process, which is
-// fine for the job sizes we target; the seeds' bitonic sort is the scalable
-// replacement should we ever need it.
+// fine for the job sizes we target; a distributed (e.g. bitonic) sort of the
+// names is the scalable replacement should we ever need it.
 Comm split_by_string(const Comm& comm, const std::string& s, int* group_id, int* num_groups) {
   auto names = allgather_strings(comm, s);
   std::vector<std::string> distinct = names;

@@ -1,4 +1,4 @@
-// File metadata as stored in redundancy headers (seed 001):
+// File metadata as stored in redundancy headers (docs/formats/redset.md):
 //   FILE/<i>/<name>/{SIZE, MODE, UID, GID, ATIME_SECS, ATIME_NSECS, MTIME_*, CTIME_*, CRC}
 //   FILES = n
 // plus helpers every scheme shares: describing a process's files, checking

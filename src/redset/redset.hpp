@@ -1,4 +1,4 @@
-// Redundancy sets (the seeds' redset): protect each process's files against
+// Redundancy sets (docs/design.md#redundancy-schemes): protect each process's files against
 // the loss of whole failure groups (nodes) with SINGLE, PARTNER, XOR or
 // Reed-Solomon encoding across a set of processes from distinct failure
 // groups.

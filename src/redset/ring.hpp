@@ -1,4 +1,4 @@
-// The XOR pipeline of seed 000. Pieces travel around the ring from each
+// The XOR pipeline (docs/design.md#xor). Pieces travel around the ring from each
 // member to its right neighbour. In every step a member may take the running
 // XOR from its left neighbour, fold in one of its own symbols, and then pass
 // the result on to the right or keep it as one of its symbols. Apply's

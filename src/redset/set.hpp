@@ -42,7 +42,7 @@ class Set {
   // missing or inconsistent.
   static Result<Set> from_desc(const mpi::Comm& parent, const kv::Tree& desc, size_t piece_size);
 
-  // DESC tree as in the seeds' headers: ENABLED, GROUP, GROUPS, RANK, RANKS,
+  // DESC tree of redundancy headers (docs/formats/redset.md): ENABLED, GROUP, GROUPS, RANK, RANKS,
   // TYPE, WRANK, WRANKS, plus CKSUM (RS) / REPLICAS (PARTNER) and MEMBERS/<i>
   // = world rank of set rank i.
   kv::Tree desc() const;

@@ -1,4 +1,4 @@
-// XOR (seed 000): one check chunk per member, computed by the pipelined
+// XOR (docs/design.md#xor): one check chunk per member, computed by the pipelined
 // reduce-scatter around the ring; one lost member per set is rebuilt by the
 // pipelined reduction to it.
 #include "redset/coded.hpp"

@@ -1,4 +1,4 @@
-// Group, store and redundancy descriptors (seed 002), built from a Config and
+// Group, store and redundancy descriptors (docs/config.md#descriptors), built from a Config and
 // validated before any MPI work starts, so a bad CKPT line fails at SCR_Init
 // with a message naming the line instead of deep inside an encoder.
 //   groups: which processes fail together / share a device (NODE, WORLD, GROUPS)

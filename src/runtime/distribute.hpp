@@ -1,5 +1,5 @@
-// Redistribution at SCR_Init when ranks moved (seed 003: scr_scatter_filemaps,
-// scr_distribute_files).
+// Redistribution at SCR_Init when ranks moved to other nodes: each rank must
+// find its cached files on its own node before the rebuild (docs/design.md#scr_init).
 //
 // 1. scatter_filemaps: the storage owner of each node (node rank 0) reads
 //    every filemap in the node's control directory, including those of ranks

@@ -1,6 +1,6 @@
 // Who and where this process is: user, job (allocation) id, node name and the
 // directories derived from them. The simulated-node mechanism (SCR_SIM_NODES,
-// SPEC §5) lives here and only here.
+// docs/design.md#simulated-nodes) lives here and only here.
 #pragma once
 
 #include <string>

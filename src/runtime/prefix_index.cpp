@@ -100,8 +100,8 @@ std::vector<int> PrefixIndex::fetch_order(const std::string& preferred) const {
   if (first) order.push_back(*first);
   std::vector<int> all = ids();
   std::reverse(all.begin(), all.end());
-  // After the current one, continue with those older than it (seed: "the
-  // next most recent").
+  // After the current one, fall back to those older than it, newest first:
+  // a dataset newer than the chosen one is never loaded (docs/runtime.md#restart).
   for (int id : all)
     if (loadable(id) && (!first || id < *first)) order.push_back(id);
   return order;

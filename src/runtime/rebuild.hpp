@@ -1,4 +1,4 @@
-// Rebuild at SCR_Init (seed 003, scr_cache_rebuild): walk the datasets found
+// Rebuild at SCR_Init (docs/design.md#scr_init): walk the datasets found
 // in the caches of all nodes, oldest first; for each, agree on its descriptor
 // and on the redundancy descriptor it was written with (not today's
 // configuration), move files to the nodes where their owner ranks now run,

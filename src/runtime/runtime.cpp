@@ -181,7 +181,7 @@ Status Runtime::setup(const Config& config) {
 Status Runtime::prepare_restart() {
   const Settings& s = ctx_.settings;
   // SCR_DISTRIBUTE=0 skips redistribution and rebuild: the cache is not
-  // used at all (docs/restart.md).
+  // used at all (docs/runtime.md#restart).
   bool use_cache = s.distribute && !s.cache_purge;
   if (!use_cache) {
     if (ctx_.rank() == 0)

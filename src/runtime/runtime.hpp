@@ -1,6 +1,6 @@
 // The SCR++ runtime: one object per process between SCR_Init and
 // SCR_Finalize, holding the Context and implementing each API call as a
-// step of the seed's program flow. Every method except route_file is
+// step of the program flow (docs/design.md#program-flow). Every method except route_file is
 // collective over MPI_COMM_WORLD and returns the same status on every
 // process. Calls in the wrong phase return Errc::bad_state.
 #pragma once

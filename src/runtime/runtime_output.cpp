@@ -129,7 +129,7 @@ Status Runtime::start_output(const std::string& name, int flags) {
 Result<std::string> Runtime::prefix_relative(const std::string& name) const {
   if (name.empty()) return Error(Errc::invalid_argument, "empty file name");
   if (name.size() >= 1024) return Error(Errc::invalid_argument, "file name longer than SCR_MAX_FILENAME");
-  // Relative names are relative to SCR_PREFIX (docs/api.md).
+  // Relative names are relative to SCR_PREFIX (docs/runtime.md#names).
   std::string abs = io::path::absolute(name, ctx_.settings.prefix);
   auto rel = io::path::relative_to(ctx_.settings.prefix, abs);
   if (!rel || *rel == "." || str::starts_with(*rel, ".scr/") || *rel == ".scr")

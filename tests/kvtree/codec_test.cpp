@@ -319,8 +319,8 @@ TEST(Text, LeavesPrintAsKeyEqualsValue) {
   EXPECT_EQ(kv::to_text(t, 4).substr(0, 9), "    A = 1");
 }
 
-// The SINGLE redundancy header shown in the redset documentation
-// (seed 001), printed at the indent the seed uses.
+// The SINGLE redundancy header shown in docs/formats/kvtree.md (text form),
+// printed with the indent used there (2).
 TEST(Text, MatchesSeedHeaderLayout) {
   Tree h;
   Tree& d0 = h.child("DESC", 0);
