@@ -78,30 +78,33 @@ uint64_t cached_bytes(Context& ctx, int id) {
 }
 
 namespace {
-// Checkpoint datasets (complete or not) this process holds, ascending.
-std::vector<int> held_checkpoints(const Context& ctx) {
+// Checkpoint datasets (complete or not) this process holds in `store`,
+// ascending.
+std::vector<int> held_checkpoints(const Context& ctx, const std::string& store) {
   std::vector<int> out;
   for (int id : ctx.filemap.datasets()) {
-    const kv::Tree* desc = ctx.filemap.find(id)->get("DESC");
+    const kv::Tree* entry = ctx.filemap.find(id);
+    if (entry->value_or("STORE", ctx.settings.cache_base) != store) continue;
+    const kv::Tree* desc = entry->get("DESC");
     if (!desc || DatasetInfo::from_tree(*desc).is_checkpoint()) out.push_back(id);
   }
   return out;
 }
 }  // namespace
 
-Status evict_for_checkpoint(Context& ctx) {
+Status evict_for_checkpoint(Context& ctx, const Protection& p) {
   for (;;) {
-    std::vector<int> held = held_checkpoints(ctx);
+    std::vector<int> held = held_checkpoints(ctx, p.store);
     // Every process decides on the same numbers: the most any holds, and
     // the oldest id anyone holds. Output-only datasets leave the cache when
     // flushed and do not count.
     int most = static_cast<int>(mpi::max(ctx.world, static_cast<int64_t>(held.size())));
-    if (most < ctx.settings.cache_size || most == 0) return Status::Ok();
+    if (most < p.store_count || most == 0) return Status::Ok();
     int oldest = static_cast<int>(
         mpi::min(ctx.world, held.empty() ? INT32_MAX : static_cast<int64_t>(held.front())));
     if (ctx.rank() == 0)
-      log::debug(1, "cache holds " + std::to_string(most) + " of SCR_CACHE_SIZE=" +
-                        std::to_string(ctx.settings.cache_size) + " checkpoints: evicting dataset " +
+      log::debug(1, "store " + p.store + " holds " + std::to_string(most) + " of its " +
+                        std::to_string(p.store_count) + " checkpoints: evicting dataset " +
                         std::to_string(oldest));
     // Never delete a dataset while it is being flushed: wait for the flush.
     SCR_TRY(ctx.flusher->wait_for(ctx, oldest));

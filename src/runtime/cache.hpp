@@ -26,9 +26,10 @@ std::optional<uint32_t> recorded_crc(const Filemap& fm, int id, const std::strin
 // redundancy file) from cache and forget it in the filemap.
 Status delete_cached(Context& ctx, int id);
 
-// Collective: make room for one more checkpoint within SCR_CACHE_SIZE by
-// deleting the oldest cached datasets.
-Status evict_for_checkpoint(Context& ctx);
+// Collective: make room for one more checkpoint in the store of `p` within
+// that store's COUNT (SCR_CACHE_SIZE for the cache base) by deleting the
+// oldest checkpoints cached in it. Other stores keep theirs.
+Status evict_for_checkpoint(Context& ctx, const Protection& p);
 
 // Datasets every process holds complete in cache, newest first, flagged as
 // checkpoints. Collective (agreed across processes).

@@ -7,8 +7,7 @@
 // The filemap (one per process, in the control directory of its node, file
 // filemap_<rank>.scr) lists the datasets the process holds in cache:
 //   DSET/<id>/DESC       the dataset descriptor
-//   DSET/<id>/FILE/<n>   = application file name (prefix-relative), in order
-//   DSET/<id>/SIZE/<n>   = its size once complete
+//   DSET/<id>/FILE/<n>   = application file name (prefix-relative), sorted
 //   DSET/<id>/CRC/<name> = its CRC32C, taken at Complete
 //   DSET/<id>/REDDESC/<world rank>/...  redundancy descriptors of every member
 //                        of this process's set (so lost members find theirs)
@@ -57,7 +56,8 @@ class Filemap {
   const kv::Tree* find(int id) const;
   void erase(int id);
 
-  // Application files of a dataset, in the order they were routed.
+  // Application files of a dataset, sorted by name (routed names are kept in
+  // a set until Complete writes them).
   std::vector<std::string> files(int id) const;
   // Replace the list (duplicates dropped, order kept). Written once per
   // dataset, at Complete, fetch or rebuild: never per routed file.

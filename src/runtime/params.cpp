@@ -54,7 +54,7 @@ constexpr ParamSpec kParams[] = {
     {"SCR_GLOBAL_RESTART", kBool, "0", "1 restarts through the prefix (flush, then fetch) even if cached"},
     {"SCR_CURRENT", kString, "", "name of the checkpoint to restart from"},
     {"SCR_DISTRIBUTE", kBool, "1", "1 sends cached files to the node where their rank now runs"},
-    {"SCR_CRC_ON_COPY", kBool, "0", "1 verifies CRC32C when copying redundancy data"},
+    {"SCR_CRC_ON_COPY", kBool, "0", "accepted for SCR; SCR++ always records and verifies CRC32C"},
     {"SCR_CRC_ON_FLUSH", kBool, "1", "1 records CRC32C at flush and verifies it at fetch"},
     {"SCR_HALT_SECONDS", kSeconds, "0", "halt when fewer seconds remain in the allocation, 0 off"},
     {"SCR_HALT_EXIT", kBool, "0", "1 exits the process when a halt condition is met at a checkpoint"},

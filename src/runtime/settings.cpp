@@ -101,6 +101,10 @@ Result<Settings> settings_from_config(const Config& config) {
     p.output = red.output;
     p.bypass = red.bypass;
     p.store = red.store.empty() ? s.cache_base : red.store;
+    // COUNT of its store (SCR_CACHE_SIZE for the cache base, unless a STORE
+    // line for it says otherwise).
+    const StoreDesc* store = d.find_store(p.store);
+    p.store_count = store ? store->count : s.cache_size;
     p.group = red.group.empty() ? "NODE" : red.group;
     p.params.scheme = scheme_of(red.type);
     p.params.set_size = red.set_size;

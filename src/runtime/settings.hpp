@@ -24,6 +24,7 @@ struct Protection {
   // Datasets go straight to the prefix: no cache, no redundancy.
   bool bypass = false;
   std::string store;        // cache base directory
+  int store_count = 1;      // checkpoints that store keeps (its COUNT)
   std::string group = "NODE";  // failure group name
   redset::Params params;
 };

@@ -3,7 +3,8 @@
 # only by SCR_Finalize (SCR_FLUSH=1000), outputs every 5 steps. After the job,
 # each node's cache holds exactly SCR_CACHE_SIZE dataset directories: the newest
 # checkpoints, each with the files of the ranks on that node; output datasets
-# never take a cache slot. A restart after a kill can use any of them.
+# never take a cache slot. A restart after a kill can use any of them. A
+# STORE line's COUNT sets the same limit for its store.
 source "$(dirname "$0")/lib.sh"
 e2e_begin cache_eviction
 ARGS=(-n 50 -c 10 -o 5)
@@ -53,4 +54,12 @@ for size in 1 3; do
   esac
 done
 say "each node keeps exactly SCR_CACHE_SIZE checkpoints"
+
+# A STORE line's COUNT is the number its store keeps (here the cache base:
+# it overrides the default SCR_CACHE_SIZE=1, as in SCR).
+rm -rf "$E2E_DIR/run" && use_dirs "$E2E_DIR/run"
+printf 'STORE=%s COUNT=3\n' "$CACHE" >"$PREFIX/.scrconf"
+run_job SCR_FLUSH=1000 -- "$E2E_NP" "$HEAT" "${ARGS[@]}"
+expect_ok "run with STORE=<cache base> COUNT=3"
+expect_cache 3 30 40 50
 e2e_pass
