@@ -65,7 +65,13 @@ Status init() {
   if (!loaded.ok()) return loaded;
   if (!all) return Error(Errc::invalid_argument, "configuration could not be read on another process");
   // SCR_ENABLE=0: no directory, no file, no collective; every call succeeds.
-  if (auto enabled = s.config->get_bool("SCR_ENABLE"); enabled && !*enabled) {
+  // Rank 0's value decides for everyone (a value set by SCR_Config on one
+  // rank only, or a node's differing system file, must not split the job
+  // between the disabled and the collective Runtime::init).
+  int enabled = 1;
+  if (auto e = s.config->get_bool("SCR_ENABLE"); e && !*e) enabled = 0;
+  MPI_Bcast(&enabled, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!enabled) {
     s.disabled = true;
     return Status::Ok();
   }
@@ -105,7 +111,7 @@ void report(const char* call, const Status& st) {
   if (st.ok()) return;
   log::error(std::string(call) + ": " + st.message());
   if (State& s = state(); s.runtime)
-    s.runtime->context().events.record({"FAILURE", "", 0, -1, -1, std::string(call) + ": " + st.message()});
+    s.runtime->context().events.record({"API_ERROR", "", 0, -1, -1, std::string(call) + ": " + st.message()});
 }
 
 }  // namespace scr::api

@@ -121,8 +121,8 @@ std::vector<std::string> no_effect_warnings(const Config& config) {
   for (const auto& p : all_params())
     if (!p.no_effect.empty())
       if (auto v = config.user_value(p.name))
-        out.push_back(std::string(p.name) + "=" + *v + " is accepted but has no effect in SCR++: " +
-                      std::string(p.no_effect));
+        // The name only: a value may be a secret (SCR_LOG_DB_PASS).
+        out.push_back(std::string(p.name) + " is set but has no effect in SCR++: " + std::string(p.no_effect));
   return out;
 }
 

@@ -86,7 +86,7 @@ has_event FLUSH step.10
 has_event REBUILD step.15
 has_event RESTART_START step.15
 has_event RESTART_REJECTED step.15
-has_event FAILURE
+has_event API_ERROR
 has_event FETCH step.10
 has_event RESTART_COMPLETE step.10
 has_event HALT

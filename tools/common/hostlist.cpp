@@ -61,7 +61,7 @@ Status expand_entry(const std::string& entry, std::vector<std::string>& out) {
   for (const auto& part : str::split(entry.substr(open + 1, close - open - 1), ',')) {
     auto dash = part.find('-');
     std::string lo = part.substr(0, dash), hi = dash == std::string::npos ? lo : part.substr(dash + 1);
-    if (!all_digits(lo) || !all_digits(hi))
+    if (!all_digits(lo) || !all_digits(hi) || lo.size() > 18 || hi.size() > 18)
       return Error(Errc::invalid_argument, "'" + part + "' in host list entry '" + entry +
                                                "' is not a number or range");
     uint64_t a = std::stoull(lo), b = std::stoull(hi);
