@@ -111,11 +111,20 @@ stop() {
     kill -9 "$pid" 2>/dev/null || true
   done
   # A job step whose slurmd is gone can outlive it (seen with a step killed
-  # mid-run), and the PMIx plugin's per-step directories with it: this
-  # fixture's node is the only SLURM on a test machine, so its remaining step
-  # daemons and their directories go too.
-  pkill -9 -x slurmstepd 2>/dev/null || true
-  rm -rf /tmp/spmix_appdir_"$(id -u)"_* 2>/dev/null || true
+  # mid-run), and the PMIx plugin's per-step directory with it. Only this
+  # cluster's steps go: their job ids lie in [FirstJobId, FirstJobId + 10000).
+  local first id
+  first="$(sed -n 's/^FirstJobId=//p' "$dir/slurm.conf" 2>/dev/null)"
+  [[ -n "$first" ]] || return 0
+  while read -r pid id; do
+    ((id >= first && id < first + 10000)) && kill -9 "$pid" 2>/dev/null
+  done < <(pgrep -a -x slurmstepd 2>/dev/null | sed -n 's/^\([0-9]*\) slurmstepd: \[\([0-9]*\)\..*/\1 \2/p')
+  for f in /tmp/spmix_appdir_"$(id -u)"_*; do
+    id="${f##*_}"
+    id="${id%%.*}"
+    [[ "$id" =~ ^[0-9]+$ ]] && ((id >= first && id < first + 10000)) && rm -rf "$f"
+  done
+  return 0
 }
 
 case "${1:-}" in
