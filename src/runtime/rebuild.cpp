@@ -161,7 +161,8 @@ Status rebuild_cache(Context& ctx) {
                 "and deleting the cache");
     // Its newest checkpoint, if never flushed, is first made whole in the
     // prefix, where a job of any size can read it.
-    if (ctx.settings.fetch) SCR_TRY(salvage_resized_cache(ctx, held));
+    // (Also with SCR_FETCH=0: saving is a flush, and the cache goes next.)
+    SCR_TRY(salvage_resized_cache(ctx, held));
     for (int id : ctx.filemap.datasets()) drop_everywhere(ctx, held, id);
     for (Filemap& fm : held.adopted)
       for (int id : fm.datasets()) drop_everywhere(ctx, held, id);

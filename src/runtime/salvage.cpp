@@ -208,6 +208,14 @@ Status salvage_resized_cache(Context& ctx, const Holdings& held) {
       idx.erase(id);
       return Status::Ok();
     }));
+    // A full or failing prefix says nothing about the checkpoint: the cache
+    // is its only copy, and the caller would delete it. Stop instead.
+    bool transient = st.code() == Errc::no_space || st.code() == Errc::io_error;
+    if (mpi::any_true(ctx.world, transient))
+      return Error(Errc::no_space, "cached checkpoint " + name + " of the job of " + std::to_string(writers) +
+                                       " processes could not be saved to the prefix (" + st.message() +
+                                       "); the cache is left as it is: make room in " + ctx.settings.prefix +
+                                       " and start the job again, or save it with scr_scavenge");
   }
   return Status::Ok();
 }

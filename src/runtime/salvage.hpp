@@ -23,9 +23,10 @@
 namespace scr::rt {
 
 // Collective, at SCR_Init, when the cache was written by a job of another
-// size (before it is deleted). Failures are reported and leave the prefix
-// as it was; the status is an error only when the processes could not
-// agree.
+// size (before it is deleted). A checkpoint that cannot be made whole is
+// reported and the next older one tried, leaving the prefix as it was. The
+// status is an error when the prefix could not take a checkpoint (no space,
+// I/O error): the caller must then keep the cache, its only copy.
 Status salvage_resized_cache(Context& ctx, const Holdings& held);
 
 }  // namespace scr::rt
