@@ -43,7 +43,8 @@ int old_size(Context& ctx, const Holdings& held, int id) {
 
 // Step 1, local: copy the old ranks' files this process holds. Returns
 // OLD/<rank> = {FILE/..., REDFILE/...} for each copied rank, SUSPECT/<rank>
-// for each whose copy failed.
+// for each whose copy failed, and NOROOM = 1 when a copy failed for the
+// prefix's sake (no space, I/O error) rather than the cached file's.
 kv::Tree copy_held(Context& ctx, const Holdings& held, int id) {
   kv::Tree out;
   for (const Filemap* fm : all_held(ctx, held)) {
@@ -56,6 +57,8 @@ kv::Tree copy_held(Context& ctx, const Holdings& held, int id) {
       log::warn("the cached files of old rank " + rank + " cannot be saved (" + copied.status().message() +
                 "); rebuilding them from redundancy data");
       out.child("SUSPECT").set_int(rank, 1);
+      Errc code = copied.status().code();
+      if (code == Errc::no_space || code == Errc::io_error) out.set_int("NOROOM", 1);
     }
   }
   return out;
@@ -168,10 +171,15 @@ Status salvage_one(Context& ctx, const Holdings& held, int id, int writers, cons
   marker.desc = desc;
   SCR_TRY(begin_flush(ctx, marker));
   kv::Tree mine = copy_held(ctx, held, id);
+  bool noroom = mpi::any_true(ctx.world, mine.has("NOROOM"));
   kv::Tree copied = gather_copied(ctx, mine);
   auto rebuilt = rebuild_lost(ctx, id, copied, writers);
   Status st = rebuilt ? record(ctx, desc, writers, copied, std::move(rebuilt).value()) : rebuilt.status();
   if (!st.ok()) remove_copies(ctx, mine);
+  // Files the prefix could not take were counted lost: whatever failed next
+  // is the prefix's doing, not the checkpoint's.
+  if (!st.ok() && noroom)
+    return Error(Errc::no_space, "the prefix could not take its files (then: " + st.message() + ")");
   return st;
 }
 

@@ -5,7 +5,8 @@
 # The newest checkpoint is made whole in the prefix first (the lost node's
 # files rebuilt with the scheme and set layout they were written with),
 # then read at the new size; the run must end with the checksum of an
-# uninterrupted run. Run once per scheme: XOR, or RS with SCR_SET_FAILURES=2
+# uninterrupted run; before that, a prefix with no room makes SCR_Init fail
+# and leaves the cache untouched. Run once per scheme: XOR, or RS with SCR_SET_FAILURES=2
 # (argument 1 and the settings after it).
 # With XOR, a second scenario loses two nodes: the newest checkpoint (only
 # in cache) cannot be made whole, leaves nothing loadable in the prefix, and
@@ -22,6 +23,13 @@ run_job "${settings[@]}" -- 8 "$HEAT" "${args[@]}" --crash-at 25
 expect_crashed
 assert_eq "$(index_field step.20 flushed)" absent "step.20 in the prefix before the restart"
 lose_node n3
+# First with a prefix that takes no data (every write to step.20/ fails with
+# ENOSPC): SCR_Init must fail and leave the cache, the only copy, untouched.
+before="$(tree_digest "$CACHE")"
+run_job "${settings[@]}" SCR_SIM_NODES=n0,n1,n2 SCR_FAULT_INJECT="write:/step.20/:1:ENOSPC" \
+  -- 6 "$HEAT" "${args[@]}"
+[[ $LAST_RC -ne 0 ]] || fail "the job ran although its cache-only checkpoint could not be saved"
+assert_eq "$(tree_digest "$CACHE")" "$before" "the cache after a salvage the prefix could not take"
 run_job "${settings[@]}" SCR_SIM_NODES=n0,n1,n2 -- 6 "$HEAT" "${args[@]}"
 expect_ok
 expect_resumed_from step.20
