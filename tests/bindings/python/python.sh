@@ -44,6 +44,13 @@ expect_crashed "restarted job killed after step.5"
 expect_out "RESUMED step.3"
 for r in $(seq 0 $((E2E_NP - 1))); do assert_file "$PREFIX/pdata/step.5/rank_${r}_u.arr" "flushed array"; done
 
+# A bug in the loader on one rank: every rank raises (none is left waiting
+# in a collective call) and step.5 is not condemned (resumed below).
+run_job SCR_FLUSH=1 -- "$E2E_NP" "${PY[@]}" run 7 --loader-bug-rank 2
+expect_failed "job whose loader has a bug on rank 2"
+expect_err "KeyError"
+expect_err "the loader failed on another process"
+
 lose_all_nodes
 run_job SCR_FLUSH=1 -- "$E2E_NP" "${PY[@]}" run 7 --fail-at 7
 expect_rc 0 "job with an exception inside the with of step.7"

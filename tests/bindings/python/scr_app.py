@@ -91,6 +91,7 @@ def load_state(rs):
 def run():
     steps = int(sys.argv[2])
     crash_at, fail_at, corrupt_at = option("--crash-at"), option("--fail-at"), option("--corrupt-at")
+    bug_rank = option("--loader-bug-rank")
     scr.init()
 
     def loader(rs):
@@ -104,6 +105,8 @@ def run():
 
     def logged_loader(rs):
         offered.append(rs.name)
+        if rank == bug_rank:
+            raise KeyError("a bug in the loader")
         return loader(rs)
 
     name, state = scr.load_restart(logged_loader)

@@ -117,10 +117,16 @@ def load_restart(loader, errors=(OSError, ValueError, SCRError)):
     (a missing or damaged file: IntegrityError is a ValueError), that
     checkpoint is reported invalid and the next older one is tried.
     Returns (name, loader's result), or (None, None) when no checkpoint
-    could be loaded. Other exceptions propagate (the phase is marked
-    invalid first).
+    could be loaded. Any other exception (a bug in the loader, an
+    interrupt) does not condemn the checkpoint: the phase completes as valid,
+    every process learns that one failed, and the exception is raised on all
+    of them (SCRError on those where nothing was raised), so no process is
+    left waiting in a collective call.
     """
+    from mpi4py import MPI  # the package is used with mpi4py; imported here so scr imports without it
+
     while True:
+        failure = None
         with Restart() as rs:
             if not rs:
                 return None, None
@@ -129,6 +135,12 @@ def load_restart(loader, errors=(OSError, ValueError, SCRError)):
             except errors:
                 rs.mark_invalid()
                 value = None
+            except BaseException as exc:  # noqa: B036 -- agreed on, then re-raised below
+                failure, value = exc, None
+        if MPI.COMM_WORLD.allreduce(failure is not None, op=MPI.LOR):
+            if failure is not None:
+                raise failure
+            raise SCRError("load_restart: the loader failed on another process")
         if rs.valid:
             return rs.name, value
 
