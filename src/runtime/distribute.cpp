@@ -151,6 +151,8 @@ Status distribute_files(Context& ctx, Holdings& held, int id) {
   auto told = mpi::exchange_trees(ctx.world, rounds);
   int my_round = told.empty() ? -1 : static_cast<int>(told.begin()->second.int_or("ROUND", -1));
   int nrounds = static_cast<int>(mpi::max(ctx.world, static_cast<int64_t>(serve.size())));
+  bool received = false;  // this process got its files from a remote holder
+  bool noroom = false;    // ... or could not write them (no space, I/O error)
   for (int round = 0; round < nrounds; ++round) {
     FileBundle out, in;
     int dest = round < static_cast<int>(serve.size()) ? serve[static_cast<size_t>(round)] : MPI_PROC_NULL;
@@ -163,32 +165,62 @@ Status distribute_files(Context& ctx, Holdings& held, int id) {
     const kv::Tree* entry = src != MPI_PROC_NULL ? offered.at(src).get("ENTRY") : nullptr;
     if (entry) in.dir = entry_dir(ctx, *entry, id);
     Status st = swap_files(ctx.fs(), ctx.world, dest, out, src, &in, ctx.settings.mpi_piece_size);
-    if (entry && st.ok()) ctx.filemap.dataset(id) = *entry;
+    if (entry && st.ok()) {
+      ctx.filemap.dataset(id) = *entry;
+      received = true;
+    }
     if (!st.ok()) {
       // Leave nothing half-copied; the redundancy scheme may still rebuild it.
       log::warn("moving files of dataset " + std::to_string(id) + ": " + st.message());
+      if (st.code() == Errc::no_space || st.code() == Errc::io_error) noroom = true;
       for (const auto& n : in.names) (void)io::remove_file(ctx.fs(), io::path::join(in.dir, n));
     }
   }
 
+  // Owners tell the holder they copied from whether the copy arrived: a
+  // holder never deletes the only good copy of files its owner could not
+  // write (a full spare, say).
+  std::map<int, kv::Tree> acks;
+  if (source >= 0 && source != me && !local) acks[source].set_int("OK", received ? 1 : 0);
+  auto acked = mpi::exchange_trees(ctx.world, acks);
+
   // 4. Holders let go: a copy handed over on its owner's node stays where it
-  //    is; copies sent elsewhere or not needed are deleted.
+  //    is; copies sent elsewhere or not needed are deleted, unless the send
+  //    failed: then the copy stays, listed in its filemap, for a later run
+  //    or scr_scavenge.
   for (Filemap& fm : held.adopted) {
     const kv::Tree* entry = fm.find(id);
     if (!entry) continue;
-    auto pick = picked_by.find(owner_rank(fm));
+    int owner = owner_rank(fm);
+    auto pick = picked_by.find(owner);
     bool stays = pick != picked_by.end() && pick->second.int_or("COPY", 0) == 0;
+    bool sent = pick != picked_by.end() && pick->second.int_or("COPY", 0) == 1;
+    auto ack = acked.find(owner);
+    if (sent && (ack == acked.end() || !ack->second.int_or("OK", 0))) {
+      log::warn("the files of rank " + std::to_string(owner) + " of dataset " + std::to_string(id) +
+                " did not reach it; this node keeps its copy");
+      continue;
+    }
     if (!stays) {
       std::string dir = entry_dir(ctx, *entry, id);
       for (const auto& n : all_files(fm, id)) (void)io::remove_file(ctx.fs(), io::path::join(dir, n));
     }
     fm.erase(id);
   }
-  return mpi::agree(ctx.world, ctx.filemap.save(ctx.fs()));
+  SCR_TRY(mpi::agree(ctx.world, ctx.filemap.save(ctx.fs())));
+  // Files that could not be written where they belong are not lost: say so,
+  // so the rebuild keeps what the other nodes hold instead of deleting it.
+  if (mpi::any_true(ctx.world, noroom))
+    return Error(Errc::no_space, "files of dataset " + std::to_string(id) +
+                                     " could not be moved to their new node (no space or an I/O error there)");
+  return Status::Ok();
 }
 
 void release_adopted(Context& ctx, Holdings& held) {
-  for (const Filemap& fm : held.adopted) (void)io::remove_file(ctx.fs(), fm.path());
+  // A filemap still listing a dataset (a copy whose owner could not take it)
+  // is kept, so the next run finds that copy; the others are consumed.
+  for (const Filemap& fm : held.adopted)
+    (void)(fm.datasets().empty() ? io::remove_file(ctx.fs(), fm.path()) : fm.save(ctx.fs()));
   held.adopted.clear();
 }
 

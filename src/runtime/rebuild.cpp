@@ -121,13 +121,18 @@ void drop_everywhere(Context& ctx, Holdings& held, int id) {
 // whose files were being rebuilt, and remove that partial directory where no
 // process of the node holds the dataset complete. The dataset is not
 // offered for restart in this run (not every process holds it complete).
-void keep_intact(Context& ctx, int id) {
+void keep_intact(Context& ctx, const Holdings& held, int id) {
   bool complete_here = ctx.filemap.flag(id, "COMPLETE");
+  // A copy this process holds for another rank (one it could not hand over)
+  // lives in the same directory.
+  bool holding = false;
+  for (const Filemap& fm : held.adopted) holding = holding || fm.has(id);
   const kv::Tree* entry = ctx.filemap.find(id);
   std::string store = entry ? entry->value_or("STORE", ctx.settings.cache_base) : ctx.settings.cache_base;
   std::string dir = ctx.dataset_dir(store, id);
   if (!complete_here && ctx.filemap.has(id)) ctx.filemap.erase(id);
-  if (!mpi::any_true(ctx.node, complete_here) && ctx.node.rank() == 0) (void)io::remove_tree(ctx.fs(), dir);
+  if (!mpi::any_true(ctx.node, complete_here || holding) && ctx.node.rank() == 0)
+    (void)io::remove_tree(ctx.fs(), dir);
   ctx.dataset_id = std::max(ctx.dataset_id, id);  // new datasets must not reuse its id
 }
 
@@ -179,7 +184,7 @@ Status rebuild_cache(Context& ctx) {
         log::warn("cached dataset " + std::to_string(id) + " could not be rebuilt: " + st.message() +
                   "; its files on the intact nodes are kept (a later run can rebuild it, "
                   "scr_scavenge can save it) but it is not used in this run");
-      keep_intact(ctx, id);
+      keep_intact(ctx, held, id);
       ctx.world.barrier();
       continue;
     }
