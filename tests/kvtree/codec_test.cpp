@@ -321,7 +321,7 @@ TEST(Text, LeavesPrintAsKeyEqualsValue) {
 
 // The SINGLE redundancy header shown in docs/formats/kvtree.md (text form),
 // printed with the indent used there (2).
-TEST(Text, MatchesSeedHeaderLayout) {
+TEST(Text, MatchesDocumentedHeaderLayout) {
   Tree h;
   Tree& d0 = h.child("DESC", 0);
   Tree& desc = d0.child("DESC");
@@ -346,7 +346,7 @@ TEST(Text, MatchesSeedHeaderLayout) {
   f.set("UID", "12345");
   d0.set("FILES", "1");
   h.set("RANK", "0");
-  const char* seed =
+  const char* documented =
       "  DESC\n"
       "    0\n"
       "      DESC\n"
@@ -373,10 +373,10 @@ TEST(Text, MatchesSeedHeaderLayout) {
       "            UID = 12345\n"
       "      FILES = 1\n"
       "  RANK = 0\n";
-  EXPECT_EQ(kv::to_text(h, 2), seed);
+  EXPECT_EQ(kv::to_text(h, 2), documented);
   auto back = kv::decode(kv::encode(h));
   ASSERT_TRUE(back.ok());
-  EXPECT_EQ(kv::to_text(*back, 2), seed);
+  EXPECT_EQ(kv::to_text(*back, 2), documented);
 }
 
 // Text lines: one per key, indented two spaces per level, except that a
