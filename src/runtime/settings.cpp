@@ -59,7 +59,6 @@ Result<Settings> settings_from_config(const Config& config) {
   s.distribute = r.flag("SCR_DISTRIBUTE", true);
   s.cache_purge = r.flag("SCR_CACHE_PURGE", false);
   s.prefix_size = static_cast<int>(r.num("SCR_PREFIX_SIZE", 0));
-  s.crc_on_copy = r.flag("SCR_CRC_ON_COPY", false);
   s.crc_on_flush = r.flag("SCR_CRC_ON_FLUSH", true);
   s.halt_seconds = r.num("SCR_HALT_SECONDS", 0);
   s.halt_exit = r.flag("SCR_HALT_EXIT", false);

@@ -48,7 +48,6 @@ struct Settings {
   bool distribute = true;
   bool cache_purge = false;
   int prefix_size = 0;
-  bool crc_on_copy = false;
   bool crc_on_flush = true;
   int64_t halt_seconds = 0;
   bool halt_exit = false;
