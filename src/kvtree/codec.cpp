@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "common/crc32c.hpp"
+#include "kvtree/file_list.hpp"
 
 namespace scr::kv {
 namespace {
@@ -153,7 +154,12 @@ void text_node(const Tree& t, int indent, std::string& out) {
   for (const auto& [key, child] : t.children()) {
     // A key whose only child is a leaf prints as KEY = VALUE.
     if (child->size() == 1 && child->children().begin()->second->empty()) {
-      out += pad + key + " = " + child->children().begin()->first + "\n";
+      const std::string& value = child->children().begin()->first;
+      // A file list is binary: shown as its records instead.
+      if (auto files = decode_file_list(value); files.ok())
+        out += pad + key + " (" + std::to_string(files->size()) + " files)\n" + file_list_text(*files, indent + 2);
+      else
+        out += pad + key + " = " + value + "\n";
     } else {
       out += pad + key + "\n";
       text_node(*child, indent + 2, out);

@@ -3,33 +3,24 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "kvtree/codec.hpp"
+#include "kvtree/file_list.hpp"
 
 namespace scr::redset {
 
-kv::Tree meta_to_tree(const io::FileInfo& info) {
-  kv::Tree t;
-  t.set_uint("SIZE", info.size);
-  t.set_uint("MODE", info.mode);
-  t.set_uint("UID", info.uid);
-  t.set_uint("GID", info.gid);
-  t.set_int("ATIME_SECS", info.atime.tv_sec);
-  t.set_int("ATIME_NSECS", info.atime.tv_nsec);
-  t.set_int("MTIME_SECS", info.mtime.tv_sec);
-  t.set_int("MTIME_NSECS", info.mtime.tv_nsec);
-  t.set_int("CTIME_SECS", info.ctime.tv_sec);
-  t.set_int("CTIME_NSECS", info.ctime.tv_nsec);
-  return t;
+kv::FileAttrs attrs_of(const io::FileInfo& info) {
+  return {info.mode, info.uid, info.gid, {info.atime.tv_sec, info.atime.tv_nsec},
+          {info.mtime.tv_sec, info.mtime.tv_nsec}, {info.ctime.tv_sec, info.ctime.tv_nsec}};
 }
 
-io::FileInfo meta_from_tree(const kv::Tree& t) {
+io::FileInfo info_of(uint64_t size, const kv::FileAttrs& a) {
   io::FileInfo info;
-  info.size = t.uint_or("SIZE", 0);
-  info.mode = static_cast<uint32_t>(t.uint_or("MODE", 0100600));
-  info.uid = static_cast<uint32_t>(t.uint_or("UID", 0));
-  info.gid = static_cast<uint32_t>(t.uint_or("GID", 0));
-  info.atime = {static_cast<time_t>(t.int_or("ATIME_SECS", 0)), t.int_or("ATIME_NSECS", 0)};
-  info.mtime = {static_cast<time_t>(t.int_or("MTIME_SECS", 0)), t.int_or("MTIME_NSECS", 0)};
-  info.ctime = {static_cast<time_t>(t.int_or("CTIME_SECS", 0)), t.int_or("CTIME_NSECS", 0)};
+  info.size = size;
+  info.mode = a.mode;
+  info.uid = a.uid;
+  info.gid = a.gid;
+  info.atime = {static_cast<time_t>(a.atime.sec), static_cast<long>(a.atime.nsec)};
+  info.mtime = {static_cast<time_t>(a.mtime.sec), static_cast<long>(a.mtime.nsec)};
+  info.ctime = {static_cast<time_t>(a.ctime.sec), static_cast<long>(a.ctime.nsec)};
   return info;
 }
 
@@ -45,44 +36,37 @@ Status check_name(const std::string& name) {
 
 Result<kv::Tree> describe_files(io::Env& env, const std::string& dir,
                                 const std::vector<std::string>& files, size_t crc_piece_size) {
-  kv::Tree t;
-  t.set_int("FILES", static_cast<int64_t>(files.size()));
-  kv::Tree& list = t.child("FILE");
-  for (size_t i = 0; i < files.size(); ++i) {
-    SCR_TRY(check_name(files[i]));
-    SCR_ASSIGN_OR_RETURN(io::FileInfo info, env.stat(io::path::join(dir, files[i])));
-    if (!info.is_regular())
-      return Error(Errc::invalid_argument, files[i] + " is not a regular file");
-    kv::Tree meta = meta_to_tree(info);
+  std::vector<kv::FileRecord> records;
+  records.reserve(files.size());
+  for (const auto& name : files) {
+    SCR_TRY(check_name(name));
+    std::string path = io::path::join(dir, name);
+    SCR_ASSIGN_OR_RETURN(io::FileInfo info, env.stat(path));
+    if (!info.is_regular()) return Error(Errc::invalid_argument, name + " is not a regular file");
+    kv::FileRecord r{name, info.size, std::nullopt, false, attrs_of(info)};
     if (crc_piece_size > 0) {
-      SCR_ASSIGN_OR_RETURN(uint32_t crc,
-                           io::file_crc32c(env, io::path::join(dir, files[i]), crc_piece_size));
-      meta.set_uint("CRC", crc);
+      SCR_ASSIGN_OR_RETURN(r.crc, io::file_crc32c(env, path, crc_piece_size));
     }
-    list.child(std::to_string(i)).put(files[i], std::move(meta));
+    records.push_back(std::move(r));
   }
+  kv::Tree t;
+  t.set_int("FILES", static_cast<int64_t>(records.size()));
+  kv::put_file_list(t, "FILELIST", records);
   return t;
 }
 
 Result<std::vector<FileEntry>> files_from_tree(const kv::Tree& t) {
   SCR_ASSIGN_OR_RETURN(int64_t n, t.get_int("FILES"));
-  const kv::Tree* list = t.get("FILE");
-  if (n < 0 || (n > 0 && (!list || static_cast<int64_t>(list->size()) != n)))
+  SCR_ASSIGN_OR_RETURN(std::vector<kv::FileRecord> records, kv::get_file_list(t, "FILELIST"));
+  if (n < 0 || static_cast<uint64_t>(n) != records.size())
     return Error(Errc::corrupt, "file list does not match FILES = " + std::to_string(n));
   std::vector<FileEntry> out;
-  for (int64_t i = 0; i < n; ++i) {
-    const kv::Tree* entry = list->get(std::to_string(i));
-    if (!entry || entry->size() != 1)
-      return Error(Errc::corrupt, "file entry " + std::to_string(i) + " is missing");
-    const auto& [name, meta] = *entry->children().begin();
-    SCR_TRY(check_name(name));
-    FileEntry f{name, meta_from_tree(*meta), std::nullopt};
-    if (meta->has("CRC")) {
-      SCR_ASSIGN_OR_RETURN(uint64_t crc, meta->get_uint("CRC"));
-      if (crc > UINT32_MAX) return Error(Errc::corrupt, "CRC of " + name + " is out of range");
-      f.crc = static_cast<uint32_t>(crc);
-    }
-    out.push_back(std::move(f));
+  out.reserve(records.size());
+  for (auto& r : records) {
+    SCR_TRY(check_name(r.name));
+    if (!r.attrs) return Error(Errc::corrupt, "file " + r.name + " has no recorded mode, owner and times");
+    io::FileInfo info = info_of(r.size, *r.attrs);
+    out.push_back({std::move(r.name), info, r.crc});
   }
   return out;
 }

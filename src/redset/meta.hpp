@@ -1,6 +1,6 @@
 // File metadata as stored in redundancy headers (docs/formats/redset.md):
-//   FILE/<i>/<name>/{SIZE, MODE, UID, GID, ATIME_SECS, ATIME_NSECS, MTIME_*, CTIME_*, CRC}
-//   FILES = n
+//   FILES = n, FILELIST = the n files (name, size, mode, owner, times, CRC32C)
+//   as one compact file list (kvtree/file_list.hpp)
 // plus helpers every scheme shares: describing a process's files, checking
 // which are present, and restoring metadata after a rebuild.
 #pragma once
@@ -13,6 +13,7 @@
 #include "common/status.hpp"
 #include "io/env.hpp"
 #include "io/lofi.hpp"
+#include "kvtree/file_list.hpp"
 #include "kvtree/tree.hpp"
 
 namespace scr::redset {
@@ -25,15 +26,16 @@ struct FileEntry {
   std::optional<uint32_t> crc;
 };
 
-kv::Tree meta_to_tree(const io::FileInfo& info);
-io::FileInfo meta_from_tree(const kv::Tree& t);
+// Mode, owner and times as a file list records them, and back.
+kv::FileAttrs attrs_of(const io::FileInfo& info);
+io::FileInfo info_of(uint64_t size, const kv::FileAttrs& attrs);
 
-// stat each file in dir and build {FILE/..., FILES}; with a piece size, also
+// stat each file in dir and build {FILES, FILELIST}; with a piece size, also
 // checksum each file (CRC32C, read in pieces of that size). Names must be
 // relative and stay inside dir.
 Result<kv::Tree> describe_files(io::Env& env, const std::string& dir,
                                 const std::vector<std::string>& files, size_t crc_piece_size = 0);
-// Parse {FILE/..., FILES} back; rejects entries that would escape dir.
+// Parse {FILES, FILELIST} back; rejects entries that would escape dir.
 Result<std::vector<FileEntry>> files_from_tree(const kv::Tree& files_tree);
 uint64_t total_size(const std::vector<FileEntry>& files);
 std::vector<std::string> names(const std::vector<FileEntry>& files);

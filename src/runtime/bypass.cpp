@@ -20,26 +20,28 @@ Status check_written(Context& ctx, const std::set<std::string>& routed) {
   return Status::Ok();
 }
 
-// FILE/<rel>/{SIZE, CRC} for this process's files, as a flush from cache
-// records them. A shared file that another rank owns gets SIZE and SHARED=1.
+// This process's files as a flush from cache records them in the summary
+// (size and CRC32C). A shared file that another rank owns is marked shared.
 Result<kv::Tree> checksum_in_place(Context& ctx, const std::set<std::string>& routed) {
   std::vector<std::string> names(routed.begin(), routed.end());
   auto shared = survey_shared_names(ctx.world, ctx.id.node, names);
-  kv::Tree mine;
+  std::vector<kv::FileRecord> files;
   for (const auto& rel : names) {
     std::string path = io::path::join(ctx.settings.prefix, rel);
     SCR_ASSIGN_OR_RETURN(io::FileInfo info, ctx.fs().stat(path));
-    kv::Tree& f = mine.child("FILE").child(rel);
-    f.set_uint("SIZE", info.size);
+    kv::FileRecord& f = files.emplace_back();
+    f.name = rel;
+    f.size = info.size;
     auto it = shared.find(rel);
     if (it != shared.end() && it->second.owner != ctx.rank()) {
-      f.set_int("SHARED", 1);
+      f.shared = true;
       continue;
     }
     // Always: the CRC32C taken here is what every later read is checked against.
-    SCR_ASSIGN_OR_RETURN(uint32_t crc, io::file_crc32c(ctx.fs(), path, ctx.settings.piece_size));
-    f.set_uint("CRC", crc);
+    SCR_ASSIGN_OR_RETURN(f.crc, io::file_crc32c(ctx.fs(), path, ctx.settings.piece_size));
   }
+  kv::Tree mine;
+  set_summary_files(mine, files);
   return mine;
 }
 
@@ -77,8 +79,8 @@ Status complete_bypass(Context& ctx, int id, const kv::Tree& desc,
   job.started = ctx.timing.phase_start;
   int64_t files = 0;
   if (mine.ok())
-    if (const kv::Tree* list = mine->get("FILE"))
-      for (const auto& [rel, f] : list->children()) files += f->has("SHARED") ? 0 : 1;
+    if (auto list = summary_files(*mine))
+      for (const auto& f : *list) files += f.shared ? 0 : 1;
   job.desc.set_int("FILES", mpi::sum(ctx.world, files));
   return end_flush(ctx, job, mine);
 }

@@ -11,21 +11,6 @@
 
 namespace scr::rt {
 
-void set_crcs(Filemap& fm, int id, const std::vector<std::string>& files,
-              const std::vector<uint32_t>& crcs) {
-  kv::Tree& list = fm.dataset(id).reset("CRC");
-  for (size_t i = 0; i < files.size() && i < crcs.size(); ++i) list.set_uint(files[i], crcs[i]);
-}
-
-std::optional<uint32_t> recorded_crc(const Filemap& fm, int id, const std::string& file) {
-  const kv::Tree* entry = fm.find(id);
-  const kv::Tree* list = entry ? entry->get("CRC") : nullptr;
-  if (!list || !list->has(file)) return std::nullopt;
-  auto crc = list->get_uint(file);
-  if (!crc || *crc > UINT32_MAX) return std::nullopt;
-  return static_cast<uint32_t>(*crc);
-}
-
 Status protect_dataset(Context& ctx, int id, const Protection& p) {
   redset::Params params = p.params;
   params.piece_size = ctx.settings.mpi_piece_size;
@@ -36,7 +21,8 @@ Status protect_dataset(Context& ctx, int id, const Protection& p) {
   std::vector<std::string> files = ctx.filemap.files(id);
   std::vector<uint32_t> crcs;
   SCR_TRY(redset::apply(ctx.fs(), set, dir, files, &crcs));
-  set_crcs(ctx.filemap, id, files, crcs);
+  // Recorded for every later copy to check: flush, fetch, scavenge, rebuild.
+  ctx.filemap.set_files(id, files, crcs);
   ctx.filemap.set_redundancy_files(id, redset::redundancy_files(set));
   // Every member keeps all members' descriptors.
   auto descs = mpi::allgather_strings(set.comm(), kv::encode(set.desc()));

@@ -14,14 +14,6 @@ namespace scr::rt {
 // filemap, so a member whose node is lost can be told its own.
 Status protect_dataset(Context& ctx, int id, const Protection& p);
 
-// Record the CRC32C of each file of a dataset (taken when the redundancy
-// scheme was applied) in its filemap entry, CRC/<name>. Flush and scavenge
-// check every copy against it.
-void set_crcs(Filemap& fm, int id, const std::vector<std::string>& files,
-              const std::vector<uint32_t>& crcs);
-// The recorded CRC32C of a file, if any.
-std::optional<uint32_t> recorded_crc(const Filemap& fm, int id, const std::string& file);
-
 // Local: delete this process's files of a dataset (application files and
 // redundancy file) from cache and forget it in the filemap.
 Status delete_cached(Context& ctx, int id);

@@ -45,6 +45,9 @@ Result<Filemap> Filemap::load(io::Env& env, const std::string& path, int rank) {
     if (!tree) return tree.status();
     fm.tree_ = std::move(tree).value();
     fm.tree_.set_int("RANK", rank);
+    for (int id : fm.datasets())
+      if (auto files = kv::get_file_list(*fm.find(id), "FILELIST"); !files)
+        return files.status().with_context("filemap " + path + ", dataset " + std::to_string(id));
   }
   return fm;
 }
@@ -77,13 +80,38 @@ std::vector<std::string> Filemap::list(int id, const char* key) const {
   return out;
 }
 
-std::vector<std::string> Filemap::files(int id) const { return list(id, "FILE"); }
+std::vector<kv::FileRecord> Filemap::file_records(int id) const {
+  const kv::Tree* d = find(id);
+  if (!d) return {};
+  // Every list was checked when the filemap was loaded or set.
+  auto records = kv::get_file_list(*d, "FILELIST");
+  return records ? std::move(records).value() : std::vector<kv::FileRecord>{};
+}
 
-void Filemap::set_files(int id, const std::vector<std::string>& names) {
-  kv::Tree& list = dataset(id).reset("FILE");
-  std::unordered_set<std::string> seen;
-  for (const auto& rel : names)
-    if (seen.insert(rel).second) list.set(std::to_string(list.size()), rel);
+std::vector<std::string> Filemap::files(int id) const {
+  std::vector<std::string> out;
+  for (auto& f : file_records(id)) out.push_back(std::move(f.name));
+  return out;
+}
+
+void Filemap::set_files(int id, const std::vector<std::string>& names, const std::vector<uint32_t>& crcs) {
+  std::vector<kv::FileRecord> records;
+  records.reserve(names.size());
+  std::unordered_set<std::string_view> seen;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (!seen.insert(names[i]).second) continue;
+    kv::FileRecord f;
+    f.name = names[i];
+    if (i < crcs.size()) f.crc = crcs[i];
+    records.push_back(std::move(f));
+  }
+  set_file_records(id, records);
+}
+
+void Filemap::set_file_records(int id, const std::vector<kv::FileRecord>& records) {
+  kv::Tree& d = dataset(id);
+  d.set_int("FILES", static_cast<int64_t>(records.size()));
+  kv::put_file_list(d, "FILELIST", records);
 }
 
 std::vector<std::string> Filemap::redundancy_files(int id) const { return list(id, "REDFILE"); }

@@ -7,8 +7,10 @@
 // The filemap (one per process, in the control directory of its node, file
 // filemap_<rank>.scr) lists the datasets the process holds in cache:
 //   DSET/<id>/DESC       the dataset descriptor
-//   DSET/<id>/FILE/<n>   = application file name (prefix-relative), sorted
-//   DSET/<id>/CRC/<name> = its CRC32C, taken at Complete
+//   DSET/<id>/FILES      = number of application files
+//   DSET/<id>/FILELIST   = those files (prefix-relative names, sorted, each
+//                        with its CRC32C taken at Complete) as one compact
+//                        file list (kvtree/file_list.hpp)
 //   DSET/<id>/REDDESC/<world rank>/...  redundancy descriptors of every member
 //                        of this process's set (so lost members find theirs)
 //   DSET/<id>/STORE      = cache base the dataset lives in
@@ -22,6 +24,7 @@
 
 #include "common/status.hpp"
 #include "io/env.hpp"
+#include "kvtree/file_list.hpp"
 #include "kvtree/tree.hpp"
 
 namespace scr::rt {
@@ -57,11 +60,14 @@ class Filemap {
   void erase(int id);
 
   // Application files of a dataset, sorted by name (routed names are kept in
-  // a set until Complete writes them).
+  // a set until Complete writes them), with their CRC32C where recorded.
+  std::vector<kv::FileRecord> file_records(int id) const;
   std::vector<std::string> files(int id) const;
-  // Replace the list (duplicates dropped, order kept). Written once per
-  // dataset, at Complete, fetch or rebuild: never per routed file.
-  void set_files(int id, const std::vector<std::string>& names);
+  // Replace the list (duplicates dropped, order kept); crcs is empty or has
+  // one CRC32C per name. Written once per dataset, at Complete, fetch or
+  // rebuild: never per routed file.
+  void set_files(int id, const std::vector<std::string>& names, const std::vector<uint32_t>& crcs = {});
+  void set_file_records(int id, const std::vector<kv::FileRecord>& records);
   // Redundancy files this process keeps with the dataset (names in its dir).
   std::vector<std::string> redundancy_files(int id) const;
   void set_redundancy_files(int id, const std::vector<std::string>& names);

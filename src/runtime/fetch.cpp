@@ -1,5 +1,7 @@
 #include "runtime/fetch.hpp"
 
+#include <set>
+
 #include "common/log.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
@@ -44,11 +46,10 @@ void distribute_summary(Context& ctx, const kv::Tree& summary, kv::Tree* desc, k
 }
 
 // Compare what was read with what the summary recorded at flush.
-Status verify(const std::string& src, const kv::Tree& f, uint64_t bytes, uint32_t crc) {
-  if (bytes != f.uint_or("SIZE", bytes))
-    return Error(Errc::corrupt, src + " has " + std::to_string(bytes) + " bytes, expected " +
-                                    f.value_or("SIZE", "?"));
-  if (f.has("CRC") && crc != f.uint_or("CRC", 0))
+Status verify(const std::string& src, const kv::FileRecord& f, uint64_t bytes, uint32_t crc) {
+  if (bytes != f.size)
+    return Error(Errc::corrupt, src + " has " + std::to_string(bytes) + " bytes, expected " + std::to_string(f.size));
+  if (f.crc && crc != *f.crc)
     return Error(Errc::corrupt, src + " fails its CRC32C check (data changed since the flush)");
   return Status::Ok();
 }
@@ -58,35 +59,38 @@ Status verify(const std::string& src, const kv::Tree& f, uint64_t bytes, uint32_
 // checked by its owner; the others compare its size (the summary has no CRC
 // for them).
 Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string& dir, bool in_place) {
-  const kv::Tree* files = mine.get("FILE");
-  if (!files) return Status::Ok();
+  SCR_ASSIGN_OR_RETURN(std::vector<kv::FileRecord> files, summary_files(mine));
   io::CopyOptions opt;
   opt.piece_size = ctx.settings.piece_size;
   opt.keep_meta = ctx.settings.copy_metadata;
-  std::vector<std::string> names;
-  for (const auto& [rel, f] : files->children()) {
-    std::string src = io::path::join(ctx.settings.prefix, rel);
-    std::string dst = io::path::join(dir, rel);
+  std::set<std::string> made;  // each cache directory is made once
+  for (auto& f : files) {
+    std::string src = io::path::join(ctx.settings.prefix, f.name);
+    std::string dst = io::path::join(dir, f.name);
     if (!io::path::is_within(ctx.settings.prefix, src) || !io::path::is_within(dir, dst))
-      return Error(Errc::corrupt, "summary names a file outside the prefix: " + rel);
-    names.push_back(rel);
+      return Error(Errc::corrupt, "summary names a file outside the prefix: " + f.name);
     uint32_t crc = 0;
     uint64_t bytes = 0;
     if (in_place) {
       SCR_ASSIGN_OR_RETURN(io::FileInfo info, ctx.fs().stat(src));
       if (!info.is_regular()) return Error(Errc::corrupt, src + " is not a regular file");
       bytes = info.size;
-      if (f->has("CRC")) {
+      if (f.crc) {
         SCR_ASSIGN_OR_RETURN(crc, io::file_crc32c(ctx.fs(), src, ctx.settings.piece_size));
       }
     } else {
-      SCR_TRY(io::make_dirs_within(ctx.fs(), dir, io::path::dirname(dst), 0700));
+      if (made.insert(io::path::dirname(dst)).second)
+        SCR_TRY(io::make_dirs_within(ctx.fs(), dir, io::path::dirname(dst), 0700));
       opt.crc32c = &crc;
       SCR_ASSIGN_OR_RETURN(bytes, io::copy_file(ctx.fs(), src, dst, opt));
     }
-    SCR_TRY(verify(src, *f, bytes, crc));
+    SCR_TRY(verify(src, f, bytes, crc));
+    // The filemap keeps the name and CRC32C only.
+    f.size = 0;
+    f.shared = false;
+    f.attrs.reset();
   }
-  ctx.filemap.set_files(id, names);
+  ctx.filemap.set_file_records(id, files);
   return ctx.filemap.save(ctx.fs());
 }
 

@@ -27,21 +27,27 @@ void throttle(uint64_t rate, uint64_t done, std::chrono::steady_clock::time_poin
 FlushJob plan_flush(const Context& ctx, int id) { return plan_copies(ctx, ctx.filemap, id); }
 
 FlushJob plan_copies(const Context& ctx, const Filemap& fm, int id) {
+  const kv::Tree* entry = fm.find(id);
+  std::string store = entry ? entry->value_or("STORE", ctx.settings.cache_base) : ctx.settings.cache_base;
+  FlushJob job = plan_copies(fm, id, ctx.dataset_dir(store, id), ctx.settings.prefix);
+  job.crc = ctx.settings.crc_on_flush;
+  job.piece_size = ctx.settings.piece_size;
+  job.keep_meta = ctx.settings.copy_metadata;
+  return job;
+}
+
+FlushJob plan_copies(const Filemap& fm, int id, const std::string& dir, const std::string& prefix) {
   FlushJob job;
   job.id = id;
   const kv::Tree* entry = fm.find(id);
   job.desc = entry && entry->get("DESC") ? *entry->get("DESC") : kv::Tree();
-  job.crc = ctx.settings.crc_on_flush;
-  job.piece_size = ctx.settings.piece_size;
-  job.keep_meta = ctx.settings.copy_metadata;
   job.started = wall_seconds();
-  std::string dir = ctx.dataset_dir(entry ? entry->value_or("STORE", ctx.settings.cache_base) : ctx.settings.cache_base, id);
-  std::string meta_dir = prefix_dataset_dir(ctx.settings.prefix, id);
+  std::string meta_dir = prefix_dataset_dir(prefix, id);
   job.dirs.push_back(meta_dir);
-  for (const auto& rel : fm.files(id)) {
-    std::string dst = io::path::join(ctx.settings.prefix, rel);
+  for (const auto& f : fm.file_records(id)) {
+    std::string dst = io::path::join(prefix, f.name);
     job.dirs.push_back(io::path::dirname(dst));
-    job.items.push_back({io::path::join(dir, rel), dst, true, recorded_crc(fm, id, rel)});
+    job.items.push_back({io::path::join(dir, f.name), dst, true, f.crc});
   }
   for (const auto& name : fm.redundancy_files(id))
     job.items.push_back({io::path::join(dir, name), io::path::join(meta_dir, io::path::basename(name)), false});
@@ -53,6 +59,7 @@ Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string
   for (const auto& d : std::set<std::string>(job.dirs.begin(), job.dirs.end()))
     SCR_TRY(io::make_dirs_within(env, prefix, d, 0755));
   kv::Tree mine;
+  std::vector<kv::FileRecord> files;
   uint64_t total = 0;
   auto start = std::chrono::steady_clock::now();
   io::CopyOptions opt;
@@ -78,9 +85,10 @@ Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string
     total += bytes;
     if (item.app_file) {
       SCR_ASSIGN_OR_RETURN(std::string rel, io::path::relative_to(prefix, item.dst));
-      kv::Tree& f = mine.child("FILE").child(rel);
-      f.set_uint("SIZE", bytes);
-      if (want_crc) f.set_uint("CRC", crc);
+      kv::FileRecord& f = files.emplace_back();
+      f.name = std::move(rel);
+      f.size = bytes;
+      if (want_crc) f.crc = crc;
     } else {
       mine.child("REDFILE").child(io::path::basename(item.dst)).set_uint("SIZE", bytes);
     }
@@ -88,6 +96,7 @@ Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string
   }
   // The renames must be durable before the caller records the flush.
   for (const auto& d : synced) SCR_TRY(env.sync_dir(d));
+  set_summary_files(mine, files);
   return mine;
 }
 
@@ -104,9 +113,9 @@ Status end_flush(Context& ctx, const FlushJob& job, const Result<kv::Tree>& mine
   DatasetInfo info = DatasetInfo::from_tree(job.desc);
   SCR_TRY(mpi::agree(ctx.world, mine.status()).with_context("flush of dataset " + info.name));
   int64_t my_bytes = 0;
-  if (const kv::Tree* files = mine->get("FILE"))
-    for (const auto& [rel, f] : files->children())
-      if (!f->has("SHARED")) my_bytes += f->int_or("SIZE", 0);  // a shared file counts once
+  if (auto files = summary_files(*mine))
+    for (const auto& f : *files)
+      if (!f.shared) my_bytes += static_cast<int64_t>(f.size);  // a shared file counts once
   int64_t bytes = mpi::sum(ctx.world, my_bytes);
   // Gather every process's file list at rank 0 for the summary.
   std::map<int, kv::Tree> send;

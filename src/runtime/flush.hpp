@@ -49,6 +49,9 @@ FlushJob plan_flush(const Context& ctx, int id);
 // The same for the files one filemap lists (this process's, or one adopted
 // from a rank of an earlier job).
 FlushJob plan_copies(const Context& ctx, const Filemap& fm, int id);
+// The copies alone, for a dataset whose files are in `dir` (scr_scavenge
+// plans with this, from a node's filemap, as a job's flush does).
+FlushJob plan_copies(const Filemap& fm, int id, const std::string& dir, const std::string& prefix);
 // Local, MPI-free: copy the files; returns {FILE/<rel>/{SIZE,CRC}, REDFILE/..}.
 Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string& prefix);
 // Collective: mark the dataset incomplete in the index.

@@ -18,6 +18,7 @@
 
 #include "common/status.hpp"
 #include "io/env.hpp"
+#include "kvtree/file_list.hpp"
 #include "kvtree/tree.hpp"
 
 namespace scr::rt {
@@ -28,6 +29,11 @@ std::string prefix_scr_dir(const std::string& prefix);
 std::string prefix_lock_path(const std::string& prefix);
 std::string prefix_dataset_dir(const std::string& prefix, int id);
 std::string summary_path(const std::string& prefix, int id);
+
+// A rank's application files in a flush summary, RANK/<w>/{FILES, FILELIST}:
+// prefix-relative names with size, CRC32C and whether the file is shared.
+Result<std::vector<kv::FileRecord>> summary_files(const kv::Tree& rank_entry);
+void set_summary_files(kv::Tree& rank_entry, const std::vector<kv::FileRecord>& files);
 
 class PrefixIndex {
  public:

@@ -11,14 +11,14 @@ namespace scr::rt {
 namespace {
 
 // Prefix-relative names of a dataset's files, from its summary.
-std::set<std::string> summary_files(io::Env& env, const std::string& prefix, int id) {
+std::set<std::string> summary_names(io::Env& env, const std::string& prefix, int id) {
   std::set<std::string> out;
   auto summary = io::read_tree(env, summary_path(prefix, id));
   if (!summary) return out;
   if (const kv::Tree* ranks = summary->get("RANK"))
     for (const auto& [r, t] : ranks->children())
-      if (const kv::Tree* files = t->get("FILE"))
-        for (const auto& [rel, f] : files->children()) out.insert(rel);
+      if (auto files = rt::summary_files(*t))
+        for (auto& f : *files) out.insert(std::move(f.name));
   return out;
 }
 
@@ -26,7 +26,7 @@ std::set<std::string> summary_files(io::Env& env, const std::string& prefix, int
 
 Status delete_prefix_files(io::Env& env, const std::string& prefix, int id,
                            const std::set<std::string>& keep) {
-  for (const auto& rel : summary_files(env, prefix, id)) {
+  for (const auto& rel : summary_names(env, prefix, id)) {
     std::string p = io::path::join(prefix, rel);
     // Never act on a name that would leave the prefix, nor on a file that a
     // dataset we keep also names (applications may reuse file names).
@@ -49,7 +49,7 @@ void apply_prefix_window(Context& ctx, PrefixIndex& idx) {
   std::set<std::string> kept_files;
   for (int id : idx.ids())
     if (std::find(doomed.begin(), doomed.end(), id) == doomed.end())
-      kept_files.merge(summary_files(ctx.fs(), ctx.settings.prefix, id));
+      kept_files.merge(summary_names(ctx.fs(), ctx.settings.prefix, id));
   for (int id : doomed) {
     std::string name = idx.entry(id)->value_or("NAME", "");
     Status st = delete_prefix_files(ctx.fs(), ctx.settings.prefix, id, kept_files);

@@ -86,9 +86,13 @@ Status rebuild_one(Context& ctx, Holdings& held, int id) {
   std::map<std::string, uint32_t> crcs;
   SCR_ASSIGN_OR_RETURN(auto files, redset::recover(ctx.fs(), set, dir, &crcs));
 
-  ctx.filemap.set_files(id, files);
-  kv::Tree& crc_list = mine.reset("CRC");
-  for (const auto& [name, crc] : crcs) crc_list.set_uint(name, crc);
+  std::vector<kv::FileRecord> records;
+  for (const auto& name : files) {
+    kv::FileRecord& f = records.emplace_back();
+    f.name = name;
+    if (auto crc = crcs.find(name); crc != crcs.end()) f.crc = crc->second;
+  }
+  ctx.filemap.set_file_records(id, records);
   ctx.filemap.set_redundancy_files(id, redset::redundancy_files(set));
   mine.child("REDDESC").put(std::to_string(ctx.rank()), reddesc);
   ctx.filemap.set_flag(id, "COMPLETE", true);

@@ -5,6 +5,7 @@
 #include "io/file_lock.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "runtime/prefix_index.hpp"
 
 namespace scr::rt {
 
@@ -14,17 +15,18 @@ Status parse_summary(const std::string& prefix, const kv::Tree& summary, Rescale
   r->writers = static_cast<int>(summary.int_or("RANKS", 0));
   if (r->writers < 1) return Error(Errc::corrupt, "its summary records no process count");
   for (int w = 0; w < r->writers; ++w) {
-    const kv::Tree* files = summary.at({"RANK", std::to_string(w), "FILE"});
-    if (!files) continue;
-    for (const auto& [rel, f] : files->children()) {
+    const kv::Tree* entry = summary.at({"RANK", std::to_string(w)});
+    if (!entry) continue;
+    SCR_ASSIGN_OR_RETURN(std::vector<kv::FileRecord> files, summary_files(*entry));
+    for (const auto& f : files) {
+      const std::string& rel = f.name;
       if (!io::path::is_within(prefix, io::path::join(prefix, rel)) ||
           rel == ".scr" || str::starts_with(rel, ".scr/"))
         return Error(Errc::corrupt, "summary names a file outside the prefix: " + rel);
-      std::optional<uint32_t> crc;
-      if (f->has("CRC")) crc = static_cast<uint32_t>(f->uint_or("CRC", 0));
+      std::optional<uint32_t> crc = f.crc;
       auto [it, added] = r->by_name.emplace(rel, r->files.size());
       if (added) {
-        r->files.push_back({rel, w, f->uint_or("SIZE", 0)});
+        r->files.push_back({rel, w, f.size});
         r->crcs.push_back(crc);
       } else if (crc && !r->crcs[it->second]) {
         r->files[it->second].rank = w;

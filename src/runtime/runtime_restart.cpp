@@ -2,6 +2,7 @@
 // a restart, SCR_Complete_restart (falling back to older checkpoints).
 #include <algorithm>
 #include <map>
+#include <unordered_set>
 
 #include "common/log.hpp"
 #include "io/path.hpp"
@@ -26,30 +27,40 @@ std::string dataset_name(const Context& ctx, int id) {
 // processes, for the listing API. Each process lists its own files with
 // their sizes; rank 0 merges them (a shared file under its lowest rank) and
 // broadcasts the list.
+// Lists built just before by processes of this job.
+std::vector<kv::FileRecord> files_or_none(const kv::Tree& t) {
+  auto files = kv::get_file_list(t, "FILELIST");
+  return files ? std::move(files).value() : std::vector<kv::FileRecord>{};
+}
+
 std::vector<RestartFile> gather_listing(Context& ctx, int id) {
   bool bypass = ctx.filemap.flag(id, "BYPASS");
   std::string dir = bypass ? ctx.settings.prefix : ctx.dataset_dir(id);
-  kv::Tree mine;
-  for (const auto& rel : ctx.filemap.files(id)) {
-    auto info = ctx.fs().stat(io::path::join(dir, rel));
-    mine.child(rel).set_uint("SIZE", info ? info->size : 0);
+  std::vector<kv::FileRecord> mine = ctx.filemap.file_records(id);
+  for (auto& f : mine) {
+    auto info = ctx.fs().stat(io::path::join(dir, f.name));
+    f = {std::move(f.name), info ? info->size : 0, std::nullopt, false, std::nullopt};
   }
-  std::map<int, kv::Tree> send{{0, std::move(mine)}};
+  std::map<int, kv::Tree> send;
+  kv::put_file_list(send[0], "FILELIST", mine);
   auto got = mpi::exchange_trees(ctx.world, send);
+  // RANK/<r>/FILELIST: each file once, under the lowest rank that has it.
   kv::Tree all;
-  if (ctx.rank() == 0)
-    for (const auto& [r, files] : got)
-      for (const auto& [rel, f] : files.children())
-        if (!all.has(rel)) {
-          kv::Tree& e = all.child(rel);
-          e.set_int("RANK", r);
-          e.set_uint("SIZE", f->uint_or("SIZE", 0));
-        }
+  if (ctx.rank() == 0) {
+    std::unordered_set<std::string> seen;
+    for (const auto& [r, tree] : got) {
+      std::vector<kv::FileRecord> first;
+      for (auto& f : files_or_none(tree))
+        if (seen.insert(f.name).second) first.push_back(std::move(f));
+      kv::put_file_list(all.child("RANK").child(std::to_string(r)), "FILELIST", first);
+    }
+  }
   mpi::bcast_tree(ctx.world, all, 0);
   std::vector<RestartFile> out;
-  for (const auto& [rel, e] : all.children())
-    out.push_back({rel, static_cast<int>(e->int_or("RANK", 0)), e->uint_or("SIZE", 0)});
-  std::stable_sort(out.begin(), out.end(), [](const RestartFile& a, const RestartFile& b) { return a.rank < b.rank; });
+  if (const kv::Tree* ranks = all.get("RANK"))
+    for (int64_t r : ranks->int_keys())
+      for (auto& f : files_or_none(*ranks->get(std::to_string(r))))
+        out.push_back({std::move(f.name), static_cast<int>(r), f.size});
   return out;
 }
 

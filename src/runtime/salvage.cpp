@@ -120,11 +120,9 @@ Result<kv::Tree> rebuild_lost(Context& ctx, int id, const kv::Tree& copied, int 
   kv::Tree out;
   for (const auto& r : *rebuilt) {
     kv::Tree& entry = out.child(std::to_string(r.world_rank));
-    for (const auto& f : r.files) {
-      kv::Tree& e = entry.child("FILE").child(f.name);
-      e.set_uint("SIZE", f.meta.size);
-      e.set_uint("CRC", crcs.at({r.world_rank, f.name}));
-    }
+    std::vector<kv::FileRecord> files;
+    for (const auto& f : r.files) files.push_back({f.name, f.meta.size, crcs.at({r.world_rank, f.name}), false, std::nullopt});
+    set_summary_files(entry, files);
     auto red = ctx.fs().stat(r.redundancy_file);
     entry.child("REDFILE").child(io::path::basename(r.redundancy_file)).set_uint("SIZE", red ? red->size : 0);
   }
@@ -149,8 +147,8 @@ Status record(Context& ctx, const kv::Tree& desc, int writers, const kv::Tree& c
       auto it = lists.find(r);
       if (it == lists.end() || !it->second.get("REDFILE"))
         return Error(Errc::unrecoverable, "the files of old rank " + std::to_string(r) + " are missing");
-      if (const kv::Tree* files = it->second.get("FILE"))
-        for (const auto& [rel, f] : files->children()) bytes += f->int_or("SIZE", 0);
+      if (auto files = summary_files(it->second))
+        for (const auto& f : *files) bytes += static_cast<int64_t>(f.size);
     }
     return record_flushed(ctx, idx, desc, writers, std::move(lists), bytes);
   });
@@ -161,9 +159,8 @@ Status record(Context& ctx, const kv::Tree& desc, int writers, const kv::Tree& c
 void remove_copies(Context& ctx, const kv::Tree& mine) {
   if (const kv::Tree* old = mine.get("OLD"))
     for (const auto& [rank, entry] : old->children())
-      if (const kv::Tree* files = entry->get("FILE"))
-        for (const auto& [rel, f] : files->children())
-          (void)io::remove_file(ctx.fs(), io::path::join(ctx.settings.prefix, rel));
+      if (auto files = summary_files(*entry))
+        for (const auto& f : *files) (void)io::remove_file(ctx.fs(), io::path::join(ctx.settings.prefix, f.name));
 }
 
 Status salvage_one(Context& ctx, const Holdings& held, int id, int writers, const kv::Tree& desc) {

@@ -158,8 +158,9 @@ TEST_P(DamageTest, DamagedRedundancyDataNeverYieldsAWrongFile) {
   EXPECT_FALSE(got.ok());
   EXPECT_TRUE(got.status().code() == Errc::corrupt || got.status().code() == Errc::unrecoverable)
       << got.status().to_string();
-  if (lost_here)
+  if (lost_here) {
     for (const auto& f : me.files()) EXPECT_FALSE(fs::exists(dir + "/" + f)) << f << " was left behind";
+  }
 }
 
 // Every member without files: the redundancy files hold headers only, and a

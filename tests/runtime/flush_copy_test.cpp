@@ -38,8 +38,12 @@ TEST(FlushCopy, CopiesAFileMatchingItsRecordedCrc) {
   uint32_t crc = crc32c(text.data(), text.size());
   auto got = rt::run_copies(io::Env::posix(), job_for(cache, prefix, crc), prefix);
   ASSERT_TRUE(got.ok()) << got.status().to_string();
-  EXPECT_EQ(got->at({"FILE", "ckpt/rank_0.dat"})->uint_or("CRC", 0), crc);
-  EXPECT_EQ(got->at({"FILE", "ckpt/rank_0.dat"})->uint_or("SIZE", 0), text.size());
+  auto files = rt::summary_files(*got);
+  ASSERT_TRUE(files.ok()) << files.status().to_string();
+  ASSERT_EQ(files->size(), 1u);
+  EXPECT_EQ(files->front().name, "ckpt/rank_0.dat");
+  EXPECT_EQ(files->front().crc, crc);
+  EXPECT_EQ(files->front().size, text.size());
   EXPECT_TRUE(std::filesystem::exists(prefix + "/ckpt/rank_0.dat"));
 }
 

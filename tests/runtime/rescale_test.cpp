@@ -11,6 +11,7 @@
 
 #include "../io/temp_dir.hpp"
 #include "common/crc32c.hpp"
+#include "runtime/prefix_index.hpp"
 #include "runtime/rescale.hpp"
 
 namespace {
@@ -28,9 +29,13 @@ std::string read(const std::string& path) {
 }
 
 void add_file(kv::Tree& summary, int rank, const std::string& name, const std::string& text, bool crc) {
-  kv::Tree& f = summary.child("RANK").child(std::to_string(rank)).child("FILE").child(name);
-  f.set_uint("SIZE", text.size());
-  if (crc) f.set_uint("CRC", crc32c(text.data(), text.size()));
+  kv::Tree& entry = summary.child("RANK").child(std::to_string(rank));
+  auto files = rt::summary_files(entry).value();
+  kv::FileRecord& f = files.emplace_back();
+  f.name = name;
+  f.size = text.size();
+  if (crc) f.crc = crc32c(text.data(), text.size());
+  rt::set_summary_files(entry, files);
 }
 
 TEST(RescaleSummary, ListsEachFileOnceUnderItsWriter) {

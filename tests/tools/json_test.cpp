@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "kvtree/file_list.hpp"
 #include "tools/common/kv_json.hpp"
 
 namespace {
@@ -42,6 +43,15 @@ TEST(Json, MetadataTreesBecomeObjectsOfStrings) {
       "{\n  \"FLAG\": null,\n  \"NAME\": \"step.10\",\n  \"RANK\": {\n    \"0\": {\n"
       "      \"FILE\": {\n        \"a.dat\": {\n          \"SIZE\": \"8\"\n        }\n"
       "      }\n    }\n  }\n}",
+      scr::tools::tree_to_json(t).dump());
+}
+
+TEST(Json, FileListsBecomeArraysOfObjects) {
+  scr::kv::Tree t;
+  scr::kv::put_file_list(t, "FILELIST", {{"a.dat", 8, 7u, false, std::nullopt}, {"b.dat", 9, std::nullopt, true, std::nullopt}});
+  EXPECT_EQ(
+      "{\n  \"FILELIST\": [\n    {\n      \"name\": \"a.dat\",\n      \"size\": 8,\n      \"crc32c\": 7\n    },\n"
+      "    {\n      \"name\": \"b.dat\",\n      \"size\": 9,\n      \"shared\": true\n    }\n  ]\n}",
       scr::tools::tree_to_json(t).dump());
 }
 

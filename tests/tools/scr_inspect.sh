@@ -24,7 +24,7 @@ run_tool "$SCR_INSPECT" --json "$PREFIX"
 expect_rc 0
 expect_out '"kind": "prefix"'
 expect_out '"restart": "step.20"'
-expect_out '"step.20/rank_3.dat": {'
+expect_out '"name": "step.20/rank_3.dat"'
 run_tool "$SCR_INDEX" --prefix "$PREFIX" --drop step.10
 expect_rc 0
 run_tool "$SCR_INSPECT" "$PREFIX/.scr"

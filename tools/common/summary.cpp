@@ -61,7 +61,9 @@ Result<Summary> parse_summary(const kv::Tree& tree, const std::string& where) {
                                       std::to_string(s.ranks) + " has no file list");
     RankFiles rf;
     rf.rank = r;
-    SCR_ASSIGN_OR_RETURN(rf.files, parse_files(rank->get("FILE"), where));
+    auto files = rt::summary_files(*rank);
+    if (!files) return Error(Errc::corrupt, where + ": rank " + std::to_string(r) + ": " + files.status().message());
+    for (auto& f : *files) rf.files.push_back({std::move(f.name), f.size, f.crc});
     SCR_ASSIGN_OR_RETURN(rf.redundancy, parse_files(rank->get("REDFILE"), where));
     s.per_rank.push_back(std::move(rf));
   }

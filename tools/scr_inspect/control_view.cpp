@@ -41,13 +41,12 @@ std::string dataset_text(const rt::Filemap& fm, int id) {
   if (auto store = d.value("STORE")) out += "    store: " + *store + "\n";
   out += "    files: " + joined(fm.files(id)) + "\n";
   out += "    redundancy files: " + joined(fm.redundancy_files(id)) + "\n";
-  if (const kv::Tree* crcs = d.get("CRC"))
-    for (const auto& name : crcs->keys()) {
-      char hex[16];
-      std::snprintf(hex, sizeof hex, "0x%08llx",
-                    static_cast<unsigned long long>(crcs->uint_or(name, 0)));
-      out += "    CRC32C of " + name + ": " + hex + "\n";
-    }
+  for (const auto& f : fm.file_records(id)) {
+    if (!f.crc) continue;
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "0x%08x", *f.crc);
+    out += "    CRC32C of " + f.name + ": " + hex + "\n";
+  }
   if (const kv::Tree* reds = d.get("REDDESC"))
     for (int64_t w : reds->int_keys())
       out += "    redundancy of rank " + std::to_string(w) + ": " +

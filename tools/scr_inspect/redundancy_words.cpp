@@ -1,5 +1,7 @@
 #include "tools/scr_inspect/redundancy_words.hpp"
 
+#include "kvtree/file_list.hpp"
+
 namespace scr::tools::inspect {
 namespace {
 
@@ -45,10 +47,10 @@ std::vector<std::string> describe_header(const kv::Tree& header, uint64_t data_b
     std::string line = "member " + std::to_string(member + 1);
     if (world && world->has(key)) line += " (world rank " + world->value_or(key, "?") + ")";
     std::string files;
-    if (const kv::Tree* list = entries->get(key)->get("FILE"))
-      for (int64_t i : list->int_keys())
-        for (const auto& [name, meta] : list->get(std::to_string(i))->children())
-          files += (files.empty() ? "" : ", ") + name + " " + meta->value_or("SIZE", "?") + " B";
+    auto list = kv::get_file_list(*entries->get(key), "FILELIST");
+    if (!list) files = "unreadable file list (" + list.status().message() + ")";
+    for (const auto& f : list ? *list : std::vector<kv::FileRecord>{})
+      files += (files.empty() ? "" : ", ") + f.name + " " + std::to_string(f.size) + " B";
     out.push_back(line + ": " + (files.empty() ? "no files" : files));
   }
   return out;

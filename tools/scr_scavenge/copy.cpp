@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <map>
 
 #include "io/path.hpp"
 #include "runtime/flush.hpp"
@@ -11,20 +12,13 @@
 namespace scr::tools::scavenge {
 namespace {
 
-// What rt::plan_flush would plan for this rank, from its holding.
+// The job's own flush plan for this rank, from its holding. Each copy is
+// checksummed; a file that changed since Complete is found afterwards
+// (changed_files), so the rest of the rank's files are still saved.
 rt::FlushJob flush_job(const Holding& h, const kv::Tree& desc, const std::string& prefix) {
-  rt::FlushJob job;
-  job.id = h.id;
+  rt::FlushJob job = rt::plan_copies(*h.filemap, h.id, h.dir, prefix);
   job.desc = desc;
-  std::string meta_dir = rt::prefix_dataset_dir(prefix, h.id);
-  job.dirs.push_back(meta_dir);
-  for (const auto& rel : h.files()) {
-    std::string dst = io::path::join(prefix, rel);
-    job.dirs.push_back(io::path::dirname(dst));
-    job.items.push_back({io::path::join(h.dir, rel), dst, true});
-  }
-  for (const auto& name : h.redundancy_files())
-    job.items.push_back({io::path::join(h.dir, name), io::path::join(meta_dir, io::path::basename(name)), false});
+  for (auto& item : job.items) item.expect_crc = std::nullopt;
   return job;
 }
 
@@ -61,12 +55,14 @@ Result<kv::Tree> copy_rank(io::Env& env, const Holding& h, const kv::Tree& desc,
 
 std::vector<std::string> changed_files(const Holding& h, const kv::Tree& copied) {
   std::vector<std::string> changed;
-  const kv::Tree* recorded = h.entry().get("CRC");
-  const kv::Tree* files = copied.get("FILE");
-  if (!recorded || !files) return changed;
-  for (const auto& [name, f] : files->children())
-    if (recorded->has(name) && recorded->uint_or(name, 0) != f->uint_or("CRC", 0))
-      changed.push_back(name);
+  std::map<std::string, uint32_t> recorded;
+  for (const auto& f : h.filemap->file_records(h.id))
+    if (f.crc) recorded[f.name] = *f.crc;
+  auto files = rt::summary_files(copied);
+  if (!files) return changed;
+  for (const auto& f : *files)
+    if (auto r = recorded.find(f.name); r != recorded.end() && (!f.crc || *f.crc != r->second))
+      changed.push_back(f.name);
   return changed;
 }
 

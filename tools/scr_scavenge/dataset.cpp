@@ -113,11 +113,9 @@ Status rebuild_lost(io::Env& env, const Options& o, int id, const offline::Surve
   SCR_ASSIGN_OR_RETURN(auto rebuilt, offline::rebuild(env, survey, {o.prefix, meta_dir}, opt));
   for (const auto& r : rebuilt) {
     kv::Tree tree;
-    for (const auto& f : r.files) {
-      kv::Tree& entry = tree.child("FILE").child(f.name);
-      entry.set_uint("SIZE", f.meta.size);
-      entry.set_uint("CRC", crcs.at({r.world_rank, f.name}));
-    }
+    std::vector<kv::FileRecord> files;
+    for (const auto& f : r.files) files.push_back({f.name, f.meta.size, crcs.at({r.world_rank, f.name}), false, std::nullopt});
+    rt::set_summary_files(tree, files);
     SCR_ASSIGN_OR_RETURN(io::FileInfo red, env.stat(r.redundancy_file));
     tree.child("REDFILE").child(io::path::basename(r.redundancy_file)).set_uint("SIZE", red.size);
     (*copied)[r.world_rank] = std::move(tree);
@@ -133,19 +131,23 @@ Status check_all_there(io::Env& env, const Options& o, int id, const offline::Su
   for (int r = 0; r < survey.world_ranks; ++r) {
     auto entry = entries.find(r);
     SCR_ASSIGN_OR_RETURN(auto files, survey.files(r));
-    const kv::Tree* listed = entry == entries.end() ? nullptr : entry->second.get("FILE");
-    if (!listed && !files.empty())
+    if (entry == entries.end() && !files.empty())
       return Error(Errc::corrupt, "the files of rank " + std::to_string(r) + " are missing");
+    std::map<std::string, kv::FileRecord> listed;
+    if (entry != entries.end()) {
+      SCR_ASSIGN_OR_RETURN(auto copied, rt::summary_files(entry->second));
+      for (auto& f : copied) listed.emplace(f.name, std::move(f));
+    }
     for (const auto& f : files) {
-      const kv::Tree* e = listed->get(f.name);
+      auto e = listed.find(f.name);
       auto info = env.stat(io::path::join(o.prefix, f.name));
-      if (!e || !e->has("CRC") || e->uint_or("SIZE", 0) != f.meta.size || !info ||
+      if (e == listed.end() || !e->second.crc || e->second.size != f.meta.size || !info ||
           info->size != f.meta.size)
         return Error(Errc::corrupt,
                      f.name + " of rank " + std::to_string(r) +
                          " is not in the prefix as its redundancy header records it");
     }
-    if (listed && listed->size() != files.size())
+    if (listed.size() != files.size())
       return Error(Errc::corrupt,
                    "rank " + std::to_string(r) + " has files its header does not list");
     const kv::Tree* red = entry == entries.end() ? nullptr : entry->second.get("REDFILE");
