@@ -15,9 +15,9 @@
 #include "checkpoint.hpp"
 #include "io/files.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/wait.hpp"
 #include "options.hpp"
 #include "redset/redset.hpp"
-#include "redset/wait.hpp"
 
 namespace {
 
@@ -45,7 +45,7 @@ double cpu_seconds() {
 void barrier(const mpi::Comm& world) {
   MPI_Request req = MPI_REQUEST_NULL;
   MPI_Ibarrier(world.raw(), &req);
-  redset::wait_one(req);
+  mpi::wait_one(req);
 }
 
 // A collective step: wall time from a barrier to the last rank done.

@@ -1,10 +1,9 @@
 #include "api/api_state.hpp"
 
-#include <mpi.h>
-
 #include <mutex>
 
 #include "common/log.hpp"
+#include "mpi/comm.hpp"
 
 namespace scr::api {
 namespace {
@@ -47,9 +46,7 @@ Result<std::optional<std::string>> config(const std::string& text) {
 
 Status init() {
   State& s = state();
-  int mpi_ready = 0;
-  MPI_Initialized(&mpi_ready);
-  if (!mpi_ready) return Error(Errc::bad_state, "SCR_Init called before MPI_Init");
+  if (!mpi::initialized()) return Error(Errc::bad_state, "SCR_Init called before MPI was initialized");
   if (s.runtime || s.disabled) return Error(Errc::bad_state, "SCR_Init called twice");
   if (s.finalized) return Error(Errc::bad_state, "SCR_Init called after SCR_Finalize");
   Status loaded;
@@ -60,8 +57,7 @@ Status init() {
   }
   // Rank 0's configuration is the one used, but a file error must stop
   // everyone.
-  int ok = loaded.ok() ? 1 : 0, all = 0;
-  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  bool all = mpi::all_true(mpi::world(), loaded.ok());
   if (!loaded.ok()) return loaded;
   if (!all) return Error(Errc::invalid_argument, "configuration could not be read on another process");
   // SCR_ENABLE=0: no directory, no file, no collective; every call succeeds.
@@ -70,7 +66,7 @@ Status init() {
   // between the disabled and the collective Runtime::init).
   int enabled = 1;
   if (auto e = s.config->get_bool("SCR_ENABLE"); e && !*e) enabled = 0;
-  MPI_Bcast(&enabled, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  mpi::bcast_int(mpi::world(), enabled, 0);
   if (!enabled) {
     s.disabled = true;
     return Status::Ok();

@@ -1,10 +1,14 @@
-// MPI helpers: an owning communicator handle, splits by string, collective
-// decisions and sparse exchanges of metadata trees. Every collective here must
-// be called by all processes of the communicator.
+// The MPI layer's interface: an owning communicator handle, splits by string,
+// collective decisions and sparse exchanges of metadata trees. Code outside
+// src/mpi makes no MPI call of its own; it uses these (and mpi/requests.hpp,
+// mpi/tags.hpp). Every collective here must be called by all processes of the
+// communicator. Implemented in comm.cpp (communicators), collectives.cpp and
+// trees.cpp.
 #pragma once
 
 #include <mpi.h>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -21,6 +25,8 @@ class Comm {
   Comm() = default;
   static Comm dup(MPI_Comm comm);
   static Comm borrow(MPI_Comm comm) { return Comm(comm, false); }
+  // A new communicator over the same processes, owned by the result.
+  Comm duplicate() const { return dup(comm_); }
   Comm(const Comm&) = delete;
   Comm& operator=(const Comm&) = delete;
   Comm(Comm&& o) noexcept : comm_(o.comm_), owned_(o.owned_) { o.comm_ = MPI_COMM_NULL; }
@@ -41,6 +47,17 @@ class Comm {
   bool owned_ = false;
 };
 
+// The communicator of all the job's processes, borrowed (never freed).
+Comm world();
+// Whether MPI has been initialized (SCR_Init must come after it).
+bool initialized();
+// Shut MPI down, for a job that stops inside SCR (SCR_HALT_EXIT).
+void finalize();
+
+// A peer rank that sends or receives nothing: a point-to-point call with it
+// completes at once (MPI's null process).
+inline constexpr int kNoPeer = MPI_PROC_NULL;
+
 // Split by string: processes that pass the same string land in one
 // communicator, ranked by their rank in `comm`. Groups are numbered 0..n-1 in
 // sorted order of the strings; *group_id and *num_groups receive them.
@@ -48,6 +65,10 @@ Comm split_by_string(const Comm& comm, const std::string& s, int* group_id = nul
                      int* num_groups = nullptr);
 
 std::vector<std::string> allgather_strings(const Comm& comm, const std::string& s);
+// Every process's value, in rank order.
+std::vector<int> allgather_ints(const Comm& comm, int v);
+std::vector<std::array<uint64_t, 2>> allgather_pairs(const Comm& comm,
+                                                     const std::array<uint64_t, 2>& v);
 
 bool all_true(const Comm& comm, bool flag);
 bool any_true(const Comm& comm, bool flag);
@@ -55,13 +76,22 @@ int64_t sum(const Comm& comm, int64_t v);
 int64_t max(const Comm& comm, int64_t v);
 int64_t min(const Comm& comm, int64_t v);
 double max(const Comm& comm, double v);
+// The minimum, waited for without spinning: for processes that finish their
+// share of a pipeline early and must leave the CPU to those still working.
+int min_without_spinning(const Comm& comm, int v);
 
+void bcast_int(const Comm& comm, int& v, int root);
 void bcast_string(const Comm& comm, std::string& s, int root);
 void bcast_tree(const Comm& comm, kv::Tree& tree, int root);
 kv::Tree recv_tree(const Comm& comm, int source, int tag);
 void send_tree(const Comm& comm, const kv::Tree& tree, int dest, int tag);
 // Send `send` to `dest` and receive from `source` at once (ring shifts).
 kv::Tree sendrecv_tree(const Comm& comm, const kv::Tree& send, int dest, int source, int tag);
+
+// Send `out_bytes` bytes to `dest` while receiving up to `in_bytes` from
+// `source` (either may be kNoPeer). A failed transfer is an Errc::mpi_error.
+Status sendrecv(const Comm& comm, const void* out, int out_bytes, int dest, void* in,
+                int in_bytes, int source, int tag);
 
 // Sparse all-to-all of trees: send[r] goes to rank r. Returns, per source
 // rank, what it sent us. Ranks that sent nothing are absent.
@@ -71,5 +101,7 @@ std::map<int, kv::Tree> exchange_trees(const Comm& comm, const std::map<int, kv:
 // status was ok; otherwise every rank gets the error of the lowest failing
 // rank, prefixed with that rank number. Never hangs when only some fail.
 Status agree(const Comm& comm, const Status& local);
+// The status of process `root` (code and message), on every process.
+Status bcast_status(const Comm& comm, const Status& local, int root);
 
 }  // namespace scr::mpi

@@ -1,12 +1,10 @@
 #include "redset/gather.hpp"
 
-#include <mpi.h>
-
 #include <algorithm>
 
+#include "mpi/requests.hpp"
+#include "mpi/tags.hpp"
 #include "redset/buffer.hpp"
-#include "redset/tags.hpp"
-#include "redset/wait.hpp"
 
 namespace scr::redset {
 namespace {
@@ -14,8 +12,8 @@ namespace {
 // A member owns at most one symbol per stripe, so (peer, stripe) names a
 // message within a phase; MPI keeps messages of one (peer, tag) in order
 // across phases.
-constexpr int kSourceTag = tags::kGatherSource;
-constexpr int kOutputTag = tags::kGatherOutput;
+constexpr int kSourceTag = mpi::tags::kGatherSource;
+constexpr int kOutputTag = mpi::tags::kGatherOutput;
 
 struct Send {
   int stripe;
@@ -67,7 +65,7 @@ size_t piece_within_budget(const std::vector<StripeJob>& jobs, int members, size
 struct PhaseBuffers {
   std::vector<AlignedBuffer> send, in, out, receipt;
   std::vector<ViewHold> send_views;  // source pieces sent in place, until sent
-  std::vector<MPI_Request> send_req, in_req, out_req, receipt_req;
+  mpi::Requests send_req, in_req, out_req, receipt_req;
 
   static std::vector<AlignedBuffer> make(size_t n, size_t piece) {
     std::vector<AlignedBuffer> v;
@@ -80,7 +78,7 @@ class Gatherer {
  public:
   Gatherer(const mpi::Comm& comm, SymbolStore& store, const Pieces& pieces,
            const std::vector<StripeJob>& jobs)
-      : comm_(comm.raw()),
+      : comm_(comm),
         me_(comm.rank()),
         store_(store),
         pieces_(pieces),
@@ -99,10 +97,10 @@ class Gatherer {
       b.out = PhaseBuffers::make(outs, pieces.size());
       b.receipt = PhaseBuffers::make(share_.receipts.size(), pieces.size());
       b.send_views.resize(share_.sends.size());
-      b.send_req.assign(share_.sends.size(), MPI_REQUEST_NULL);
-      b.in_req.assign(ins, MPI_REQUEST_NULL);
-      b.out_req.assign(outs, MPI_REQUEST_NULL);
-      b.receipt_req.assign(share_.receipts.size(), MPI_REQUEST_NULL);
+      b.send_req = mpi::Requests(share_.sends.size());
+      b.in_req = mpi::Requests(ins);
+      b.out_req = mpi::Requests(outs);
+      b.receipt_req = mpi::Requests(share_.receipts.size());
     }
   }
 
@@ -110,13 +108,13 @@ class Gatherer {
     if (pieces_.count() > 0) post_receives(0);
     for (uint64_t q = 0; q < pieces_.count(); ++q) phase(q);
     for (PhaseBuffers& b : sets_) {
-      wait_all(b.send_req);
-      wait_all(b.out_req);
+      b.send_req.wait_all();
+      b.out_req.wait_all();
     }
   }
 
  private:
-  MPI_Comm comm_;
+  const mpi::Comm& comm_;
   int me_;
   SymbolStore& store_;
   const Pieces& pieces_;
@@ -130,16 +128,16 @@ class Gatherer {
     int len = static_cast<int>(pieces_.length(q));
     uint64_t offset = pieces_.offset(q);
     // Our source pieces go out first: gatherers wait for them, we wait for nobody.
-    wait_all(b.send_req);
+    b.send_req.wait_all();
     for (size_t i = 0; i < share_.sends.size(); ++i) {
       const Send& s = share_.sends[i];
       const uint8_t* piece = store_.view(s.symbol, offset, static_cast<size_t>(len),
                                          b.send[i].data(), b.send_views[i]);
-      MPI_Isend(piece, len, MPI_BYTE, s.to, kSourceTag + s.stripe, comm_, &b.send_req[i]);
+      b.send_req.isend(i, comm_, piece, len, s.to, kSourceTag + s.stripe);
     }
     if (q + 1 < pieces_.count()) post_receives(q + 1);
     for (size_t g = 0; g < share_.gathers.size(); ++g) gather(g, b, offset, len);
-    wait_all(b.receipt_req);
+    b.receipt_req.wait_all();
     for (size_t i = 0; i < share_.receipts.size(); ++i)
       store_.write(share_.receipts[i].symbol, offset, b.receipt[i].data(),
                    static_cast<size_t>(len));
@@ -154,14 +152,12 @@ class Gatherer {
       for (size_t c = 0; c < sources.size(); ++c) {
         if (sources[c].member == me_) continue;
         size_t i = in_start_[g] + c;
-        MPI_Irecv(b.in[i].data(), len, MPI_BYTE, sources[c].member, kSourceTag + stripe, comm_,
-                  &b.in_req[i]);
+        b.in_req.irecv(i, comm_, b.in[i].data(), len, sources[c].member, kSourceTag + stripe);
       }
     }
     for (size_t i = 0; i < share_.receipts.size(); ++i) {
       const Receipt& r = share_.receipts[i];
-      MPI_Irecv(b.receipt[i].data(), len, MPI_BYTE, r.from, kOutputTag + r.stripe, comm_,
-                &b.receipt_req[i]);
+      b.receipt_req.irecv(i, comm_, b.receipt[i].data(), len, r.from, kOutputTag + r.stripe);
     }
   }
 
@@ -177,11 +173,9 @@ class Gatherer {
       srcs.push_back(mine ? store_.view(job.sources[c].symbol, offset, n, b.in[i].data(), local)
                           : b.in[i].data());
     }
-    MPI_Request* in_req = b.in_req.data() + in_start_[g];
-    wait_all(std::span(in_req, job.sources.size()));
+    b.in_req.wait(in_start_[g], job.sources.size());
     // Output buffers of this set may still be on their way from two phases ago.
-    MPI_Request* out_req = b.out_req.data() + out_start_[g];
-    wait_all(std::span(out_req, job.outputs.size()));
+    b.out_req.wait(out_start_[g], job.outputs.size());
     std::vector<uint8_t*> outs;
     for (size_t r = 0; r < job.outputs.size(); ++r) outs.push_back(b.out[out_start_[g] + r].data());
     job.coefficients.encode(srcs, outs, n);
@@ -190,7 +184,7 @@ class Gatherer {
       if (o.member == me_)
         store_.write(o.symbol, offset, outs[r], n);
       else
-        MPI_Isend(outs[r], len, MPI_BYTE, o.member, kOutputTag + stripe, comm_, &out_req[r]);
+        b.out_req.isend(out_start_[g] + r, comm_, outs[r], len, o.member, kOutputTag + stripe);
     }
   }
 };

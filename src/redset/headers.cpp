@@ -1,7 +1,7 @@
 #include "redset/headers.hpp"
 
 #include "mpi/comm.hpp"
-#include "redset/tags.hpp"
+#include "mpi/tags.hpp"
 
 namespace scr::redset {
 
@@ -31,7 +31,7 @@ std::map<int, kv::Tree> gather_left_entries(const Set& set, kv::Tree own_entry, 
   std::map<int, kv::Tree> entries;
   for (int d = 1; d <= width; ++d)
     entries[set.left(d)] =
-        mpi::sendrecv_tree(set.comm(), own_entry, set.right(d), set.left(d), tags::kEntries + d);
+        mpi::sendrecv_tree(set.comm(), own_entry, set.right(d), set.left(d), mpi::tags::kEntries + d);
   entries[set.rank()] = std::move(own_entry);
   return entries;
 }

@@ -1,20 +1,17 @@
 #include "redset/ring.hpp"
 
-#include <mpi.h>
-
 #include <algorithm>
-#include <array>
 #include <cstring>
 
+#include "mpi/requests.hpp"
+#include "mpi/tags.hpp"
 #include "redset/buffer.hpp"
 #include "redset/kernels/xor.hpp"
-#include "redset/tags.hpp"
-#include "redset/wait.hpp"
 
 namespace scr::redset {
 namespace {
 
-constexpr int kTag = tags::kRing;
+constexpr int kTag = mpi::tags::kRing;
 // Piece buffers in rotation, and how many steps ahead receives are posted: a
 // buffer is reused only after the send made from it kSlots steps ago is done,
 // so the next messages land while this step reads and XORs.
@@ -25,7 +22,7 @@ class Ring {
  public:
   Ring(const mpi::Comm& comm, SymbolStore& store, const Pieces& pieces,
        const std::vector<RingStep>& steps)
-      : comm_(comm.raw()),
+      : comm_(comm),
         left_((comm.rank() + comm.size() - 1) % comm.size()),
         right_((comm.rank() + 1) % comm.size()),
         store_(store),
@@ -34,8 +31,6 @@ class Ring {
         total_(pieces.count() * steps.size()),
         own_(pieces.size()) {
     for (uint64_t i = 0; i < kSlots; ++i) slots_.emplace_back(pieces.size());
-    sends_.fill(MPI_REQUEST_NULL);
-    recvs_.fill(MPI_REQUEST_NULL);
   }
 
   void run() {
@@ -44,11 +39,11 @@ class Ring {
       step(u);
       if (u + kLookahead < total_) prepare(u + kLookahead);
     }
-    wait_all(sends_);
+    sends_.wait_all();
   }
 
  private:
-  MPI_Comm comm_;
+  const mpi::Comm& comm_;
   int left_, right_;
   SymbolStore& store_;
   const Pieces& pieces_;
@@ -57,7 +52,7 @@ class Ring {
   AlignedBuffer own_;  // our symbol, when it cannot be viewed in place
   std::vector<AlignedBuffer> slots_;
   ViewHold views_[kSlots];  // symbols sent in place, kept until their send is done
-  std::array<MPI_Request, kSlots> sends_, recvs_;
+  mpi::Requests sends_{kSlots}, recvs_{kSlots};
 
   const RingStep& at(uint64_t u) const { return steps_[u % steps_.size()]; }
   uint64_t piece_of(uint64_t u) const { return u / steps_.size(); }
@@ -65,10 +60,10 @@ class Ring {
 
   void prepare(uint64_t u) {
     uint64_t s = u % kSlots;
-    wait_one(sends_[s]);
+    sends_.wait(s);
     views_[s].reset();
     if (at(u).receive)
-      MPI_Irecv(slots_[s].data(), length(u), MPI_BYTE, left_, kTag, comm_, &recvs_[s]);
+      recvs_.irecv(s, comm_, slots_[s].data(), length(u), left_, kTag);
   }
 
   void step(uint64_t u) {
@@ -89,11 +84,11 @@ class Ring {
       ViewHold own_view;
       const uint8_t* own =
           st.add ? store_.view(*st.add, offset, len, own_.data(), own_view) : nullptr;
-      wait_one(recvs_[s]);
+      recvs_.wait(s);
       if (own) kernels::xor_into(slot, own, len);
     }
     if (st.send)
-      MPI_Isend(result, static_cast<int>(len), MPI_BYTE, right_, kTag, comm_, &sends_[s]);
+      sends_.isend(s, comm_, result, static_cast<int>(len), right_, kTag);
     if (st.keep) store_.write(*st.keep, offset, result, len);
   }
 };

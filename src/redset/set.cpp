@@ -54,11 +54,9 @@ Status Set::finish(const mpi::Comm& parent) {
   parent_ = &parent;
   world_rank_ = parent.rank();
   world_ranks_ = parent.size();
-  members_.assign(static_cast<size_t>(comm_.size()), 0);
-  MPI_Allgather(&world_rank_, 1, MPI_INT, members_.data(), 1, MPI_INT, comm_.raw());
+  members_ = mpi::allgather_ints(comm_, world_rank_);
   int leader = members_.front();
-  std::vector<int> leaders(static_cast<size_t>(world_ranks_));
-  MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, parent.raw());
+  std::vector<int> leaders = mpi::allgather_ints(parent, leader);
   std::sort(leaders.begin(), leaders.end());
   leaders.erase(std::unique(leaders.begin(), leaders.end()), leaders.end());
   groups_ = static_cast<int>(leaders.size());

@@ -1,19 +1,17 @@
 #include "redset/streams.hpp"
 
-#include <mpi.h>
-
 #include <algorithm>
 #include <cstring>
 
+#include "mpi/requests.hpp"
+#include "mpi/tags.hpp"
 #include "redset/buffer.hpp"
 #include "redset/layout.hpp"
-#include "redset/tags.hpp"
-#include "redset/wait.hpp"
 
 namespace scr::redset {
 namespace {
 
-constexpr int kTagBase = tags::kStream;
+constexpr int kTagBase = mpi::tags::kStream;
 
 uint64_t rounds_of(uint64_t size, size_t piece) { return (size + piece - 1) / piece; }
 
@@ -21,18 +19,18 @@ class Streams {
  public:
   Streams(const mpi::Comm& comm, size_t piece, const std::vector<OutStream>& outs,
           const std::vector<InStream>& ins)
-      : comm_(comm.raw()), piece_(piece), outs_(outs), ins_(ins) {
+      : comm_(comm), piece_(piece), outs_(outs), ins_(ins) {
     for (const auto& o : outs_) {
       rounds_ = std::max(rounds_, rounds_of(o.size, piece_));
       for (auto& set : out_bufs_) set.emplace_back(piece_);
       for (auto& set : out_views_) set.emplace_back();
-      for (auto& set : out_reqs_) set.emplace_back(o.to.size(), MPI_REQUEST_NULL);
+      for (auto& set : out_reqs_) set.emplace_back(o.to.size());
     }
     for (const auto& i : ins_) {
       rounds_ = std::max(rounds_, rounds_of(i.size, piece_));
       for (auto& set : in_bufs_) set.emplace_back(piece_);
-      for (auto& set : in_reqs_) set.push_back(MPI_REQUEST_NULL);
     }
+    for (auto& set : in_reqs_) set = mpi::Requests(ins_.size());
   }
 
   Status run() {
@@ -43,20 +41,20 @@ class Streams {
       receive_round(t);
     }
     for (auto& set : out_reqs_)
-      for (auto& reqs : set) wait_all(reqs);
+      for (auto& reqs : set) reqs.wait_all();
     return status_;
   }
 
  private:
-  MPI_Comm comm_;
+  const mpi::Comm& comm_;
   size_t piece_;
   const std::vector<OutStream>& outs_;
   const std::vector<InStream>& ins_;
   uint64_t rounds_ = 0;
   std::vector<AlignedBuffer> out_bufs_[2], in_bufs_[2];
   std::vector<ViewHold> out_views_[2];  // pieces sent in place, until sent
-  std::vector<std::vector<MPI_Request>> out_reqs_[2];
-  std::vector<MPI_Request> in_reqs_[2];
+  std::vector<mpi::Requests> out_reqs_[2];  // per out stream, one slot per destination
+  mpi::Requests in_reqs_[2];                 // one slot per in stream
   Status status_;
 
   // Length of piece t of a stream of `size` bytes; 0 when it has no such piece.
@@ -71,7 +69,7 @@ class Streams {
       int len = length(o.size, t);
       if (len == 0) continue;
       auto& reqs = out_reqs_[t % 2][i];
-      wait_all(reqs);
+      reqs.wait_all();
       uint8_t* copy = out_bufs_[t % 2][i].data();
       const uint8_t* piece = copy;
       if (status_.ok()) {
@@ -83,7 +81,7 @@ class Streams {
       }
       if (!status_.ok()) std::memset(copy, 0, static_cast<size_t>(len));
       for (size_t d = 0; d < o.to.size(); ++d)
-        MPI_Isend(piece, len, MPI_BYTE, o.to[d], kTagBase + o.tag, comm_, &reqs[d]);
+        reqs.isend(d, comm_, piece, len, o.to[d], kTagBase + o.tag);
     }
   }
 
@@ -91,8 +89,8 @@ class Streams {
     for (size_t i = 0; i < ins_.size(); ++i) {
       int len = length(ins_[i].size, t);
       if (len == 0) continue;
-      MPI_Irecv(in_bufs_[t % 2][i].data(), len, MPI_BYTE, ins_[i].from, kTagBase + ins_[i].tag,
-                comm_, &in_reqs_[t % 2][i]);
+      in_reqs_[t % 2].irecv(i, comm_, in_bufs_[t % 2][i].data(), len, ins_[i].from,
+                            kTagBase + ins_[i].tag);
     }
   }
 
@@ -100,7 +98,7 @@ class Streams {
     for (size_t i = 0; i < ins_.size(); ++i) {
       int len = length(ins_[i].size, t);
       if (len == 0) continue;
-      wait_one(in_reqs_[t % 2][i]);
+      in_reqs_[t % 2].wait(i);
       if (status_.ok())
         status_ = ins_[i].write(t * piece_, in_bufs_[t % 2][i].data(), static_cast<size_t>(len));
     }

@@ -1,7 +1,5 @@
 #include "redset/survey.hpp"
 
-#include <mpi.h>
-
 #include <algorithm>
 #include <array>
 
@@ -76,14 +74,12 @@ SetLoss loss_from_votes(const std::vector<bool>& intact, const std::vector<uint6
 }
 
 SetLoss agree_loss(const Set& set, SelfCheck& self, uint64_t chunk) {
-  std::array<uint64_t, 2> mine = {self.intact ? 1u : 0u, chunk};
-  std::vector<uint64_t> all(2 * static_cast<size_t>(set.ranks()));
-  MPI_Allgather(mine.data(), 2, MPI_UINT64_T, all.data(), 2, MPI_UINT64_T, set.comm().raw());
+  auto all = mpi::allgather_pairs(set.comm(), {self.intact ? 1u : 0u, chunk});
   std::vector<bool> intact;
   std::vector<uint64_t> chunks;
-  for (int r = 0; r < set.ranks(); ++r) {
-    intact.push_back(all[2 * r] != 0);
-    chunks.push_back(all[2 * r + 1]);
+  for (const auto& [member_intact, member_chunk] : all) {
+    intact.push_back(member_intact != 0);
+    chunks.push_back(member_chunk);
   }
   SetLoss loss = loss_from_votes(intact, chunks);
   if (self.intact && loss.contains(set.rank())) {

@@ -3,7 +3,7 @@
 // Threading model: each process copies its own files to the prefix in one
 // background std::thread per dataset. That thread makes no MPI calls and
 // touches only its FlushJob (fixed when the flush starts) and the Env, so
-// SCR++ needs no MPI thread level beyond MPI_THREAD_SINGLE. Every collective
+// SCR++ needs no more than MPI's single-threaded support level. Every collective
 // step (marking the index, agreeing that all processes finished, writing the
 // summary) runs on the application's thread inside SCR calls:
 //   - start() after SCR_Complete_output has applied the redundancy scheme;

@@ -63,8 +63,7 @@ int owner_rank(const Filemap& fm) { return static_cast<int>(fm.tree().int_or("RA
 Result<Holdings> scatter_filemaps(Context& ctx) {
   // World ranks of this node's processes, in node order.
   int me = ctx.rank();
-  std::vector<int> node_ranks(static_cast<size_t>(ctx.node.size()));
-  MPI_Allgather(&me, 1, MPI_INT, node_ranks.data(), 1, MPI_INT, ctx.node.raw());
+  std::vector<int> node_ranks = mpi::allgather_ints(ctx.node, me);
 
   std::map<int, kv::Tree> send;  // node rank -> FM/<owner> = filemap
   if (ctx.node.rank() == 0) {
@@ -155,14 +154,14 @@ Status distribute_files(Context& ctx, Holdings& held, int id) {
   bool noroom = false;    // ... or could not write them (no space, I/O error)
   for (int round = 0; round < nrounds; ++round) {
     FileBundle out, in;
-    int dest = round < static_cast<int>(serve.size()) ? serve[static_cast<size_t>(round)] : MPI_PROC_NULL;
-    int src = round == my_round ? source : MPI_PROC_NULL;
-    if (dest != MPI_PROC_NULL) {
+    int dest = round < static_cast<int>(serve.size()) ? serve[static_cast<size_t>(round)] : mpi::kNoPeer;
+    int src = round == my_round ? source : mpi::kNoPeer;
+    if (dest != mpi::kNoPeer) {
       const Filemap& fm = *adopted_of(held, dest);
       out.dir = entry_dir(ctx, *fm.find(id), id);
       out.names = all_files(fm, id);
     }
-    const kv::Tree* entry = src != MPI_PROC_NULL ? offered.at(src).get("ENTRY") : nullptr;
+    const kv::Tree* entry = src != mpi::kNoPeer ? offered.at(src).get("ENTRY") : nullptr;
     if (entry) in.dir = entry_dir(ctx, *entry, id);
     Status st = swap_files(ctx.fs(), ctx.world, dest, out, src, &in, ctx.settings.mpi_piece_size);
     if (entry && st.ok()) {

@@ -5,18 +5,22 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "kvtree/codec.hpp"
+#include "mpi/tags.hpp"
 #include "redset/meta.hpp"
 
 namespace scr::rt {
 namespace {
 
-std::string swap_bytes(const mpi::Comm& comm, const std::string& out, int dest, int src) {
+// Both transfers run even if the first fails, so the peer is never left waiting.
+Result<std::string> swap_bytes(const mpi::Comm& comm, const std::string& out, int dest, int src) {
   long long out_len = static_cast<long long>(out.size()), in_len = 0;
-  MPI_Sendrecv(&out_len, 1, MPI_LONG_LONG, dest, 811, &in_len, 1, MPI_LONG_LONG, src, 811,
-               comm.raw(), MPI_STATUS_IGNORE);
-  std::string in(src == MPI_PROC_NULL ? 0 : static_cast<size_t>(in_len), '\0');
-  MPI_Sendrecv(out.data(), static_cast<int>(out.size()), MPI_CHAR, dest, 812, in.data(),
-               static_cast<int>(in.size()), MPI_CHAR, src, 812, comm.raw(), MPI_STATUS_IGNORE);
+  Status lengths = mpi::sendrecv(comm, &out_len, int{sizeof out_len}, dest, &in_len,
+                                 int{sizeof in_len}, src, mpi::tags::kFileHeaderLength);
+  std::string in(src == mpi::kNoPeer ? 0 : static_cast<size_t>(in_len), '\0');
+  Status bytes = mpi::sendrecv(comm, out.data(), static_cast<int>(out.size()), dest, in.data(),
+                               static_cast<int>(in.size()), src, mpi::tags::kFileHeader);
+  if (!lengths.ok()) return lengths;
+  if (!bytes.ok()) return bytes;
   return in;
 }
 
@@ -48,7 +52,7 @@ Status swap_files(io::Env& env, const mpi::Comm& comm, int dest, const FileBundl
   kv::Tree header;
   std::vector<uint64_t> out_sizes;
   std::vector<std::unique_ptr<io::File>> readers;
-  if (dest != MPI_PROC_NULL) {
+  if (dest != mpi::kNoPeer) {
     auto described = redset::describe_files(env, out.dir, out.names);
     note(described.status());
     header.put("EXTRA", out.extra);
@@ -63,11 +67,13 @@ Status swap_files(io::Env& env, const mpi::Comm& comm, int dest, const FileBundl
       readers.push_back(f ? std::move(f).value() : nullptr);
     }
   }
-  std::string in_bytes = swap_bytes(comm, dest == MPI_PROC_NULL ? "" : kv::encode(header), dest, src);
+  auto swapped = swap_bytes(comm, dest == mpi::kNoPeer ? "" : kv::encode(header), dest, src);
+  note(swapped.status());
+  std::string in_bytes = swapped ? std::move(swapped).value() : std::string();
 
   std::vector<redset::FileEntry> in_files;
   std::vector<std::unique_ptr<io::File>> writers;
-  if (src != MPI_PROC_NULL) {
+  if (src != mpi::kNoPeer) {
     auto tree = kv::decode(in_bytes);
     note(tree.status());
     if (tree) {
@@ -106,10 +112,10 @@ Status swap_files(io::Env& env, const mpi::Comm& comm, int dest, const FileBundl
         std::memset(obuf.data(), 0, p.len);  // keep the peer's protocol going
       }
     }
-    MPI_Sendrecv(obuf.data(), sending ? static_cast<int>(out_plan[ui].len) : 0, MPI_CHAR,
-                 sending ? dest : MPI_PROC_NULL, 813, ibuf.data(),
-                 receiving ? static_cast<int>(in_plan[ui].len) : 0, MPI_CHAR,
-                 receiving ? src : MPI_PROC_NULL, 813, comm.raw(), MPI_STATUS_IGNORE);
+    note(mpi::sendrecv(comm, obuf.data(), sending ? static_cast<int>(out_plan[ui].len) : 0,
+                       sending ? dest : mpi::kNoPeer, ibuf.data(),
+                       receiving ? static_cast<int>(in_plan[ui].len) : 0,
+                       receiving ? src : mpi::kNoPeer, mpi::tags::kFilePiece));
     if (receiving) {
       const Piece& p = in_plan[ui];
       if (writers[p.file]) note(writers[p.file]->pwrite(ibuf.data(), p.len, p.offset));
@@ -120,7 +126,7 @@ Status swap_files(io::Env& env, const mpi::Comm& comm, int dest, const FileBundl
       note(w->sync());
       note(w->close());
     }
-  if (failed.ok() && src != MPI_PROC_NULL) note(redset::restore_meta(env, in->dir, in_files));
+  if (failed.ok() && src != mpi::kNoPeer) note(redset::restore_meta(env, in->dir, in_files));
   return failed;
 }
 

@@ -20,7 +20,7 @@ struct FileBundle {
 };
 
 // Send `out` to dest while receiving a bundle from src into in->dir (either
-// rank may be MPI_PROC_NULL). Both sides must call it in the same round.
+// rank may be mpi::kNoPeer). Both sides must call it in the same round.
 // in->names and in->extra are filled from what the sender sent. Errors are
 // local (the protocol always runs to completion, so peers never hang).
 Status swap_files(io::Env& env, const mpi::Comm& comm, int dest, const FileBundle& out, int src,

@@ -125,7 +125,7 @@ Result<std::unique_ptr<Runtime>> Runtime::init(const Config& config) {
 }
 
 Status Runtime::setup(const Config& config) {
-  ctx_.world = mpi::Comm::dup(MPI_COMM_WORLD);
+  ctx_.world = mpi::world().duplicate();
   log::set_rank(ctx_.rank());
   ctx_.timing.run_start = wall_seconds();
   ctx_.timing.last_checkpoint_end = ctx_.timing.run_start;

@@ -1,7 +1,7 @@
 // The SCR++ runtime: one object per process between SCR_Init and
 // SCR_Finalize, holding the Context and implementing each API call as a
 // step of the program flow (docs/design.md#program-flow). Every method except route_file is
-// collective over MPI_COMM_WORLD and returns the same status on every
+// collective over all the job's processes and returns the same status on every
 // process. Calls in the wrong phase return Errc::bad_state.
 #pragma once
 

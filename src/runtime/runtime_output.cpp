@@ -43,7 +43,7 @@ Result<bool> Runtime::need_checkpoint() {
     }
     decide = yes ? 1 : 0;
   }
-  MPI_Bcast(&decide, 1, MPI_INT, 0, ctx_.world.raw());
+  mpi::bcast_int(ctx_.world, decide, 0);
   return decide != 0;
 }
 
@@ -255,7 +255,7 @@ Status Runtime::after_checkpoint() {
   ctx_.events.record({"HALT", "", 0, -1, -1, reason});
   if (ctx_.rank() == 0) log::warn("halting after checkpoint: " + reason);
   Status st = finalize();
-  MPI_Finalize();
+  mpi::finalize();
   std::exit(st.ok() ? 0 : 1);
 }
 

@@ -1,10 +1,10 @@
-#include "redset/wait.hpp"
+#include "mpi/wait.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <thread>
 
-namespace scr::redset {
+namespace scr::mpi {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -34,4 +34,4 @@ void wait_all(std::span<MPI_Request> requests) {
   }
 }
 
-}  // namespace scr::redset
+}  // namespace scr::mpi

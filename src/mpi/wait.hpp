@@ -9,9 +9,9 @@
 
 #include <span>
 
-namespace scr::redset {
+namespace scr::mpi {
 
 void wait_all(std::span<MPI_Request> requests);
 inline void wait_one(MPI_Request& request) { wait_all(std::span(&request, 1)); }
 
-}  // namespace scr::redset
+}  // namespace scr::mpi
