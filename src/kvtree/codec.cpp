@@ -157,7 +157,8 @@ void text_node(const Tree& t, int indent, std::string& out) {
       const std::string& value = child->children().begin()->first;
       // A file list is binary: shown as its records instead.
       if (auto files = decode_file_list(value); files.ok())
-        out += pad + key + " (" + std::to_string(files->size()) + " files)\n" + file_list_text(*files, indent + 2);
+        out += pad + key + " (" + std::to_string(files->size()) + (files->size() == 1 ? " file)\n" : " files)\n") +
+               file_list_text(*files, indent + 2);
       else
         out += pad + key + " = " + value + "\n";
     } else {

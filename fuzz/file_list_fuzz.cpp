@@ -1,0 +1,37 @@
+// libFuzzer target for the compact file list (docs/formats/kvtree.md#file-lists):
+// kv::decode_file_list must reject the input with Errc::corrupt and a message,
+// or return records that survive encode/decode unchanged and print as text.
+// Any mismatch aborts, which libFuzzer reports as a crash.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+#include "kvtree/file_list.hpp"
+
+namespace {
+
+[[noreturn]] void fail(const char* what) {
+  std::fprintf(stderr, "file_list_fuzz: %s\n", what);
+  std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view input(reinterpret_cast<const char*>(data), size);
+  auto files = scr::kv::decode_file_list(input);
+  if (!files.ok()) {
+    if (files.status().code() != scr::Errc::corrupt) fail("decode failed with a code other than corrupt");
+    if (files.status().message().empty()) fail("decode failed without a message");
+    return 0;
+  }
+  for (const auto& f : *files)
+    if (f.name.empty() || f.name.size() > scr::kv::kMaxRecordName) fail("a decoded name is out of bounds");
+  auto back = scr::kv::decode_file_list(scr::kv::encode_file_list(*files));
+  if (!back.ok()) fail("re-encoded list does not decode");
+  if (*back != *files) fail("list changed across encode/decode");
+  (void)scr::kv::file_list_text(*files, 2);
+  return 0;
+}
