@@ -52,6 +52,11 @@ class File {
   virtual Status close() = 0;
   virtual Result<uint64_t> size() = 0;
   virtual const std::string& path() const = 0;
+  // fstat of the open file, and Env::set_meta done on it: no path lookup,
+  // which a copy of many small files pays for on every call. Errc::unsupported
+  // (the default) where a file cannot: callers then use the path.
+  virtual Result<FileInfo> info();
+  virtual Status set_meta(const FileInfo& meta);
 
   // Reads exactly n bytes or fails naming the file as truncated.
   Status pread_exact(void* buf, size_t n, uint64_t offset);

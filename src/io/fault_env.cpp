@@ -28,6 +28,11 @@ class FaultFile final : public File {
   Status close() override { return inner_->close(); }
   Result<uint64_t> size() override { return inner_->size(); }
   const std::string& path() const override { return inner_->path(); }
+  Result<FileInfo> info() override { return inner_->info(); }
+  Status set_meta(const FileInfo& meta) override {
+    SCR_TRY(env_.on_step("set metadata", path()));
+    return inner_->set_meta(meta);
+  }
   // Faults are injected into mutations only; reading in place is passed on.
   Result<std::unique_ptr<FileView>> view(uint64_t offset, size_t n) override {
     return inner_->view(offset, n);

@@ -181,53 +181,77 @@ Status remove_file(Env& env, const std::string& p) {
   return st;
 }
 
+namespace {
+
+// Exactly `size` bytes of `in` through `buf`, to `out` when given; a file
+// that ends early changed while being read. No read past the end: many
+// small files would pay a system call each for it.
+Result<uint32_t> stream(File& in, uint64_t size, std::span<char> buf, File* out,
+                        const std::function<void(uint64_t)>& progress) {
+  uint32_t crc = 0;
+  for (uint64_t offset = 0; offset < size;) {
+    size_t want = static_cast<size_t>(std::min<uint64_t>(buf.size(), size - offset));
+    SCR_ASSIGN_OR_RETURN(size_t got, in.pread(buf.data(), want, offset));
+    if (got == 0) return Error(Errc::corrupt, in.path() + " changed size while being read");
+    if (out) SCR_TRY(out->pwrite(buf.data(), got, offset));
+    crc = crc32c(buf.data(), got, crc);
+    offset += got;
+    if (progress) progress(offset);
+  }
+  return crc;
+}
+
+}  // namespace
+
+Result<FileInfo> info_of(Env& env, File& f) {
+  auto info = f.info();
+  if (!info && info.status().code() == Errc::unsupported) return env.stat(f.path());
+  return info;
+}
+
 Result<uint64_t> copy_file(Env& env, const std::string& src, const std::string& dst,
                            const CopyOptions& options) {
   if (options.piece_size == 0)
     return Error(Errc::invalid_argument, "copy " + src + ": piece size must be positive");
   SCR_ASSIGN_OR_RETURN(auto in, env.open(src, OpenMode::read));
-  SCR_ASSIGN_OR_RETURN(FileInfo meta, env.stat(src));
-  std::string tmp = temp_name(dst);
-  SCR_ASSIGN_OR_RETURN(auto out, env.open(tmp, OpenMode::create, 0600));
+  SCR_ASSIGN_OR_RETURN(FileInfo meta, info_of(env, *in));
+  // A destination that does not exist yet is written in place: there is
+  // nothing to protect, and a crash leaves a partial file under a name that
+  // no flushed dataset lists. One that exists (an older dataset's file of the
+  // same name, or anything planted there) is replaced only whole, through a
+  // temporary and a rename.
+  std::string written = dst;
+  auto out = env.open(dst, OpenMode::create_excl, 0600);
+  if (!out) {
+    written = temp_name(dst);
+    out = env.open(written, OpenMode::create, 0600);
+    if (!out) return out.status();
+  }
   // Never more than the file needs, and not zeroed: a checkpoint of many
   // small files must not pay for a piece-sized memset per file.
   size_t want = static_cast<size_t>(std::min<uint64_t>(options.piece_size, std::max<uint64_t>(meta.size, 1)));
   std::unique_ptr<char[]> storage(new char[want]);
-  std::span<char> buf(storage.get(), want);
-  uint64_t offset = 0;
-  uint32_t crc = 0;
-  Status st;
-  for (;;) {
-    auto got = in->pread(buf.data(), buf.size(), offset);
-    if (!got) {
-      st = got.status();
-      break;
-    }
-    if (*got == 0) break;
-    st = out->pwrite(buf.data(), *got, offset);
-    if (!st.ok()) break;
-    if (options.crc32c || options.expect_crc32c) crc = crc32c(buf.data(), *got, crc);
-    offset += *got;
-    if (options.progress) options.progress(offset);
-  }
-  if (st.ok() && offset != meta.size)
-    st = Error(Errc::corrupt, src + " changed size while being copied");
-  if (st.ok() && options.expect_crc32c && crc != *options.expect_crc32c)
+  auto crc = stream(*in, meta.size, std::span<char>(storage.get(), want), out->get(), options.progress);
+  Status st = crc.status();
+  if (st.ok() && options.expect_crc32c && *crc != *options.expect_crc32c)
     st = Error(Errc::corrupt, src + " does not match its recorded CRC32C (its content changed)");
-  if (st.ok() && options.fsync) st = out->sync();
-  Status closed = out->close();
+  if (st.ok() && options.fsync) st = (*out)->sync();
+  if (st.ok() && options.keep_meta) {
+    st = (*out)->set_meta(meta);
+    if (st.code() == Errc::unsupported) st = env.set_meta(written, meta);
+  }
+  Status closed = (*out)->close();
   if (st.ok()) st = closed;
-  if (st.ok() && options.keep_meta) st = env.set_meta(tmp, meta);
-  if (st.ok()) st = env.rename(tmp, dst);
+  if (st.ok() && written != dst) st = env.rename(written, dst);
   if (!st.ok()) {
-    (void)env.unlink(tmp);
+    (void)env.unlink(written);
     return st;
   }
-  // Without this the rename itself may be lost on power failure, after the
+  // Without this the new name may be lost on power failure, after the
   // caller already recorded the copy as done.
   if (options.fsync && options.sync_dir) SCR_TRY(env.sync_dir(path::dirname(dst)));
-  if (options.crc32c) *options.crc32c = crc;
-  return offset;
+  if (options.crc32c) *options.crc32c = *crc;
+  return meta.size;
 }
 
 Result<uint32_t> file_crc32c(Env& env, const std::string& p, size_t piece_size) {
@@ -235,19 +259,16 @@ Result<uint32_t> file_crc32c(Env& env, const std::string& p, size_t piece_size) 
     return Error(Errc::invalid_argument, "checksum " + p + ": piece size must be positive");
   SCR_ASSIGN_OR_RETURN(auto in, env.open(p, OpenMode::read));
   SCR_ASSIGN_OR_RETURN(uint64_t size, in->size());
+  return file_crc32c(*in, size, piece_size);
+}
+
+Result<uint32_t> file_crc32c(File& file, uint64_t size, size_t piece_size) {
+  if (piece_size == 0)
+    return Error(Errc::invalid_argument, "checksum " + file.path() + ": piece size must be positive");
   // Sized to the file (small files are common) and not zeroed.
   size_t want = static_cast<size_t>(std::min<uint64_t>(piece_size, std::max<uint64_t>(size, 1)));
   std::unique_ptr<char[]> storage(new char[want]);
-  std::span<char> buf(storage.get(), want);
-  uint64_t offset = 0;
-  uint32_t crc = 0;
-  for (;;) {
-    SCR_ASSIGN_OR_RETURN(size_t got, in->pread(buf.data(), buf.size(), offset));
-    if (got == 0) break;
-    crc = crc32c(buf.data(), got, crc);
-    offset += got;
-  }
-  return crc;
+  return stream(file, size, std::span<char>(storage.get(), want), nullptr, nullptr);
 }
 
 }  // namespace scr::io

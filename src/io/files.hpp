@@ -50,9 +50,12 @@ void remove_empty_dirs(Env& env, const std::string& dir);
 // Delete a file if present; missing is not an error.
 Status remove_file(Env& env, const std::string& path);
 
+// stat of an open file (File::info), by its path where the file cannot say.
+Result<FileInfo> info_of(Env& env, File& f);
+
 struct CopyOptions {
   size_t piece_size = kDefaultPieceSize;
-  bool fsync = true;                // fsync the data, then the directory after the rename
+  bool fsync = true;                // fsync the data, then the directory
   // With fsync: false leaves the directory's fsync to the caller, who copies
   // many files into few directories and syncs each directory once.
   bool sync_dir = true;
@@ -64,13 +67,16 @@ struct CopyOptions {
   // Called after each piece with bytes copied so far; may sleep to throttle.
   std::function<void(uint64_t)> progress;
 };
-// Stream src to dst (via a temporary and rename) in pieces; never holds the
-// whole file in memory. Returns the number of bytes copied.
+// Stream src to dst in pieces; never holds the whole file in memory. A new
+// dst is written in place, an existing one replaced by rename of a complete
+// temporary. Returns the number of bytes copied.
 Result<uint64_t> copy_file(Env& env, const std::string& src, const std::string& dst,
                            const CopyOptions& options = {});
 // CRC32C of a whole file, streamed. piece_size (also CopyOptions::piece_size)
 // must be positive, else invalid_argument.
 Result<uint32_t> file_crc32c(Env& env, const std::string& path,
                              size_t piece_size = kDefaultPieceSize);
+// The same for the first `size` bytes of an open file.
+Result<uint32_t> file_crc32c(File& file, uint64_t size, size_t piece_size = kDefaultPieceSize);
 
 }  // namespace scr::io

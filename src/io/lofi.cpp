@@ -12,18 +12,20 @@ void LogicalFile::index() {
     starts_.push_back(total_);
     total_ += p.size;
   }
+  files_.resize(parts_.size());
+  states_.assign(parts_.size(), State::unopened);
 }
 
 Result<LogicalFile> LogicalFile::open_read(Env& env, std::vector<Part> parts) {
   LogicalFile lf;
+  lf.env_ = &env;
   lf.parts_ = std::move(parts);
   for (const auto& p : lf.parts_) {
-    SCR_ASSIGN_OR_RETURN(auto f, env.open(p.path, OpenMode::read));
-    SCR_ASSIGN_OR_RETURN(uint64_t actual, f->size());
-    if (actual < p.size)
-      return Error(Errc::corrupt, p.path + " is truncated: " + std::to_string(actual) +
+    SCR_ASSIGN_OR_RETURN(FileInfo info, env.stat(p.path));
+    if (!info.is_regular()) return Error(Errc::invalid_argument, "open " + p.path + ": not a regular file");
+    if (info.size < p.size)
+      return Error(Errc::corrupt, p.path + " is truncated: " + std::to_string(info.size) +
                                       " bytes, expected " + std::to_string(p.size));
-    lf.files_.push_back(std::move(f));
   }
   lf.index();
   return lf;
@@ -31,13 +33,32 @@ Result<LogicalFile> LogicalFile::open_read(Env& env, std::vector<Part> parts) {
 
 Result<LogicalFile> LogicalFile::open_write(Env& env, std::vector<Part> parts, uint32_t perms) {
   LogicalFile lf;
+  lf.env_ = &env;
+  lf.writing_ = true;
+  lf.perms_ = perms;
   lf.parts_ = std::move(parts);
-  for (const auto& p : lf.parts_) {
-    SCR_ASSIGN_OR_RETURN(auto f, env.open(p.path, OpenMode::create, perms));
-    lf.files_.push_back(std::move(f));
-  }
   lf.index();
   return lf;
+}
+
+Status LogicalFile::retire(size_t i) {
+  Status st = writing_ ? files_[i]->sync() : Status::Ok();
+  Status closed = files_[i]->close();
+  files_[i].reset();
+  states_[i] = State::done;
+  open_order_.erase(std::find(open_order_.begin(), open_order_.end(), i));
+  return st.ok() ? closed : st;
+}
+
+Result<File*> LogicalFile::part(size_t i) {
+  if (states_[i] == State::open) return files_[i].get();
+  if (open_order_.size() >= kMaxOpenParts) SCR_TRY(retire(open_order_.front()));
+  // A written part closed before is reopened without truncating it.
+  OpenMode mode = !writing_ ? OpenMode::read : states_[i] == State::done ? OpenMode::read_write : OpenMode::create;
+  SCR_ASSIGN_OR_RETURN(files_[i], env_->open(parts_[i].path, mode, perms_));
+  states_[i] = State::open;
+  open_order_.push_back(i);
+  return files_[i].get();
 }
 
 Status LogicalFile::read_pad(uint64_t offset, void* buf, size_t n) {
@@ -57,7 +78,8 @@ Status LogicalFile::read_pad(uint64_t offset, void* buf, size_t n) {
       continue;
     }
     size_t take = static_cast<size_t>(std::min<uint64_t>(n, parts_[i].size - in_part));
-    SCR_TRY(files_[i]->pread_exact(out, take, in_part));
+    SCR_ASSIGN_OR_RETURN(File* f, part(i));
+    SCR_TRY(f->pread_exact(out, take, in_part));
     out += take;
     offset += take;
     n -= take;
@@ -76,7 +98,8 @@ Result<std::unique_ptr<FileView>> LogicalFile::view(uint64_t offset, size_t n) {
   --i;
   uint64_t in_part = offset - starts_[i];
   if (in_part + n > parts_[i].size) return Error(Errc::unsupported, "range is not inside one file");
-  return files_[i]->view(in_part, n);
+  SCR_ASSIGN_OR_RETURN(File* f, part(i));
+  return f->view(in_part, n);
 }
 
 Status LogicalFile::write_pad(uint64_t offset, const void* buf, size_t n) {
@@ -91,7 +114,8 @@ Status LogicalFile::write_pad(uint64_t offset, const void* buf, size_t n) {
       continue;
     }
     size_t take = static_cast<size_t>(std::min<uint64_t>(n, parts_[i].size - in_part));
-    SCR_TRY(files_[i]->pwrite(in, take, in_part));
+    SCR_ASSIGN_OR_RETURN(File* f, part(i));
+    SCR_TRY(f->pwrite(in, take, in_part));
     in += take;
     offset += take;
     n -= take;
@@ -101,16 +125,28 @@ Status LogicalFile::write_pad(uint64_t offset, const void* buf, size_t n) {
 }
 
 Status LogicalFile::sync() {
-  for (auto& f : files_) SCR_TRY(f->sync());
+  if (!writing_) return Status::Ok();
+  for (size_t i = 0; i < parts_.size(); ++i) {
+    if (states_[i] == State::done) continue;  // synced when it was closed
+    SCR_ASSIGN_OR_RETURN(File* f, part(i));   // a part never written is created
+    SCR_TRY(f->sync());
+  }
   return Status::Ok();
 }
 
 Status LogicalFile::close() {
   Status first;
-  for (auto& f : files_) {
-    Status st = f->close();
+  auto note = [&](const Status& st) {
     if (first.ok() && !st.ok()) first = st;
+  };
+  for (size_t i = 0; i < parts_.size(); ++i) {
+    if (writing_ && states_[i] == State::unopened) note(part(i).status());
+    if (states_[i] != State::open) continue;
+    note(files_[i]->close());
+    files_[i].reset();
+    states_[i] = State::done;
   }
+  open_order_.clear();
   return first;
 }
 

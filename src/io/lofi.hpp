@@ -2,6 +2,11 @@
 // and written as one stream, zero-padded past the end of the real data. The
 // redundancy encoders see every process as holding exactly one file of the
 // same padded length.
+//
+// Parts are opened when first touched and at most kMaxOpenParts are open at
+// once (the least recently opened is closed first, after an fsync when it
+// was written): a checkpoint of 10,000 files per process must not need
+// 10,000 descriptors, far above the usual limit of 1,024.
 #pragma once
 
 #include <cstdint>
@@ -21,11 +26,18 @@ class LogicalFile {
     uint64_t size = 0;
   };
 
-  // Open existing files for reading (sizes are the ones recorded; a physical
-  // file shorter than its recorded size is reported as truncated).
+  static constexpr size_t kMaxOpenParts = 64;
+
+  // Existing files for reading, each checked now (sizes are the ones
+  // recorded; a physical file shorter than its recorded size is reported as
+  // truncated, a missing one or one that is not a regular file as such).
   static Result<LogicalFile> open_read(Env& env, std::vector<Part> parts);
-  // Create (truncate) files for writing; each will hold exactly its size.
+  // Files for writing, created (truncated) when first written, or by sync()
+  // or close() if never written; each will hold exactly its size.
   static Result<LogicalFile> open_write(Env& env, std::vector<Part> parts, uint32_t perms = 0600);
+  LogicalFile() = default;
+  LogicalFile(LogicalFile&&) noexcept = default;
+  LogicalFile& operator=(LogicalFile&&) noexcept = default;
 
   uint64_t size() const { return total_; }
   const std::vector<Part>& parts() const { return parts_; }
@@ -37,15 +49,26 @@ class LogicalFile {
   Result<std::unique_ptr<FileView>> view(uint64_t offset, size_t n);
   // Write n bytes at logical offset; bytes that fall in the padding are dropped.
   Status write_pad(uint64_t offset, const void* buf, size_t n);
+  // Writing: every part exists and its data is durable.
   Status sync();
   Status close();
 
  private:
+  enum class State : uint8_t { unopened, open, done };
+  // Part i, opened if needed (closing the oldest open part beyond the cap).
+  Result<File*> part(size_t i);
+  Status retire(size_t i);  // fsync (when writing) and close an open part
+  void index();
+
+  Env* env_ = nullptr;
+  bool writing_ = false;
+  uint32_t perms_ = 0600;
   std::vector<Part> parts_;
   std::vector<std::unique_ptr<File>> files_;
-  std::vector<uint64_t> starts_;  // logical offset of each part
+  std::vector<State> states_;
+  std::vector<size_t> open_order_;  // open parts, oldest first
+  std::vector<uint64_t> starts_;    // logical offset of each part
   uint64_t total_ = 0;
-  void index();
 };
 
 }  // namespace scr::io

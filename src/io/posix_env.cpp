@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "io/env.hpp"
 #include "io/file_view.hpp"
@@ -42,11 +43,46 @@ Status File::pread_exact(void* buf, size_t n, uint64_t offset) {
 
 bool Env::exists(const std::string& path) { return stat(path).ok(); }
 
+Result<FileInfo> File::info() { return Error(Errc::unsupported, "stat of an open file " + path()); }
+Status File::set_meta(const FileInfo&) { return Error(Errc::unsupported, "metadata of an open file " + path()); }
+
+namespace {
+
+FileInfo info_from(const struct stat& st) {
+  FileInfo info;
+  info.size = static_cast<uint64_t>(st.st_size);
+  info.mode = st.st_mode;
+  info.uid = st.st_uid;
+  info.gid = st.st_gid;
+  info.atime = st.st_atim;
+  info.mtime = st.st_mtim;
+  info.ctime = st.st_ctim;
+  return info;
+}
+
+// Owner first: chown may clear set-id bits that chmod then restores. The
+// owner is kept only where permitted (root, or already ours).
+template <class Chown, class Chmod, class Times>
+Status apply_meta(const FileInfo& meta, const std::string& path, Chown chown, Chmod chmod, Times times) {
+  if (::geteuid() == 0 || meta.uid == ::geteuid()) {
+    if (chown(meta.uid, meta.gid) != 0 && errno != EPERM) return errno_status(errno, "chown", path);
+  }
+  if (chmod(meta.mode & 07777) != 0) return errno_status(errno, "chmod", path);
+  timespec ts[2] = {meta.atime, meta.mtime};
+  if (times(ts) != 0) return errno_status(errno, "set times of", path);
+  return Status::Ok();
+}
+
+}  // namespace
+
 namespace {
 
 class PosixFile final : public File {
  public:
-  PosixFile(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  // `opened`: the stat taken when a file was opened for reading, answered
+  // by info() without another system call.
+  PosixFile(int fd, std::string path, std::optional<FileInfo> opened = std::nullopt)
+      : fd_(fd), path_(std::move(path)), opened_(std::move(opened)) {}
   ~PosixFile() override {
     if (fd_ >= 0) ::close(fd_);
   }
@@ -99,9 +135,23 @@ class PosixFile final : public File {
     return map_range(fd_, path_, offset, n);
   }
 
+  Result<FileInfo> info() override {
+    if (opened_) return *opened_;
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) return errno_status(errno, "stat", path_);
+    return info_from(st);
+  }
+
+  Status set_meta(const FileInfo& meta) override {
+    return apply_meta(
+        meta, path_, [&](uid_t u, gid_t g) { return ::fchown(fd_, u, g); },
+        [&](mode_t m) { return ::fchmod(fd_, m); }, [&](const timespec* ts) { return ::futimens(fd_, ts); });
+  }
+
  private:
   int fd_;
   std::string path_;
+  std::optional<FileInfo> opened_;
 };
 
 class PosixEnv final : public Env {
@@ -120,11 +170,15 @@ class PosixEnv final : public Env {
     }
     int fd = ::open(path.c_str(), flags, static_cast<mode_t>(perms));
     if (fd < 0) return errno_status(errno, "open", path);
+    std::optional<FileInfo> opened;
     if (mode == OpenMode::read) {
       struct stat st {};
-      if (::fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
-        ::close(fd);
-        return Error(Errc::invalid_argument, "open " + path + ": not a regular file");
+      if (::fstat(fd, &st) == 0) {
+        if (!S_ISREG(st.st_mode)) {
+          ::close(fd);
+          return Error(Errc::invalid_argument, "open " + path + ": not a regular file");
+        }
+        opened = info_from(st);
       }
     }
     int fl = ::fcntl(fd, F_GETFL);
@@ -133,21 +187,13 @@ class PosixEnv final : public Env {
       ::close(fd);
       return errno_status(err, "open", path);
     }
-    return std::unique_ptr<File>(std::make_unique<PosixFile>(fd, path));
+    return std::unique_ptr<File>(std::make_unique<PosixFile>(fd, path, std::move(opened)));
   }
 
   Result<FileInfo> stat(const std::string& path) override {
     struct stat st {};
     if (::lstat(path.c_str(), &st) != 0) return errno_status(errno, "stat", path);
-    FileInfo info;
-    info.size = static_cast<uint64_t>(st.st_size);
-    info.mode = st.st_mode;
-    info.uid = st.st_uid;
-    info.gid = st.st_gid;
-    info.atime = st.st_atim;
-    info.mtime = st.st_mtim;
-    info.ctime = st.st_ctim;
-    return info;
+    return info_from(st);
   }
 
   Status rename(const std::string& from, const std::string& to) override {
@@ -206,16 +252,10 @@ class PosixEnv final : public Env {
   }
 
   Status set_meta(const std::string& path, const FileInfo& meta) override {
-    // Owner first: chown may clear set-id bits that chmod then restores.
-    if (::geteuid() == 0 || meta.uid == ::geteuid()) {
-      if (::lchown(path.c_str(), meta.uid, meta.gid) != 0 && errno != EPERM)
-        return errno_status(errno, "chown", path);
-    }
-    if (::chmod(path.c_str(), meta.mode & 07777) != 0) return errno_status(errno, "chmod", path);
-    timespec times[2] = {meta.atime, meta.mtime};
-    if (::utimensat(AT_FDCWD, path.c_str(), times, AT_SYMLINK_NOFOLLOW) != 0)
-      return errno_status(errno, "set times of", path);
-    return Status::Ok();
+    const char* p = path.c_str();
+    return apply_meta(
+        meta, path, [&](uid_t u, gid_t g) { return ::lchown(p, u, g); }, [&](mode_t m) { return ::chmod(p, m); },
+        [&](const timespec* ts) { return ::utimensat(AT_FDCWD, p, ts, AT_SYMLINK_NOFOLLOW); });
   }
 };
 

@@ -1,5 +1,7 @@
 #include "redset/meta.hpp"
 
+#include <set>
+
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "kvtree/codec.hpp"
@@ -40,12 +42,13 @@ Result<kv::Tree> describe_files(io::Env& env, const std::string& dir,
   records.reserve(files.size());
   for (const auto& name : files) {
     SCR_TRY(check_name(name));
-    std::string path = io::path::join(dir, name);
-    SCR_ASSIGN_OR_RETURN(io::FileInfo info, env.stat(path));
-    if (!info.is_regular()) return Error(Errc::invalid_argument, name + " is not a regular file");
+    // One open per file for its metadata and checksum: it refuses links
+    // and anything but a regular file.
+    SCR_ASSIGN_OR_RETURN(auto file, env.open(io::path::join(dir, name), io::OpenMode::read));
+    SCR_ASSIGN_OR_RETURN(io::FileInfo info, io::info_of(env, *file));
     kv::FileRecord r{name, info.size, std::nullopt, false, attrs_of(info)};
     if (crc_piece_size > 0) {
-      SCR_ASSIGN_OR_RETURN(r.crc, io::file_crc32c(env, path, crc_piece_size));
+      SCR_ASSIGN_OR_RETURN(r.crc, io::file_crc32c(*file, info.size, crc_piece_size));
     }
     records.push_back(std::move(r));
   }
@@ -120,8 +123,10 @@ Result<io::LogicalFile> open_files_read(io::Env& env, const std::string& dir,
 
 Result<io::LogicalFile> open_files_write(io::Env& env, const std::string& dir,
                                          const std::vector<FileEntry>& files) {
+  std::set<std::string> made;  // many files share few directories
   for (const auto& f : files)
-    SCR_TRY(io::make_dirs(env, io::path::dirname(io::path::join(dir, f.name))));
+    if (std::string parent = io::path::dirname(io::path::join(dir, f.name)); made.insert(parent).second)
+      SCR_TRY(io::make_dirs(env, parent));
   return io::LogicalFile::open_write(env, parts_of(dir, files));
 }
 

@@ -50,9 +50,11 @@ Result<PendingFiles> PendingFiles::create(io::Env& env, const std::string& dir,
   out.dir_ = dir;
   out.files_ = std::move(files);
   std::vector<io::LogicalFile::Part> parts;
+  std::set<std::string> made;  // many files share few directories
   for (const auto& f : out.files_) {
     std::string final_path = io::path::join(dir, f.name);
-    SCR_TRY(io::make_dirs(env, io::path::dirname(final_path)));
+    if (std::string parent = io::path::dirname(final_path); made.insert(parent).second)
+      SCR_TRY(io::make_dirs(env, parent));
     parts.push_back({pending_path(final_path), f.meta.size});
   }
   SCR_ASSIGN_OR_RETURN(out.logical_, io::LogicalFile::open_write(env, std::move(parts)));

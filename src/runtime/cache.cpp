@@ -55,14 +55,6 @@ Status delete_cached(Context& ctx, int id) {
   return first;
 }
 
-uint64_t cached_bytes(Context& ctx, int id) {
-  uint64_t sum = 0;
-  std::string dir = ctx.dataset_dir(id);
-  for (const auto& f : ctx.filemap.files(id))
-    if (auto info = ctx.fs().stat(io::path::join(dir, f))) sum += info->size;
-  return sum;
-}
-
 namespace {
 // Checkpoint datasets (complete or not) this process holds in `store`,
 // ascending.

@@ -27,7 +27,4 @@ Status evict_for_checkpoint(Context& ctx, const Protection& p);
 // checkpoints. Collective (agreed across processes).
 std::vector<int> cached_checkpoints(Context& ctx);
 
-// Total bytes of this process's files of a dataset.
-uint64_t cached_bytes(Context& ctx, int id);
-
 }  // namespace scr::rt

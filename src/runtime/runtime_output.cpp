@@ -190,7 +190,8 @@ Status Runtime::finish_output(bool valid) {
 // in cache, one per node: no redundancy scheme can make that one file.
 Status Runtime::check_not_shared_across_nodes(int id) {
   Status local;
-  for (const auto& [name, shared] : survey_shared_names(ctx_.world, ctx_.id.node, ctx_.filemap.files(id))) {
+  std::vector<std::string> names(ctx_.out_routed.begin(), ctx_.out_routed.end());
+  for (const auto& [name, shared] : survey_shared_names(ctx_.world, ctx_.id.node, names)) {
     if (shared.nodes.size() < 2) continue;
     std::string nodes;
     for (const auto& n : shared.nodes) nodes += (nodes.empty() ? "" : ", ") + n;
@@ -210,9 +211,13 @@ Status Runtime::complete_cached(bool valid) {
   // file it routed has not produced a valid dataset.
   std::string dir = ctx_.dataset_dir(id);
   Status local;
-  for (const auto& rel : ctx_.filemap.files(id))
-    if (auto info = ctx_.fs().stat(io::path::join(dir, rel)); !info || !info->is_regular())
+  int64_t my_bytes = 0;
+  for (const auto& rel : ctx_.out_routed) {
+    if (auto info = ctx_.fs().stat(io::path::join(dir, rel)); info && info->is_regular())
+      my_bytes += static_cast<int64_t>(info->size);
+    else
       local = Error(Errc::not_found, "routed file " + rel + " was not written");
+  }
   if (!local.ok() && valid) log::error(local.message());
   bool all_valid = mpi::all_true(ctx_.world, valid && local.ok());
   DatasetInfo info = DatasetInfo::from_tree(ctx_.out_desc);
@@ -231,8 +236,8 @@ Status Runtime::complete_cached(bool valid) {
     (void)delete_cached(ctx_, id);
     return st.with_context("protecting dataset " + info.name);
   }
-  int64_t bytes = mpi::sum(ctx_.world, static_cast<int64_t>(cached_bytes(ctx_, id)));
-  int64_t files = mpi::sum(ctx_.world, static_cast<int64_t>(ctx_.filemap.files(id).size()));
+  int64_t bytes = mpi::sum(ctx_.world, my_bytes);
+  int64_t files = mpi::sum(ctx_.world, static_cast<int64_t>(ctx_.out_routed.size()));
   kv::Tree& desc = *ctx_.filemap.dataset(id).get("DESC");
   desc.set_int("SIZE", bytes);
   desc.set_int("FILES", files);

@@ -2,6 +2,7 @@
 // Reads are checked against a flat reference buffer for every offset/length.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -177,6 +178,54 @@ TEST(LogicalFile, WriteErrorsPropagate) {
   auto st = lf->write_pad(0, "abcdef", 6);  // second physical write fails
   EXPECT_EQ(st.code(), Errc::no_space);
   EXPECT_NE(st.message().find(dir / "b"), std::string::npos) << st.message();
+}
+
+// Descriptors this process has open right now.
+size_t open_descriptors() {
+  return static_cast<size_t>(std::distance(std::filesystem::directory_iterator("/proc/self/fd"),
+                                           std::filesystem::directory_iterator()));
+}
+
+// Many parts (a checkpoint of many small files) are streamed with a bounded
+// number of them open: written, synced and read back byte for byte, while
+// never more than kMaxOpenParts descriptors are added.
+TEST(LogicalFile, ManyPartsKeepFewDescriptorsOpen) {
+  TempDir dir;
+  const size_t n = 5 * LogicalFile::kMaxOpenParts + 3;
+  std::vector<LogicalFile::Part> parts;
+  std::string logical;
+  for (size_t i = 0; i < n; ++i) {
+    size_t size = i % 7 == 3 ? 0 : 1 + i % 13;  // some empty parts among them
+    parts.push_back({dir / ("f" + std::to_string(i)), size});
+    logical += random_bytes(size, static_cast<uint32_t>(i + 100));
+  }
+  size_t before = open_descriptors();
+  size_t peak = 0;
+  {
+    auto w = LogicalFile::open_write(Env::posix(), parts);
+    ASSERT_TRUE(w.ok()) << w.status().to_string();
+    // Odd-sized pieces, so writes cross part boundaries.
+    for (size_t off = 0; off < logical.size(); off += 17) {
+      size_t len = std::min<size_t>(17, logical.size() - off);
+      ASSERT_TRUE(w->write_pad(off, logical.data() + off, len).ok());
+      peak = std::max(peak, open_descriptors());
+    }
+    ASSERT_TRUE(w->sync().ok());
+    ASSERT_TRUE(w->close().ok());
+  }
+  EXPECT_LE(peak, before + LogicalFile::kMaxOpenParts);
+  EXPECT_EQ(open_descriptors(), before);
+  for (size_t i = 0; i < n; ++i) EXPECT_TRUE(std::filesystem::exists(parts[i].path)) << parts[i].path;
+  auto r = LogicalFile::open_read(Env::posix(), parts);
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  std::string back(logical.size() + 5, '?');
+  for (size_t off = 0; off < back.size(); off += 23) {
+    size_t len = std::min<size_t>(23, back.size() - off);
+    ASSERT_TRUE(r->read_pad(off, back.data() + off, len).ok());
+    peak = std::max(peak, open_descriptors());
+  }
+  EXPECT_LE(peak, before + LogicalFile::kMaxOpenParts);
+  EXPECT_EQ(back, logical + std::string(5, '\0'));
 }
 
 }  // namespace

@@ -57,7 +57,7 @@ say "$crashes crash points checked; the job survives from step $n on"
 
 # b) a real SIGKILL as the flush creates each of its files in the prefix.
 kills=0
-for pattern in step.20/rank_0.dat.tmp step.20/rank_1.dat.tmp scr.dataset.2/reddesc.0 \
+for pattern in step.20/rank_0.dat step.20/rank_1.dat scr.dataset.2/reddesc.0 \
                scr.dataset.2/reddesc.1 scr.dataset.2/summary.scr index.scr.tmp; do
   seed_prefix
   run_job "${base[@]}" "SCR_FAULT_INJECT=kill:$pattern:1" -- 2 "$HEAT" "${args[@]}"
