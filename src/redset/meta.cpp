@@ -28,8 +28,8 @@ io::FileInfo info_of(uint64_t size, const kv::FileAttrs& a) {
 
 namespace {
 Status check_name(const std::string& name) {
-  if (name.empty() || io::path::is_absolute(name) ||
-      io::path::normalize(name).rfind("..", 0) == 0 || io::path::normalize(name) == ".")
+  std::string normal = name.empty() || io::path::is_absolute(name) ? std::string() : io::path::normalize(name);
+  if (normal.empty() || normal.rfind("..", 0) == 0 || normal == ".")
     return Error(Errc::invalid_argument,
                  "file name '" + name + "' must be relative and stay inside the dataset directory");
   return Status::Ok();

@@ -1,8 +1,10 @@
 #include "runtime/shared_names.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "common/crc32c.hpp"
+#include "kvtree/file_list.hpp"
 
 namespace scr::rt {
 namespace {
@@ -11,10 +13,13 @@ int referee_of(const std::string& name, int ranks) {
   return static_cast<int>(crc32c(name.data(), name.size()) % static_cast<uint32_t>(ranks));
 }
 
-struct Routers {
-  std::set<int> ranks;
-  std::set<std::string> nodes;
-};
+// Names travel as compact file lists: a dataset may have many thousands.
+kv::Tree names_message(const std::string& node, std::vector<kv::FileRecord> names) {
+  kv::Tree t;
+  t.set("NODE", node);
+  kv::put_file_list(t, "NAMES", names);
+  return t;
+}
 
 }  // namespace
 
@@ -22,30 +27,41 @@ std::map<std::string, SharedName> survey_shared_names(const mpi::Comm& world,
                                                       const std::string& node,
                                                       const std::vector<std::string>& names) {
   // Round 1: names to their referees, with the sender's node.
+  std::map<int, std::vector<kv::FileRecord>> by_referee;
+  for (const auto& name : names) by_referee[referee_of(name, world.size())].push_back({name, 0, {}, false, {}});
   std::map<int, kv::Tree> send;
-  for (const auto& name : names) {
-    kv::Tree& t = send[referee_of(name, world.size())];
-    t.set("NODE", node);
-    t.child("NAME").child(name);
-  }
-  std::map<std::string, Routers> judged;
-  for (const auto& [source, t] : mpi::exchange_trees(world, send)) {
+  for (auto& [referee, list] : by_referee) send[referee] = names_message(node, std::move(list));
+  by_referee.clear();
+
+  // Every (name, router) pair received, sorted by name: a name routed more
+  // than once is a run of equal names (routers in rank order).
+  struct Routed {
+    std::string name;
+    int rank;
+    std::string node;
+  };
+  std::vector<Routed> routed;
+  for (auto& [source, t] : mpi::exchange_trees(world, send)) {
     std::string from_node = t.value_or("NODE", "");
-    if (const kv::Tree* list = t.get("NAME"))
-      for (const auto& [name, unused] : list->children()) {
-        Routers& r = judged[name];
-        r.ranks.insert(source);
-        r.nodes.insert(from_node);
-      }
+    auto list = kv::get_file_list(t, "NAMES");
+    if (!list) continue;  // built just above by a process of this job
+    for (auto& f : *list) routed.push_back({std::move(f.name), source, from_node});
   }
+  send.clear();
+  std::sort(routed.begin(), routed.end(),
+            [](const Routed& a, const Routed& b) { return a.name != b.name ? a.name < b.name : a.rank < b.rank; });
+
   // Round 2: each router of a shared name hears who owns it and where it lives.
   std::map<int, kv::Tree> replies;
-  for (const auto& [name, r] : judged) {
-    if (r.ranks.size() < 2) continue;
-    for (int rank : r.ranks) {
-      kv::Tree& e = replies[rank].child(name);
-      e.set_int("OWNER", *r.ranks.begin());
-      for (const auto& n : r.nodes) e.child("NODES").child(n);
+  for (size_t i = 0, j = 0; i < routed.size(); i = j) {
+    for (j = i + 1; j < routed.size() && routed[j].name == routed[i].name;) ++j;
+    if (j - i < 2) continue;
+    std::set<std::string> nodes;
+    for (size_t k = i; k < j; ++k) nodes.insert(routed[k].node);
+    for (size_t k = i; k < j; ++k) {
+      kv::Tree& e = replies[routed[k].rank].child(routed[i].name);
+      e.set_int("OWNER", routed[i].rank);
+      for (const auto& n : nodes) e.child("NODES").child(n);
     }
   }
   std::map<std::string, SharedName> out;
