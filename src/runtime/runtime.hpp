@@ -52,7 +52,7 @@ class Runtime {
   Status prepare_restart();
   Status finish_output(bool valid);
   Status complete_cached(bool valid);
-  Status check_not_shared_across_nodes(int id);
+  Status check_not_shared_across_nodes();  // of the files routed in this output phase
   Status after_checkpoint();
   Result<std::string> route_restart_file(const std::string& rel);
   Status reject_restart();

@@ -188,7 +188,7 @@ Status Runtime::finish_output(bool valid) {
 
 // A file routed by processes on several nodes has several different copies
 // in cache, one per node: no redundancy scheme can make that one file.
-Status Runtime::check_not_shared_across_nodes(int id) {
+Status Runtime::check_not_shared_across_nodes() {
   Status local;
   std::vector<std::string> names(ctx_.out_routed.begin(), ctx_.out_routed.end());
   for (const auto& [name, shared] : survey_shared_names(ctx_.world, ctx_.id.node, names)) {
@@ -226,7 +226,7 @@ Status Runtime::complete_cached(bool valid) {
     return Error(Errc::invalid_argument,
                  "dataset " + info.name + " is invalid on at least one process; discarded");
   }
-  if (Status shared = check_not_shared_across_nodes(id); !shared.ok()) {
+  if (Status shared = check_not_shared_across_nodes(); !shared.ok()) {
     (void)delete_cached(ctx_, id);
     return shared.with_context("dataset " + info.name + " discarded");
   }
