@@ -11,12 +11,30 @@
 
 namespace scr::rt {
 
-Status protect_dataset(Context& ctx, int id, const Protection& p) {
+namespace {
+
+// The set of a protection, built on first use (collective over world).
+Result<const Context::ProtectionSet*> protection_set(Context& ctx, const Protection& p) {
+  if (auto it = ctx.sets.find(&p); it != ctx.sets.end()) return &it->second;
   redset::Params params = p.params;
   params.piece_size = ctx.settings.mpi_piece_size;
   auto group_name = ctx.settings.groups.member_key(ctx.id.node, p.group);
   SCR_TRY(mpi::agree(ctx.world, group_name.status()));
   SCR_ASSIGN_OR_RETURN(redset::Set set, redset::Set::create(ctx.world, *group_name, params));
+  // Every member keeps all members' descriptors, so a member whose node is
+  // lost can be told its own.
+  kv::Tree descs;
+  auto encoded = mpi::allgather_strings(set.comm(), kv::encode(set.desc()));
+  for (size_t i = 0; i < encoded.size(); ++i)
+    if (auto t = kv::decode(encoded[i])) descs.put(std::to_string(set.members()[i]), std::move(t).value());
+  return &ctx.sets.emplace(&p, Context::ProtectionSet{std::move(set), std::move(descs)}).first->second;
+}
+
+}  // namespace
+
+Status protect_dataset(Context& ctx, int id, const Protection& p) {
+  SCR_ASSIGN_OR_RETURN(const Context::ProtectionSet* ps, protection_set(ctx, p));
+  const redset::Set& set = ps->set;
   std::string dir = ctx.dataset_dir(p.store, id);
   std::vector<std::string> files = ctx.filemap.files(id);
   std::vector<uint32_t> crcs;
@@ -24,13 +42,7 @@ Status protect_dataset(Context& ctx, int id, const Protection& p) {
   // Recorded for every later copy to check: flush, fetch, scavenge, rebuild.
   ctx.filemap.set_files(id, files, crcs);
   ctx.filemap.set_redundancy_files(id, redset::redundancy_files(set));
-  // Every member keeps all members' descriptors.
-  auto descs = mpi::allgather_strings(set.comm(), kv::encode(set.desc()));
-  kv::Tree& reddesc = ctx.filemap.dataset(id).reset("REDDESC");
-  for (size_t i = 0; i < descs.size(); ++i) {
-    auto t = kv::decode(descs[i]);
-    if (t) reddesc.put(std::to_string(set.members()[i]), std::move(t).value());
-  }
+  ctx.filemap.dataset(id).put("REDDESC", ps->member_descs);
   return mpi::agree(ctx.world, ctx.filemap.save(ctx.fs()));
 }
 

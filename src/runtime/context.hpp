@@ -4,6 +4,7 @@
 // functions over it, each owning one step of the program flow.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -15,6 +16,7 @@
 #include "io/file_lock.hpp"
 #include "io/fault_env.hpp"
 #include "mpi/comm.hpp"
+#include "redset/set.hpp"
 #include "runtime/dataset.hpp"
 #include "runtime/event_log.hpp"
 #include "runtime/identity.hpp"
@@ -89,6 +91,15 @@ struct Context {
 
   // Background flushes in flight (SCR_FLUSH_ASYNC=1).
   std::unique_ptr<AsyncFlusher> flusher;
+
+  // Redundancy sets, built the first time a descriptor protects a
+  // checkpoint and kept (with every member's set descriptor) for the run:
+  // building one splits communicators, which every checkpoint would repeat.
+  struct ProtectionSet {
+    redset::Set set;
+    kv::Tree member_descs;  // REDDESC/<world rank> of each member
+  };
+  std::map<const Protection*, ProtectionSet> sets;
 
   Context();
   ~Context();

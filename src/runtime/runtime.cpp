@@ -233,6 +233,7 @@ Status Runtime::finalize() {
     if (st.ok()) st = fl;
   }
   record_finalized(ctx_);
+  ctx_.sets.clear();  // their communicators go before MPI does
   ctx_.events.record({"END", "", 0, wall_seconds() - ctx_.timing.run_start, -1, st.ok() ? "ok" : st.message()});
   ctx_.world.barrier();
   finalized_ = true;
