@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "io/files.hpp"
+
 namespace scr::io {
 
 void LogicalFile::index() {
@@ -27,6 +29,14 @@ Result<LogicalFile> LogicalFile::open_read(Env& env, std::vector<Part> parts) {
       return Error(Errc::corrupt, p.path + " is truncated: " + std::to_string(info.size) +
                                       " bytes, expected " + std::to_string(p.size));
   }
+  lf.index();
+  return lf;
+}
+
+Result<LogicalFile> LogicalFile::open_read_measured(Env& env, std::vector<Part> parts) {
+  LogicalFile lf;
+  lf.env_ = &env;
+  lf.parts_ = std::move(parts);
   lf.index();
   return lf;
 }
@@ -58,6 +68,12 @@ Result<File*> LogicalFile::part(size_t i) {
   SCR_ASSIGN_OR_RETURN(files_[i], env_->open(parts_[i].path, mode, perms_));
   states_[i] = State::open;
   open_order_.push_back(i);
+  if (!writing_) {
+    SCR_ASSIGN_OR_RETURN(FileInfo info, info_of(*env_, *files_[i]));
+    if (info.size < parts_[i].size)
+      return Error(Errc::corrupt, parts_[i].path + " is truncated: " + std::to_string(info.size) +
+                                      " bytes, expected " + std::to_string(parts_[i].size));
+  }
   return files_[i].get();
 }
 

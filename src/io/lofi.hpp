@@ -32,6 +32,10 @@ class LogicalFile {
   // recorded; a physical file shorter than its recorded size is reported as
   // truncated, a missing one or one that is not a regular file as such).
   static Result<LogicalFile> open_read(Env& env, std::vector<Part> parts);
+  // The same for files the caller has just opened and measured (a checkpoint
+  // being protected): each is checked only when first read, saving a stat
+  // per file.
+  static Result<LogicalFile> open_read_measured(Env& env, std::vector<Part> parts);
   // Files for writing, created (truncated) when first written, or by sync()
   // or close() if never written; each will hold exactly its size.
   static Result<LogicalFile> open_write(Env& env, std::vector<Part> parts, uint32_t perms = 0600);

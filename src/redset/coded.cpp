@@ -96,7 +96,7 @@ Status apply_coded(io::Env& env, const Set& set, const std::string& dir, kv::Tre
       mpi::max(set.comm(), static_cast<int64_t>(own.ok() ? total_size(*own) : 0)));
   uint64_t chunk = chunk_size(largest, set.ranks() - checks);
 
-  Result<io::LogicalFile> data = own.ok() ? open_files_read(env, dir, *own) : own.status();
+  Result<io::LogicalFile> data = own.ok() ? open_described_files(env, dir, *own) : own.status();
   Result<PendingRedundancy> red =
       data.ok() ? PendingRedundancy::create(env, redfile,
                                             coded_header(set.shape(), set.rank(), std::move(entries), chunk))

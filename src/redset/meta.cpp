@@ -121,6 +121,11 @@ Result<io::LogicalFile> open_files_read(io::Env& env, const std::string& dir,
   return io::LogicalFile::open_read(env, parts_of(dir, files));
 }
 
+Result<io::LogicalFile> open_described_files(io::Env& env, const std::string& dir,
+                                             const std::vector<FileEntry>& files) {
+  return io::LogicalFile::open_read_measured(env, parts_of(dir, files));
+}
+
 Result<io::LogicalFile> open_files_write(io::Env& env, const std::string& dir,
                                          const std::vector<FileEntry>& files) {
   std::set<std::string> made;  // many files share few directories

@@ -51,6 +51,10 @@ bool files_present(io::Env& env, const std::string& dir, const std::vector<FileE
 // Logical-file views of a process's files (parents created for writing).
 Result<io::LogicalFile> open_files_read(io::Env& env, const std::string& dir,
                                         const std::vector<FileEntry>& files);
+// For apply, right after describe_files measured them: each file is checked
+// when first read instead of up front.
+Result<io::LogicalFile> open_described_files(io::Env& env, const std::string& dir,
+                                             const std::vector<FileEntry>& files);
 Result<io::LogicalFile> open_files_write(io::Env& env, const std::string& dir,
                                          const std::vector<FileEntry>& files);
 // After a rebuild: set mode, owner and times as recorded.

@@ -228,4 +228,21 @@ TEST(LogicalFile, ManyPartsKeepFewDescriptorsOpen) {
   EXPECT_EQ(back, logical + std::string(5, '\0'));
 }
 
+// Measured parts are checked when first read: a part that shrank since it
+// was measured fails that read as truncated; the parts before it read fine.
+TEST(LogicalFile, MeasuredPartsAreCheckedWhenRead) {
+  TempDir dir;
+  write_raw(dir / "a", "0123456789");
+  write_raw(dir / "b", "abc");
+  auto lf = LogicalFile::open_read_measured(Env::posix(), {{dir / "a", 10}, {dir / "b", 8}});
+  ASSERT_TRUE(lf.ok());
+  std::string buf(10, '?');
+  ASSERT_TRUE(lf->read_pad(0, buf.data(), 10).ok());
+  EXPECT_EQ(buf, "0123456789");
+  EXPECT_EQ(lf->read_pad(10, buf.data(), 3).code(), Errc::corrupt);
+  auto missing = LogicalFile::open_read_measured(Env::posix(), {{dir / "none", 4}});
+  ASSERT_TRUE(missing.ok());
+  EXPECT_FALSE(missing->read_pad(0, buf.data(), 4).ok());
+}
+
 }  // namespace
