@@ -9,16 +9,10 @@ namespace {
 
 TEST(RuntimeInProcess, FetchRestoresAFlushedCheckpointAfterEveryCacheIsLost) {
   SimJob job;
-  job.settings["SCR_FLUSH"] = "1";
-  job.run([](mpi::Comm& world, Runtime& rt) {
-    EXPECT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.1").ok());
-    EXPECT_TRUE(rt.finalize().ok());
-  });
+  job.set("SCR_FLUSH", "1");
+  job.checkpoint("ckpt.1");
   job.lose_every_node();
-  job.run([](mpi::Comm& world, Runtime& rt) {
-    EXPECT_EQ(restart_and_verify(rt, world.rank()), "ckpt.1");
-    EXPECT_TRUE(rt.finalize().ok());
-  });
+  job.restart_from("ckpt.1");
 }
 
 }  // namespace

@@ -10,15 +10,9 @@ namespace {
 
 TEST(RuntimeInProcess, XorRebuildsTheFilesOfALostNode) {
   SimJob job;
-  job.run([](mpi::Comm& world, Runtime& rt) {
-    EXPECT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.1").ok());
-    EXPECT_TRUE(rt.finalize().ok());
-  });
+  job.checkpoint("ckpt.1");
   job.lose_node(2);
-  job.run([](mpi::Comm& world, Runtime& rt) {
-    EXPECT_EQ(restart_and_verify(rt, world.rank()), "ckpt.1");
-    EXPECT_TRUE(rt.finalize().ok());
-  });
+  job.restart_from("ckpt.1");
   // Rebuilt from the caches: nothing was ever flushed to fetch from.
   EXPECT_FALSE(io::Env::posix().exists(job.prefix() + "/ckpt.1"));
 }

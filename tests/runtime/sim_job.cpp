@@ -9,6 +9,32 @@
 #include "runtime/dataset.hpp"
 
 namespace scr::rt::testing {
+namespace {
+
+std::string file_name(const std::string& dataset, int rank) {
+  return dataset + "/rank_" + std::to_string(rank) + ".dat";
+}
+
+// Restarts from the checkpoint offered, checks that this rank's file holds
+// the bytes written for it and returns that checkpoint's name ("" if none).
+std::string restart_and_verify(Runtime& rt, int rank) {
+  bool have = false;
+  std::string name;
+  EXPECT_TRUE(rt.have_restart(&have, &name).ok());
+  if (!have) return "";
+  auto started = rt.start_restart();
+  EXPECT_TRUE(started.ok()) << started.status().to_string();
+  auto path = rt.route_file(file_name(name, rank));
+  EXPECT_TRUE(path.ok()) << path.status().to_string();
+  auto bytes = path.ok() ? io::read_file(io::Env::posix(), *path, 1 << 20) : Result<std::string>(path.status());
+  EXPECT_TRUE(bytes.ok()) << bytes.status().to_string();
+  bool valid = bytes.ok() && *bytes == file_bytes(name, rank);
+  EXPECT_TRUE(valid) << "rank " << rank << " read other bytes than it wrote into " << name;
+  EXPECT_TRUE(rt.complete_restart(valid).ok());
+  return name;
+}
+
+}  // namespace
 
 SimJob::SimJob() {
   char tmpl[] = "/tmp/scr_sim_job.XXXXXX";
@@ -64,6 +90,20 @@ void SimJob::run(const std::function<void(mpi::Comm& world, Runtime& rt)>& body)
   });
 }
 
+void SimJob::checkpoint(const std::string& name) {
+  run([&](mpi::Comm& world, Runtime& rt) {
+    EXPECT_TRUE(write_checkpoint(rt, world.rank(), name).ok());
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+}
+
+void SimJob::restart_from(const std::string& name) {
+  run([&](mpi::Comm& world, Runtime& rt) {
+    EXPECT_EQ(restart_and_verify(rt, world.rank()), name);
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+}
+
 void SimJob::lose_node(int n) const {
   std::string node = "/n" + std::to_string(n);
   for (const auto& base : {cache_, cntl_}) {
@@ -83,11 +123,6 @@ std::string file_bytes(const std::string& name, int rank) {
   return bytes;
 }
 
-namespace {
-std::string file_name(const std::string& dataset, int rank) {
-  return dataset + "/rank_" + std::to_string(rank) + ".dat";
-}
-}  // namespace
 
 Status write_checkpoint(Runtime& rt, int rank, const std::string& name) {
   SCR_TRY(rt.start_output(name, kFlagCheckpoint));
@@ -96,23 +131,6 @@ Status write_checkpoint(Runtime& rt, int rank, const std::string& name) {
                              : path.status();
   EXPECT_TRUE(written.ok()) << written.to_string();
   return rt.complete_output(written.ok());
-}
-
-std::string restart_and_verify(Runtime& rt, int rank) {
-  bool have = false;
-  std::string name;
-  EXPECT_TRUE(rt.have_restart(&have, &name).ok());
-  if (!have) return "";
-  auto started = rt.start_restart();
-  EXPECT_TRUE(started.ok()) << started.status().to_string();
-  auto path = rt.route_file(file_name(name, rank));
-  EXPECT_TRUE(path.ok()) << path.status().to_string();
-  auto bytes = path.ok() ? io::read_file(io::Env::posix(), *path, 1 << 20) : Result<std::string>(path.status());
-  EXPECT_TRUE(bytes.ok()) << bytes.status().to_string();
-  bool valid = bytes.ok() && *bytes == file_bytes(name, rank);
-  EXPECT_TRUE(valid) << "rank " << rank << " read other bytes than it wrote into " << name;
-  EXPECT_TRUE(rt.complete_restart(valid).ok());
-  return name;
 }
 
 }  // namespace scr::rt::testing

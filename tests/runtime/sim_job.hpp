@@ -30,10 +30,17 @@ class SimJob {
   // SCR_* settings of every job of the test (the environment of rank 0,
   // whose configuration every rank gets).
   std::map<std::string, std::string> settings;
+  void set(const std::string& key, std::string value) { settings[key] = std::move(value); }
 
   // Starts one job: every rank initializes its runtime and runs `body`.
   // Failures of SCR_Init, of `body` and of gtest assertions fail the test.
   void run(const std::function<void(mpi::Comm& world, Runtime& rt)>& body);
+
+  // One job that writes checkpoint `name` on every rank and finalizes.
+  void checkpoint(const std::string& name);
+  // One job that must restart from checkpoint `name` with every rank's bytes
+  // intact, then finalizes.
+  void restart_from(const std::string& name);
 
   const std::string& prefix() const { return prefix_; }
   // Losing simulated node `n` ("n0".."n3") deletes its cache and control
@@ -53,9 +60,5 @@ std::string file_bytes(const std::string& name, int rank);
 // Writes one file per rank as checkpoint `name` (rank_<r>.dat) and completes
 // it; returns what SCR_Complete_output returned.
 Status write_checkpoint(Runtime& rt, int rank, const std::string& name);
-
-// Restarts from the checkpoint offered, checks that this rank's file holds
-// the bytes written for it and returns that checkpoint's name ("" if none).
-std::string restart_and_verify(Runtime& rt, int rank);
 
 }  // namespace scr::rt::testing
