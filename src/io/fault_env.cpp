@@ -111,9 +111,10 @@ Status FaultEnv::on_write(const std::string& path, size_t n, size_t* allowed) {
 
 Status FaultEnv::on_step(const std::string& op, const std::string& path) {
   int s = ++steps_;
-  bool hit = pattern_.empty() ? s >= trigger_
-                              : path.find(pattern_) != std::string::npos && ++matches_ >= trigger_;
-  if (kind_ == Kind::crash && hit) crashed_ = true;
+  if (kind_ == Kind::crash &&
+      (pattern_.empty() ? s >= trigger_
+                        : path.find(pattern_) != std::string::npos && ++matches_ >= trigger_))
+    crashed_ = true;
   if (crashed_) return Error(Errc::io_error, op + " " + path + ": process crashed (injected fault)");
   return Status::Ok();
 }

@@ -10,6 +10,8 @@
 namespace scr::mpi {
 namespace {
 
+// One tag serves every collective: members call collectives in the same
+// order, and messages between two ranks are matched in the order sent.
 constexpr int kCollectiveTag = 0;
 
 class InProcessRequestSlots final : public RequestSlots {
