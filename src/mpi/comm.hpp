@@ -28,6 +28,8 @@ class Comm {
  public:
   Comm() = default;
   explicit Comm(std::unique_ptr<CommImpl> impl) : impl_(std::move(impl)) {}
+  // Over an MPI communicator: a duplicate owned by the result, or `comm`
+  // itself, never freed.
   static Comm dup(MPI_Comm comm);
   static Comm borrow(MPI_Comm comm);
   // A new communicator over the same processes, owned by the result.
@@ -45,7 +47,9 @@ class Comm {
   int rank() const { return impl_->rank(); }
   int size() const { return impl_->size(); }
   void barrier() const { impl_->barrier(); }
-  // MPI_Comm_split with an owned result.
+  // Collective: the processes passing one color form a new communicator,
+  // ranked by key, then by rank here (MPI_Comm_split); a negative color
+  // leaves the caller out with an invalid Comm.
   Comm split(int color, int key) const { return Comm(impl_->split(color, key)); }
 
   const CommImpl& impl() const { return *impl_; }
