@@ -50,8 +50,8 @@ Status FaultEnv::configure(const std::string& spec) {
   auto bad = [&] {
     return Error(Errc::invalid_argument,
                  "SCR_FAULT_INJECT='" + spec +
-                     "': expected write:N:ENOSPC|EIO, write:PATTERN:N:ENOSPC|EIO, short:N, crash:N "
-                     "or kill:PATTERN:N");
+                     "': expected write:N:ENOSPC|EIO, write:PATTERN:N:ENOSPC|EIO, short:N, crash:N, "
+                     "crash:PATTERN:N or kill:PATTERN:N");
   };
   auto errno_of = [](const std::string& name) { return name == "ENOSPC" ? ENOSPC : name == "EIO" ? EIO : 0; };
   if (parts.size() == 4 && parts[0] == "write") {
@@ -59,6 +59,12 @@ Status FaultEnv::configure(const std::string& spec) {
     int err = errno_of(parts[3]);
     if (!n || *n < 1 || parts[1].empty() || !err) return bad();
     fail_write(static_cast<int>(*n), err, parts[1]);
+    return Status::Ok();
+  }
+  if (parts.size() == 3 && parts[0] == "crash") {
+    auto n = str::parse_int(parts[2]);
+    if (!n || *n < 1 || parts[1].empty()) return bad();
+    crash_at_step(static_cast<int>(*n), parts[1]);
     return Status::Ok();
   }
   if (parts.size() == 3 && parts[0] == "kill") {
@@ -110,7 +116,10 @@ Status FaultEnv::on_write(const std::string& path, size_t n, size_t* allowed) {
 
 Status FaultEnv::on_step(const std::string& op, const std::string& path) {
   int s = ++steps_;
-  if (kind_ == Kind::crash && s >= trigger_) crashed_ = true;
+  if (kind_ == Kind::crash &&
+      (pattern_.empty() ? s >= trigger_
+                        : path.find(pattern_) != std::string::npos && ++matches_ >= trigger_))
+    crashed_ = true;
   if (crashed_) return Error(Errc::io_error, op + " " + path + ": process crashed (injected fault)");
   return Status::Ok();
 }

@@ -2,8 +2,9 @@
 // sync, rename, unlink, mkdir, truncate, set_meta) and can:
 //  - fail the N-th write with a chosen errno (ENOSPC, EIO),
 //  - make the N-th write short (half the bytes reach the file, then EIO),
-//  - "crash" at step N: that step and every later mutating step are dropped
-//    and fail, as if the process had died there. Reads keep working so a test
+//  - "crash" at step N (or at the N-th step on a path containing a pattern):
+//    that step and every later mutating step are dropped and fail, as if the
+//    process had died there. Reads keep working so a test
 //    can inspect what a crash left behind.
 // The runtime wraps its Env in one when SCR_FAULT_INJECT is set (tests only),
 //  - kill the process (SIGKILL, a real crash) when it creates the N-th file
@@ -12,7 +13,7 @@
 // with the syntax "write:N:ENOSPC", "write:N:EIO", "write:PATTERN:N:ENOSPC"
 // (every write to a path containing PATTERN, e.g. one node's cache, from the
 // N-th on),
-// "short:N", "crash:N", "kill:PATTERN:N".
+// "short:N", "crash:N", "crash:PATTERN:N", "kill:PATTERN:N".
 #pragma once
 
 #include <atomic>
@@ -35,7 +36,12 @@ class FaultEnv : public EnvWrapper {
     pattern_ = pattern;
   }
   void short_write(int n) { arm(Kind::short_write, n, EIO); }
-  void crash_at_step(int n) { arm(Kind::crash, n, EIO); }
+  // The N-th step; with a pattern, the N-th step on a path containing it
+  // (a crash in the middle of one phase, the flush into one directory, say).
+  void crash_at_step(int n, const std::string& pattern = {}) {
+    arm(Kind::crash, n, EIO);
+    pattern_ = pattern;
+  }
   void kill_at_create(const std::string& pattern, int n) {
     arm(Kind::kill, n, 0);
     pattern_ = pattern;

@@ -1,47 +1,16 @@
 #include "mpi/comm.hpp"
 
+#include "mpi/mpi_comm.hpp"
+
 namespace scr::mpi {
 
-Comm Comm::dup(MPI_Comm comm) {
-  MPI_Comm out = MPI_COMM_NULL;
-  MPI_Comm_dup(comm, &out);
-  return Comm(out, true);
-}
+Comm Comm::dup(MPI_Comm comm) { return Comm(MpiComm(comm, false).duplicate()); }
 
-Comm& Comm::operator=(Comm&& o) noexcept {
-  if (this != &o) {
-    if (owned_ && comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
-    comm_ = o.comm_;
-    owned_ = o.owned_;
-    o.comm_ = MPI_COMM_NULL;
-  }
-  return *this;
-}
+Comm Comm::borrow(MPI_Comm comm) { return Comm(std::make_unique<MpiComm>(comm, false)); }
 
-Comm::~Comm() {
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (owned_ && comm_ != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm_);
-}
-
-int Comm::rank() const {
-  int r = 0;
-  MPI_Comm_rank(comm_, &r);
-  return r;
-}
-
-int Comm::size() const {
-  int n = 0;
-  MPI_Comm_size(comm_, &n);
-  return n;
-}
-
-void Comm::barrier() const { MPI_Barrier(comm_); }
-
-Comm Comm::split(int color, int key) const {
-  MPI_Comm out = MPI_COMM_NULL;
-  MPI_Comm_split(comm_, color, key, &out);
-  return Comm(out, true);
+MPI_Comm Comm::raw() const {
+  const auto* over_mpi = dynamic_cast<const MpiComm*>(impl_.get());
+  return over_mpi ? over_mpi->handle() : MPI_COMM_NULL;
 }
 
 Comm world() { return Comm::borrow(MPI_COMM_WORLD); }

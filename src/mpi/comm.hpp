@@ -2,8 +2,10 @@
 // collective decisions and sparse exchanges of metadata trees. Code outside
 // src/mpi makes no MPI call of its own; it uses these (and mpi/requests.hpp,
 // mpi/tags.hpp). Every collective here must be called by all processes of the
-// communicator. Implemented in comm.cpp (communicators), collectives.cpp and
-// trees.cpp.
+// communicator. A Comm runs over MPI (real jobs) or over threads of one
+// process (mpi/in_process.hpp, unit tests); the helpers below are written
+// once over the primitives of mpi/comm_impl.hpp. Implemented in comm.cpp
+// (communicators), collectives.cpp, trees.cpp and sendrecv.cpp.
 #pragma once
 
 #include <mpi.h>
@@ -11,40 +13,49 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "common/status.hpp"
 #include "kvtree/tree.hpp"
+#include "mpi/comm_impl.hpp"
 
 namespace scr::mpi {
 
-// Owns (frees) the communicator unless built with Comm::borrow.
+// Owns its communicator; an MPI one built with Comm::borrow is never freed.
 class Comm {
  public:
   Comm() = default;
+  explicit Comm(std::unique_ptr<CommImpl> impl) : impl_(std::move(impl)) {}
+  // Over an MPI communicator: a duplicate owned by the result, or `comm`
+  // itself, never freed.
   static Comm dup(MPI_Comm comm);
-  static Comm borrow(MPI_Comm comm) { return Comm(comm, false); }
+  static Comm borrow(MPI_Comm comm);
   // A new communicator over the same processes, owned by the result.
-  Comm duplicate() const { return dup(comm_); }
+  Comm duplicate() const { return Comm(impl_->duplicate()); }
   Comm(const Comm&) = delete;
   Comm& operator=(const Comm&) = delete;
-  Comm(Comm&& o) noexcept : comm_(o.comm_), owned_(o.owned_) { o.comm_ = MPI_COMM_NULL; }
-  Comm& operator=(Comm&& o) noexcept;
-  ~Comm();
+  Comm(Comm&&) noexcept = default;
+  Comm& operator=(Comm&&) noexcept = default;
+  ~Comm() = default;
 
-  MPI_Comm raw() const { return comm_; }
-  bool valid() const { return comm_ != MPI_COMM_NULL; }
-  int rank() const;
-  int size() const;
-  void barrier() const;
-  // MPI_Comm_split with an owned result.
-  Comm split(int color, int key) const;
+  // The MPI communicator, for tests and benchmarks that call MPI
+  // themselves; MPI_COMM_NULL for an in-process one.
+  MPI_Comm raw() const;
+  bool valid() const { return impl_ != nullptr; }
+  int rank() const { return impl_->rank(); }
+  int size() const { return impl_->size(); }
+  void barrier() const { impl_->barrier(); }
+  // Collective: the processes passing one color form a new communicator,
+  // ranked by key, then by rank here (MPI_Comm_split); a negative color
+  // leaves the caller out with an invalid Comm.
+  Comm split(int color, int key) const { return Comm(impl_->split(color, key)); }
+
+  const CommImpl& impl() const { return *impl_; }
 
  private:
-  Comm(MPI_Comm comm, bool owned) : comm_(comm), owned_(owned) {}
-  MPI_Comm comm_ = MPI_COMM_NULL;
-  bool owned_ = false;
+  std::unique_ptr<CommImpl> impl_;
 };
 
 // The communicator of all the job's processes, borrowed (never freed).

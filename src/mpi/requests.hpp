@@ -4,39 +4,56 @@
 // to the processes being waited for (mpi/wait.hpp).
 #pragma once
 
-#include <mpi.h>
-
 #include <cstddef>
-#include <vector>
+#include <memory>
 
 #include "mpi/comm.hpp"
 
 namespace scr::mpi {
 
 // Move-only: a pending request has exactly one owner that must wait for it.
+// The slots come from the implementation of the first communicator used
+// (one allocation per set, none per message); every later transfer must use
+// a communicator of the same implementation.
 class Requests {
  public:
   Requests() = default;
-  explicit Requests(size_t slots) : slots_(slots, MPI_REQUEST_NULL) {}
+  explicit Requests(size_t slots) : size_(slots) {}
   Requests(const Requests&) = delete;
   Requests& operator=(const Requests&) = delete;
-  Requests(Requests&&) noexcept = default;
-  Requests& operator=(Requests&&) noexcept = default;
+  Requests(Requests&& o) noexcept : size_(o.size_), slots_(std::move(o.slots_)) { o.size_ = 0; }
+  Requests& operator=(Requests&& o) noexcept {
+    size_ = o.size_;
+    slots_ = std::move(o.slots_);
+    o.size_ = 0;
+    return *this;
+  }
 
-  size_t size() const { return slots_.size(); }
+  size_t size() const { return size_; }
 
   // Start sending (receiving) `bytes` bytes from (into) `data` in `slot`,
   // which must be free: never used, or waited for since.
-  void isend(size_t slot, const Comm& comm, const void* data, int bytes, int dest, int tag);
-  void irecv(size_t slot, const Comm& comm, void* data, int bytes, int source, int tag);
+  void isend(size_t slot, const Comm& comm, const void* data, int bytes, int dest, int tag) {
+    slots_for(comm).isend(slot, comm.impl(), data, bytes, dest, tag);
+  }
+  void irecv(size_t slot, const Comm& comm, void* data, int bytes, int source, int tag) {
+    slots_for(comm).irecv(slot, comm.impl(), data, bytes, source, tag);
+  }
 
   // Wait until the `count` slots from `first` on are complete and free again.
-  void wait(size_t first, size_t count);
+  void wait(size_t first, size_t count) {
+    if (slots_) slots_->wait(first, count);
+  }
   void wait(size_t slot) { wait(slot, 1); }
-  void wait_all() { wait(0, slots_.size()); }
+  void wait_all() { wait(0, size_); }
 
  private:
-  std::vector<MPI_Request> slots_;
+  RequestSlots& slots_for(const Comm& comm) {
+    if (!slots_) slots_ = comm.impl().make_requests(size_);
+    return *slots_;
+  }
+  size_t size_ = 0;
+  std::unique_ptr<RequestSlots> slots_;
 };
 
 }  // namespace scr::mpi

@@ -29,7 +29,9 @@ Status AsyncFlusher::start(Context& ctx, int id) {
   Flight* f = flight.get();
   io::Env* env = ctx.env;
   std::string prefix = ctx.settings.prefix;
-  f->thread = std::thread([f, env, prefix] {
+  // The copy's messages carry this rank (each in-process rank has its own).
+  f->thread = std::thread([f, env, prefix, speaker = log::current_speaker()] {
+    log::SpeakAs speak_as(speaker);
     f->result = run_copies(*env, f->job, prefix);
     f->done = true;
   });

@@ -118,14 +118,18 @@ Status make_private_job_dir(io::Env& fs, const std::string& base, const std::str
 Runtime::~Runtime() = default;
 
 Result<std::unique_ptr<Runtime>> Runtime::init(const Config& config) {
+  return init(config, mpi::world());
+}
+
+Result<std::unique_ptr<Runtime>> Runtime::init(const Config& config, const mpi::Comm& world) {
   std::unique_ptr<Runtime> rt(new Runtime());
-  SCR_TRY(rt->setup(config));
+  SCR_TRY(rt->setup(config, world));
   SCR_TRY(rt->prepare_restart());
   return rt;
 }
 
-Status Runtime::setup(const Config& config) {
-  ctx_.world = mpi::world().duplicate();
+Status Runtime::setup(const Config& config, const mpi::Comm& world) {
+  ctx_.world = world.duplicate();
   log::set_rank(ctx_.rank());
   ctx_.timing.run_start = wall_seconds();
   ctx_.timing.last_checkpoint_end = ctx_.timing.run_start;

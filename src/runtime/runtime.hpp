@@ -20,6 +20,10 @@ class Runtime {
   // Collective: read configuration (rank 0 reads files, everyone gets the
   // same values), set up directories, rebuild the cache, fetch if needed.
   static Result<std::unique_ptr<Runtime>> init(const Config& config);
+  // The same over the processes of `world` (duplicated, so the runtime's
+  // messages never meet the caller's): in-process tests give each rank
+  // thread its own (mpi/in_process.hpp).
+  static Result<std::unique_ptr<Runtime>> init(const Config& config, const mpi::Comm& world);
   ~Runtime();
 
   Status finalize();
@@ -48,7 +52,7 @@ class Runtime {
 
  private:
   Runtime() = default;
-  Status setup(const Config& config);
+  Status setup(const Config& config, const mpi::Comm& world);
   Status prepare_restart();
   Status finish_output(bool valid);
   Status complete_cached(bool valid);

@@ -111,6 +111,25 @@ TEST(FaultEnv, FailsTheNthWriteToMatchingPaths) {
   }
 }
 
+// "crash:PATTERN:N" crashes at the N-th step on a path containing PATTERN
+// (a crash in the middle of one phase): steps elsewhere pass until then,
+// and every step fails after.
+TEST(FaultEnv, CrashesAtTheNthStepOnMatchingPaths) {
+  TempDir dir;
+  FaultEnv env(Env::posix());
+  ASSERT_TRUE(env.configure("crash:/ckpt.2/:2").ok());
+  ASSERT_EQ(::mkdir((dir / "ckpt.2").c_str(), 0700), 0);
+  EXPECT_TRUE(env.open(dir / "other", OpenMode::create, 0600).ok());
+  auto first = env.open(dir / "ckpt.2/a", OpenMode::create, 0600);
+  ASSERT_TRUE(first.ok());
+  EXPECT_TRUE(env.open(dir / "other2", OpenMode::create, 0600).ok());
+  EXPECT_FALSE(env.crashed());
+  EXPECT_FALSE((*first)->pwrite("x", 1, 0).ok());  // 2nd step on ckpt.2/: crash
+  EXPECT_TRUE(env.crashed());
+  EXPECT_FALSE(env.open(dir / "other3", OpenMode::create, 0600).ok());
+  EXPECT_EQ(FaultEnv(Env::posix()).configure("crash:/ckpt.2/:0").code(), Errc::invalid_argument);
+}
+
 TEST(FaultEnv, ConfigureParsesSpecs) {
   TempDir dir;
   FaultEnv env(Env::posix());

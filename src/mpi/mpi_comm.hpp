@@ -1,0 +1,46 @@
+// The MPI implementation of the communicator primitives (comm_impl.hpp):
+// each one is the MPI call of the same name, on an MPI_Comm this object owns
+// (frees) unless borrowed.
+#pragma once
+
+#include <mpi.h>
+
+#include "mpi/comm_impl.hpp"
+
+namespace scr::mpi {
+
+class MpiComm final : public CommImpl {
+ public:
+  MpiComm(MPI_Comm comm, bool owned) : comm_(comm), owned_(owned) {}
+  MpiComm(const MpiComm&) = delete;
+  MpiComm& operator=(const MpiComm&) = delete;
+  ~MpiComm() override;
+
+  MPI_Comm handle() const { return comm_; }
+
+  int rank() const override;
+  int size() const override;
+  std::unique_ptr<CommImpl> split(int color, int key) const override;
+  std::unique_ptr<CommImpl> duplicate() const override;
+  void barrier() const override;
+
+  Status send(const void* data, size_t bytes, int dest, int tag) const override;
+  Status sendrecv(const void* out, int out_bytes, int dest, void* in, int in_bytes, int source,
+                  int tag) const override;
+  std::string recv_any_length(int source, int tag) const override;
+  std::unique_ptr<RequestSlots> make_requests(size_t slots) const override;
+
+  int64_t allreduce(int64_t v, ReduceOp op) const override;
+  double allreduce(double v, ReduceOp op) const override;
+  int min_without_spinning(int v) const override;
+  void allgather(const void* mine, size_t bytes, void* all) const override;
+  std::vector<std::string> allgather_strings(std::string_view mine) const override;
+  void alltoall(const void* out, size_t bytes, void* in) const override;
+  void bcast(void* data, size_t bytes, int root) const override;
+
+ private:
+  MPI_Comm comm_;
+  bool owned_;
+};
+
+}  // namespace scr::mpi

@@ -1,0 +1,136 @@
+#include "sim_job.hpp"
+
+#include <stdlib.h>
+
+#include "io/env.hpp"
+#include "io/files.hpp"
+#include "io/path.hpp"
+#include "mpi/in_process.hpp"
+#include "runtime/dataset.hpp"
+
+namespace scr::rt::testing {
+namespace {
+
+std::string file_name(const std::string& dataset, int rank) {
+  return dataset + "/rank_" + std::to_string(rank) + ".dat";
+}
+
+// Restarts from the checkpoint offered, checks that this rank's file holds
+// the bytes written for it and returns that checkpoint's name ("" if none).
+std::string restart_and_verify(Runtime& rt, int rank) {
+  bool have = false;
+  std::string name;
+  EXPECT_TRUE(rt.have_restart(&have, &name).ok());
+  if (!have) return "";
+  auto started = rt.start_restart();
+  EXPECT_TRUE(started.ok()) << started.status().to_string();
+  auto path = rt.route_file(file_name(name, rank));
+  EXPECT_TRUE(path.ok()) << path.status().to_string();
+  auto bytes = path.ok() ? io::read_file(io::Env::posix(), *path, 1 << 20) : Result<std::string>(path.status());
+  EXPECT_TRUE(bytes.ok()) << bytes.status().to_string();
+  bool valid = bytes.ok() && *bytes == file_bytes(name, rank);
+  EXPECT_TRUE(valid) << "rank " << rank << " read other bytes than it wrote into " << name;
+  EXPECT_TRUE(rt.complete_restart(valid).ok());
+  return name;
+}
+
+}  // namespace
+
+SimJob::SimJob() {
+  char tmpl[] = "/tmp/scr_sim_job.XXXXXX";
+  if (char* p = ::mkdtemp(tmpl)) root_ = p;
+  else ADD_FAILURE() << "mkdtemp failed";
+  prefix_ = root_ + "/prefix";
+  cache_ = root_ + "/cache";
+  cntl_ = root_ + "/cntl";
+  EXPECT_TRUE(io::make_dirs(io::Env::posix(), prefix_, 0700).ok());
+  settings = {
+      {"SCR_PREFIX", prefix_},
+      {"SCR_CACHE_BASE", cache_},
+      {"SCR_CNTL_BASE", cntl_},
+      {"SCR_SIM_NODES", "n0,n1,n2,n3"},
+      {"SCR_CACHE_BYPASS", "0"},
+      {"SCR_COPY_TYPE", "XOR"},
+      {"SCR_FLUSH", "0"},
+      {"SCR_JOB_ID", "sim"},
+      {"SCR_USER_NAME", "tester"},
+      // No system file of this machine may leak into the test.
+      {"SCR_SYSTEM_CONF_FILE", root_ + "/system.conf"},
+  };
+}
+
+SimJob::~SimJob() { (void)io::remove_tree(io::Env::posix(), root_); }
+
+Config SimJob::config() const {
+  ConfigSources sources;
+  sources.getenv = [vars = settings](const char* name) -> const char* {
+    auto it = vars.find(name);
+    return it == vars.end() ? nullptr : it->second.c_str();
+  };
+  // Copies owned by the lambda above outlive the call: Config::load only
+  // reads them while loading.
+  sources.env_names = [vars = settings] {
+    std::vector<std::string> names;
+    for (const auto& [k, v] : vars) names.push_back(k);
+    return names;
+  };
+  sources.env = &io::Env::posix();
+  sources.cwd = prefix_;
+  auto loaded = Config::load(sources);
+  EXPECT_TRUE(loaded.ok()) << loaded.status().to_string();
+  return loaded ? std::move(loaded).value() : Config();
+}
+
+void SimJob::run(const std::function<void(mpi::Comm& world, Runtime& rt)>& body) {
+  Config cfg = config();
+  mpi::InProcess(kRanks).run([&](mpi::Comm& world) {
+    auto rt = Runtime::init(cfg, world);
+    ASSERT_TRUE(rt.ok()) << "rank " << world.rank() << ": " << rt.status().to_string();
+    body(world, **rt);
+  });
+}
+
+void SimJob::checkpoint(const std::string& name) {
+  run([&](mpi::Comm& world, Runtime& rt) {
+    EXPECT_TRUE(write_checkpoint(rt, world.rank(), name).ok());
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+}
+
+void SimJob::restart_from(const std::string& name) {
+  run([&](mpi::Comm& world, Runtime& rt) {
+    EXPECT_EQ(restart_and_verify(rt, world.rank()), name);
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+}
+
+void SimJob::lose_node(int n) const {
+  std::string node = "/n" + std::to_string(n);
+  for (const auto& base : {cache_, cntl_}) {
+    ASSERT_TRUE(io::Env::posix().exists(base + node)) << base + node << " was never made";
+    ASSERT_TRUE(io::remove_tree(io::Env::posix(), base + node).ok());
+  }
+}
+
+void SimJob::lose_every_node() const {
+  for (int n = 0; n < kRanks; ++n) lose_node(n);
+}
+
+std::string file_bytes(const std::string& name, int rank) {
+  std::string bytes;
+  for (int i = 0; bytes.size() < 3000 + 100 * static_cast<size_t>(rank); ++i)
+    bytes += name + "/" + std::to_string(rank) + "/" + std::to_string(i) + ";";
+  return bytes;
+}
+
+
+Status write_checkpoint(Runtime& rt, int rank, const std::string& name) {
+  SCR_TRY(rt.start_output(name, kFlagCheckpoint));
+  auto path = rt.route_file(file_name(name, rank));
+  Status written = path.ok() ? io::write_file_atomic(io::Env::posix(), *path, file_bytes(name, rank))
+                             : path.status();
+  EXPECT_TRUE(written.ok()) << written.to_string();
+  return rt.complete_output(written.ok());
+}
+
+}  // namespace scr::rt::testing

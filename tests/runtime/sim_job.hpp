@@ -1,0 +1,64 @@
+// In-process jobs for runtime tests: 4 ranks as threads (mpi/in_process.hpp)
+// on 4 simulated nodes (SCR_SIM_NODES), each rank with its own Config, Comm
+// and Runtime, all in a private temporary directory holding the prefix, the
+// node caches and the control directories. A test runs "jobs" one after the
+// other over the same directories, as a real job is restarted.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "mpi/comm.hpp"
+#include "runtime/config.hpp"
+#include "runtime/runtime.hpp"
+
+namespace scr::rt::testing {
+
+class SimJob {
+ public:
+  static constexpr int kRanks = 4;
+
+  SimJob();
+  ~SimJob();
+  SimJob(const SimJob&) = delete;
+  SimJob& operator=(const SimJob&) = delete;
+
+  // SCR_* settings of every job of the test (the environment of rank 0,
+  // whose configuration every rank gets).
+  std::map<std::string, std::string> settings;
+  void set(const std::string& key, std::string value) { settings[key] = std::move(value); }
+
+  // Starts one job: every rank initializes its runtime and runs `body`.
+  // Failures of SCR_Init, of `body` and of gtest assertions fail the test.
+  void run(const std::function<void(mpi::Comm& world, Runtime& rt)>& body);
+
+  // One job that writes checkpoint `name` on every rank and finalizes.
+  void checkpoint(const std::string& name);
+  // One job that must restart from checkpoint `name` with every rank's bytes
+  // intact, then finalizes.
+  void restart_from(const std::string& name);
+
+  const std::string& prefix() const { return prefix_; }
+  // Losing simulated node `n` ("n0".."n3") deletes its cache and control
+  // directories, all that a node holds (docs/design.md#simulated-nodes).
+  void lose_node(int n) const;
+  void lose_every_node() const;
+
+ private:
+  Config config() const;
+  std::string root_, prefix_, cache_, cntl_;
+};
+
+// The bytes rank `rank` writes into checkpoint `name`: distinct per rank and
+// checkpoint, a few KB so that XOR works on several pieces.
+std::string file_bytes(const std::string& name, int rank);
+
+// Writes one file per rank as checkpoint `name` (rank_<r>.dat) and completes
+// it; returns what SCR_Complete_output returned.
+Status write_checkpoint(Runtime& rt, int rank, const std::string& name);
+
+}  // namespace scr::rt::testing
