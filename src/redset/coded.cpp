@@ -52,7 +52,8 @@ class CodedRebuild : public Rebuild {
   Status agree(const Status& local) { return agree_in_set(set_, local); }
 
   Result<std::vector<FileEntry>> run_as_source() {
-    auto data = open_files_read(env_, dir_, self_.files);
+    // The survey found every file present at its size.
+    auto data = open_measured_files(env_, dir_, self_.files);
     auto red = env_.open(redfile_, io::OpenMode::read);
     SCR_TRY(agree(!data.ok() ? data.status() : red.status()));
     SymbolStore store(*data, **red, self_.header.data_offset, loss_.chunk);
@@ -96,7 +97,7 @@ Status apply_coded(io::Env& env, const Set& set, const std::string& dir, kv::Tre
       mpi::max(set.comm(), static_cast<int64_t>(own.ok() ? total_size(*own) : 0)));
   uint64_t chunk = chunk_size(largest, set.ranks() - checks);
 
-  Result<io::LogicalFile> data = own.ok() ? open_described_files(env, dir, *own) : own.status();
+  Result<io::LogicalFile> data = own.ok() ? open_measured_files(env, dir, *own) : own.status();
   Result<PendingRedundancy> red =
       data.ok() ? PendingRedundancy::create(env, redfile,
                                             coded_header(set.shape(), set.rank(), std::move(entries), chunk))

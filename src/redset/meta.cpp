@@ -86,17 +86,15 @@ std::vector<std::string> names(const std::vector<FileEntry>& files) {
   return out;
 }
 
-std::vector<std::string> damaged_files(io::Env& env, const std::string& dir,
-                                       const std::vector<FileEntry>& files, size_t piece_size) {
-  std::vector<std::string> bad;
+CrcCheck check_crcs(io::Env& env, const std::string& dir, const std::vector<FileEntry>& files, size_t piece_size) {
+  CrcCheck out;
   for (const auto& f : files) {
     if (!f.crc) continue;
-    std::string path = io::path::join(dir, f.name);
-    if (!env.exists(path)) continue;  // missing, not damaged: the rebuild handles it
-    auto crc = io::file_crc32c(env, path, piece_size);
-    if (!crc || *crc != *f.crc) bad.push_back(f.name);
+    auto crc = io::file_crc32c(env, io::path::join(dir, f.name), piece_size);
+    if (!crc && crc.status().code() == Errc::not_found) continue;  // missing: the rebuild handles it
+    (crc && *crc == *f.crc ? out.intact : out.damaged).push_back(f.name);
   }
-  return bad;
+  return out;
 }
 
 bool files_present(io::Env& env, const std::string& dir, const std::vector<FileEntry>& files) {
@@ -121,7 +119,7 @@ Result<io::LogicalFile> open_files_read(io::Env& env, const std::string& dir,
   return io::LogicalFile::open_read(env, parts_of(dir, files));
 }
 
-Result<io::LogicalFile> open_described_files(io::Env& env, const std::string& dir,
+Result<io::LogicalFile> open_measured_files(io::Env& env, const std::string& dir,
                                              const std::vector<FileEntry>& files) {
   return io::LogicalFile::open_read_measured(env, parts_of(dir, files));
 }

@@ -40,10 +40,13 @@ Result<std::vector<FileEntry>> files_from_tree(const kv::Tree& files_tree);
 uint64_t total_size(const std::vector<FileEntry>& files);
 std::vector<std::string> names(const std::vector<FileEntry>& files);
 
-// Files of `files` present in dir whose content no longer matches their
-// recorded CRC32C.
-std::vector<std::string> damaged_files(io::Env& env, const std::string& dir,
-                                       const std::vector<FileEntry>& files, size_t piece_size);
+// Files of `files` with a recorded CRC32C, read once each: those present in
+// dir whose content no longer matches it, and those that do match.
+struct CrcCheck {
+  std::vector<std::string> damaged;
+  std::vector<std::string> intact;
+};
+CrcCheck check_crcs(io::Env& env, const std::string& dir, const std::vector<FileEntry>& files, size_t piece_size);
 
 // True when every file exists in dir as a regular file of the recorded size.
 bool files_present(io::Env& env, const std::string& dir, const std::vector<FileEntry>& files);
@@ -51,9 +54,9 @@ bool files_present(io::Env& env, const std::string& dir, const std::vector<FileE
 // Logical-file views of a process's files (parents created for writing).
 Result<io::LogicalFile> open_files_read(io::Env& env, const std::string& dir,
                                         const std::vector<FileEntry>& files);
-// For apply, right after describe_files measured them: each file is checked
-// when first read instead of up front.
-Result<io::LogicalFile> open_described_files(io::Env& env, const std::string& dir,
+// For files the caller has just checked (describe_files, files_present):
+// each is checked again when first read instead of up front.
+Result<io::LogicalFile> open_measured_files(io::Env& env, const std::string& dir,
                                              const std::vector<FileEntry>& files);
 Result<io::LogicalFile> open_files_write(io::Env& env, const std::string& dir,
                                          const std::vector<FileEntry>& files);

@@ -33,7 +33,7 @@ Status apply_partner(io::Env& env, const Set& set, const std::string& dir, kv::T
   auto entries = gather_left_entries(set, member_entry(set, std::move(files)), r);
   auto header = partner_header(set, std::move(entries));
 
-  Result<io::LogicalFile> data = own.ok() ? open_described_files(env, dir, *own) : own.status();
+  Result<io::LogicalFile> data = own.ok() ? open_measured_files(env, dir, *own) : own.status();
   Result<PendingRedundancy> red = !data.ok()     ? data.status()
                                   : !header.ok() ? header.status()
                                                  : PendingRedundancy::create(env, redfile, *header);

@@ -78,7 +78,8 @@ class PartnerRebuild : public Rebuild {
   kv::Tree new_header_;
 
   Status open_sources() {
-    SCR_ASSIGN_OR_RETURN(auto data, open_files_read(env_, dir_, self_.files));
+    // The survey found every file present at its size.
+    SCR_ASSIGN_OR_RETURN(auto data, open_measured_files(env_, dir_, self_.files));
     data_in_.emplace(std::move(data));
     SCR_ASSIGN_OR_RETURN(red_in_, env_.open(redfile_, io::OpenMode::read));
     return Status::Ok();

@@ -86,13 +86,9 @@ std::set<std::string> drop_damaged(io::Env& env, const Set& set, const std::stri
   if (!header) return intact;
   auto files = entry_files(header->tree, set.rank());
   if (!files) return intact;
-  auto bad = damaged_files(env, dir, *files, set.params().piece_size);
-  for (const auto& name : bad) (void)io::remove_file(env, io::path::join(dir, name));
-  for (const auto& f : *files)
-    if (f.crc && std::find(bad.begin(), bad.end(), f.name) == bad.end() &&
-        env.exists(io::path::join(dir, f.name)))
-      intact.insert(f.name);
-  return intact;
+  CrcCheck checked = check_crcs(env, dir, *files, set.params().piece_size);
+  for (const auto& name : checked.damaged) (void)io::remove_file(env, io::path::join(dir, name));
+  return {checked.intact.begin(), checked.intact.end()};
 }
 
 // After the rebuild: every file not checked before must match its CRC32C. A
@@ -103,7 +99,7 @@ Status check_rebuilt(io::Env& env, const Set& set, const std::string& dir,
   std::vector<FileEntry> unchecked;
   for (const auto& f : files)
     if (!checked.count(f.name)) unchecked.push_back(f);
-  auto bad = damaged_files(env, dir, unchecked, set.params().piece_size);
+  auto bad = check_crcs(env, dir, unchecked, set.params().piece_size).damaged;
   if (bad.empty()) return Status::Ok();
   for (const auto& name : bad) (void)io::remove_file(env, io::path::join(dir, name));
   return Error(Errc::corrupt, io::path::join(dir, bad.front()) +
