@@ -32,7 +32,25 @@ std::string basename(std::string_view p) {
 
 bool is_absolute(std::string_view p) { return !p.empty() && p.front() == '/'; }
 
+namespace {
+// Already normal: no empty, "." or ".." component and no trailing '/' (the
+// common case, so no splitting and rejoining for it).
+bool is_normal(std::string_view p) {
+  if (p.empty() || p == "/") return false;
+  size_t start = p[0] == '/' ? 1 : 0;
+  while (start <= p.size()) {
+    size_t end = p.find('/', start);
+    if (end == std::string_view::npos) end = p.size();
+    std::string_view part = p.substr(start, end - start);
+    if (part.empty() || part == "." || part == "..") return false;
+    start = end + 1;
+  }
+  return true;
+}
+}  // namespace
+
 std::string normalize(std::string_view p) {
+  if (is_normal(p)) return std::string(p);
   bool abs = is_absolute(p);
   std::vector<std::string> parts;
   for (auto& part : str::split(p, '/')) {
