@@ -246,7 +246,13 @@ static int bench_rescale(int rank, int ranks, const char* copy_dir) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  /* FUNNELED: SCR_FLUSH_ASYNC=1 copies in a second thread. BENCH_MPI_SINGLE=1
+   * starts MPI without thread support (as MPI_Init does), for the test that
+   * SCR++ then flushes synchronously. */
+  int provided = 0;
+  const char* single = getenv("BENCH_MPI_SINGLE");
+  int level = single && !strcmp(single, "1") ? MPI_THREAD_SINGLE : MPI_THREAD_FUNNELED;
+  MPI_Init_thread(&argc, &argv, level, &provided);
   int rank, ranks;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);

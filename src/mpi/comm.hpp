@@ -46,6 +46,7 @@ class Comm {
   bool valid() const { return impl_ != nullptr; }
   int rank() const { return impl_->rank(); }
   int size() const { return impl_->size(); }
+  bool threads_allowed() const { return impl_->threads_allowed(); }
   void barrier() const { impl_->barrier(); }
   // Collective: the processes passing one color form a new communicator,
   // ranked by key, then by rank here (MPI_Comm_split); a negative color

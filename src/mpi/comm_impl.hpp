@@ -39,6 +39,9 @@ class CommImpl {
   virtual ~CommImpl() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
+  // Whether the process may run threads besides the one calling into
+  // communication (MPI: a thread level of at least MPI_THREAD_FUNNELED).
+  virtual bool threads_allowed() const = 0;
   // New communicators; collective over this one. A negative color leaves
   // the caller out (nullptr).
   virtual std::unique_ptr<CommImpl> split(int color, int key) const = 0;

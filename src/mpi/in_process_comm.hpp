@@ -19,6 +19,7 @@ class InProcessComm final : public CommImpl {
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
+  bool threads_allowed() const override { return true; }  // ranks are threads already
   std::unique_ptr<CommImpl> split(int color, int key) const override;
   std::unique_ptr<CommImpl> duplicate() const override;
   void barrier() const override;

@@ -63,6 +63,15 @@ int MpiComm::size() const {
   return n;
 }
 
+// A second thread in a process is allowed by the MPI standard only from
+// MPI_THREAD_FUNNELED on (with MPI_THREAD_SINGLE "only one thread will
+// execute"), even when that thread makes no MPI call.
+bool MpiComm::threads_allowed() const {
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&provided);
+  return provided >= MPI_THREAD_FUNNELED;
+}
+
 std::unique_ptr<CommImpl> MpiComm::split(int color, int key) const {
   MPI_Comm out = MPI_COMM_NULL;
   MPI_Comm_split(comm_, color < 0 ? MPI_UNDEFINED : color, key, &out);

@@ -20,6 +20,7 @@ class MpiComm final : public CommImpl {
 
   int rank() const override;
   int size() const override;
+  bool threads_allowed() const override;
   std::unique_ptr<CommImpl> split(int color, int key) const override;
   std::unique_ptr<CommImpl> duplicate() const override;
   void barrier() const override;

@@ -2,8 +2,10 @@
 //
 // Threading model: each process copies its own files to the prefix in one
 // background std::thread per dataset. That thread makes no MPI calls and
-// touches only its FlushJob (fixed when the flush starts) and the Env, so
-// SCR++ needs no more than MPI's single-threaded support level. Every collective
+// touches only its FlushJob (fixed when the flush starts) and the Env. A
+// second thread still needs the FUNNELED thread level of MPI (SINGLE promises
+// only one thread in the process): SCR_Init turns the async flush off, with a
+// warning, when the application's MPI provides less. Every collective
 // step (marking the index, agreeing that all processes finished, writing the
 // summary) runs on the application's thread inside SCR calls:
 //   - start() after SCR_Complete_output has applied the redundancy scheme;

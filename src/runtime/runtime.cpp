@@ -136,6 +136,15 @@ Status Runtime::setup(const Config& config, const mpi::Comm& world) {
   SCR_ASSIGN_OR_RETURN(ctx_.settings, agreed_settings(ctx_.world, config));
   Settings& s = ctx_.settings;
   log::set_debug_level(s.debug);
+  // The background flush is a second thread; the MPI standard allows one
+  // only from the FUNNELED thread level on. An application that asked for
+  // no thread support (the SINGLE level) gets synchronous flushes instead.
+  if (s.flush_async && !mpi::all_true(ctx_.world, ctx_.world.threads_allowed())) {
+    s.flush_async = false;
+    if (ctx_.rank() == 0)
+      log::warn("SCR_FLUSH_ASYNC=1 needs MPI started with thread support of at least FUNNELED; "
+                "this job's MPI provides less, so datasets are flushed synchronously");
+  }
   if (ctx_.rank() == 0)
     for (const auto& line : no_effect_warnings(config)) log::warn(line);
   if (ctx_.rank() == 0)

@@ -2,7 +2,8 @@
 # Asynchronous flush: SCR_Complete_output returns before the flush is done,
 # the application keeps computing while it runs (counted in steps, not
 # timed: the flush is throttled with SCR_FLUSH_ASYNC_BW so it cannot finish
-# at once), and every flushed byte matches what was written.
+# at once), and every flushed byte matches what was written. Under MPI without
+# thread support the flush is synchronous instead.
 source "$(dirname "$0")/../e2e/lib.sh"
 E2E_NP=4 E2E_NODES=n0,n1 E2E_COPY_TYPE=XOR
 e2e_begin async_flush
@@ -22,6 +23,13 @@ use_dirs "$E2E_DIR/sync"
 run_job SCR_FLUSH=1 SCR_FLUSH_ASYNC=0 -- 4 "$BENCH" write $bytes 1000000
 expect_ok_rc
 assert_eq "$(sed -n 's/.*"steps_during_flush":\([0-9]*\).*/\1/p' "$LAST_OUT")" 0 "steps during a synchronous flush"
+# MPI started without thread support: no second thread, so the asynchronous
+# flush is done synchronously (and still completely).
+use_dirs "$E2E_DIR/single"
+run_job SCR_FLUSH=1 SCR_FLUSH_ASYNC=1 SCR_FLUSH_ASYNC_BW=2MB BENCH_MPI_SINGLE=1 -- 4 "$BENCH" write $bytes 1000000
+expect_ok_rc
+assert_eq "$(sed -n 's/.*"steps_during_flush":\([0-9]*\).*/\1/p' "$LAST_OUT")" 0 "steps during a flush without thread support"
+expect_index bench.1 loadable 1
 # Every byte: restart from the prefix only and compare with the pattern.
 use_dirs "$E2E_DIR/run"
 lose_all_nodes
