@@ -12,10 +12,11 @@
 //     c.commit(true);                       // SCR_Complete_checkpoint
 //   }
 //
-// Errors are thrown as scr::Exception carrying the cause. A phase object
-// destroyed without commit() completes its phase as invalid, so an exception
-// in the application never leaves SCR inside a phase. All calls are
-// collective over MPI_COMM_WORLD except route() and version().
+// Errors are thrown as scr::Exception carrying the cause and its kind. A
+// phase object destroyed without commit() completes its phase as invalid, so
+// an exception in the application never leaves SCR inside a phase;
+// destructors never throw, and do nothing once SCR is finalized. All calls
+// are collective over MPI_COMM_WORLD except route() and version().
 #pragma once
 
 #include <cstdint>
@@ -27,9 +28,30 @@
 
 namespace scr {
 
+// What kind of failure an Exception reports, so a program can act on it
+// without parsing the message (retry later on no_space, give up on corrupt).
+enum class ErrorKind {
+  other,
+  invalid_argument,  // a bad name, flag, configuration value or parameter
+  not_found,         // a missing file or dataset
+  io_error,          // reading or writing failed (other than a full disk)
+  no_space,          // cache or prefix full
+  corrupt,           // data or metadata fail their checks
+  bad_state,         // a call in the wrong phase, or after finalize()
+  communication,     // a message between processes failed
+  unsupported,       // recognised but not available here
+  unrecoverable,     // redundancy cannot rebuild what was lost
+  permission,        // ownership, mode or a link where none may be
+};
+
 class Exception : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit Exception(const std::string& what, ErrorKind kind = ErrorKind::other)
+      : std::runtime_error(what), kind_(kind) {}
+  ErrorKind kind() const noexcept { return kind_; }
+
+ private:
+  ErrorKind kind_;
 };
 
 enum class Flags : int { checkpoint = 1, output = 2, checkpoint_and_output = 3 };

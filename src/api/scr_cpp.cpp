@@ -8,17 +8,47 @@
 namespace scr {
 namespace {
 
+ErrorKind kind_of(Errc code) {
+  switch (code) {
+    case Errc::ok: break;
+    case Errc::invalid_argument: return ErrorKind::invalid_argument;
+    case Errc::not_found: return ErrorKind::not_found;
+    case Errc::io_error: return ErrorKind::io_error;
+    case Errc::no_space: return ErrorKind::no_space;
+    case Errc::corrupt: return ErrorKind::corrupt;
+    case Errc::bad_state: return ErrorKind::bad_state;
+    case Errc::mpi_error: return ErrorKind::communication;
+    case Errc::unsupported: return ErrorKind::unsupported;
+    case Errc::unrecoverable: return ErrorKind::unrecoverable;
+    case Errc::permission: return ErrorKind::permission;
+  }
+  return ErrorKind::other;
+}
+
 void check(const Status& st) {
-  if (!st.ok()) throw Exception(st.message());
+  if (!st.ok()) throw Exception(st.message(), kind_of(st.code()));
 }
 
 template <class T>
 T check(Result<T> r) {
-  if (!r) throw Exception(r.status().message());
+  check(r.status());
   return std::move(r).value();
 }
 
 rt::Runtime& runtime(const char* call) { return *check(api::runtime(call)); }
+
+// For destructors: complete a phase left open, unless SCR is gone already
+// (finalized, or never initialized): then there is nothing to complete, and
+// no collective may run. Never throws.
+template <class Complete>
+void complete_left_open(const char* call, Complete complete) noexcept {
+  try {
+    auto rt = api::runtime(call);
+    if (rt) api::report(call, complete(**rt));
+  } catch (...) {
+    // A destructor must not throw; the failure was reported where possible.
+  }
+}
 
 }  // namespace
 
@@ -61,7 +91,7 @@ Output::Output(Library&) {
 }
 
 Output::~Output() {
-  if (open_) api::report("SCR_Complete_output", runtime("SCR_Complete_output").complete_output(false));
+  if (open_) complete_left_open("SCR_Complete_output", [](rt::Runtime& rt) { return rt.complete_output(false); });
 }
 
 std::filesystem::path Output::route(const std::filesystem::path& file) {
@@ -76,7 +106,7 @@ void Output::commit(bool valid) {
 Restart::Restart(Library&) { name_ = check(runtime("SCR_Start_restart").start_restart()); }
 
 Restart::~Restart() {
-  if (open_) api::report("SCR_Complete_restart", runtime("SCR_Complete_restart").complete_restart(false));
+  if (open_) complete_left_open("SCR_Complete_restart", [](rt::Runtime& rt) { return rt.complete_restart(false); });
 }
 
 std::filesystem::path Restart::route(const std::filesystem::path& file) {
