@@ -14,7 +14,6 @@
 
 #include "io/env.hpp"
 #include "io/file_lock.hpp"
-#include "io/fault_env.hpp"
 #include "mpi/comm.hpp"
 #include "redset/set.hpp"
 #include "runtime/dataset.hpp"
@@ -52,8 +51,8 @@ struct Context {
   Identity id;
   mpi::Comm world;
   mpi::Comm node;                // processes sharing this node's storage
-  io::Env* env = nullptr;        // PosixEnv, or the FaultEnv below in tests
-  std::unique_ptr<io::FaultEnv> fault_env;
+  io::Env* env = nullptr;        // PosixEnv, or the fault-injecting one below in tests
+  std::unique_ptr<io::Env> fault_env;
   std::string cntl_dir;
   EventLog events;  // records on rank 0 only (SCR_LOG_ENABLE)
   // Held from SCR_Init to the end of the process: one job per prefix (rank

@@ -6,6 +6,9 @@
 #include <algorithm>
 
 #include "common/log.hpp"
+#if SCR_FAULT_INJECTION
+#include "io/fault_env.hpp"
+#endif
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "runtime/async_flush.hpp"
@@ -117,6 +120,26 @@ Status make_private_job_dir(io::Env& fs, const std::string& base, const std::str
 
 Runtime::~Runtime() = default;
 
+namespace {
+
+// SCR_FAULT_INJECT: the runtime's file system breaks as the plan says.
+Status inject_faults(Context& ctx) {
+#if SCR_FAULT_INJECTION
+  auto env = std::make_unique<io::FaultEnv>(io::Env::posix());
+  SCR_TRY(env->configure(ctx.settings.fault_inject));
+  ctx.env = env.get();
+  ctx.fault_env = std::move(env);
+  return Status::Ok();
+#else
+  (void)ctx;
+  return Error(Errc::unsupported,
+               "SCR_FAULT_INJECT is set, but fault injection is compiled only into test builds "
+               "(configure with -DSCR_FAULT_INJECTION=ON)");
+#endif
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Runtime>> Runtime::init(const Config& config) {
   return init(config, mpi::world());
 }
@@ -153,11 +176,7 @@ Status Runtime::setup(const Config& config, const mpi::Comm& world) {
                 did_you_mean(name));
 
   ctx_.env = &io::Env::posix();
-  if (!s.fault_inject.empty()) {
-    ctx_.fault_env = std::make_unique<io::FaultEnv>(io::Env::posix());
-    SCR_TRY(mpi::agree(ctx_.world, ctx_.fault_env->configure(s.fault_inject)));
-    ctx_.env = ctx_.fault_env.get();
-  }
+  if (!s.fault_inject.empty()) SCR_TRY(mpi::agree(ctx_.world, inject_faults(ctx_)));
 
   auto node = node_name(s.sim_nodes, ctx_.rank(), ctx_.ranks());
   SCR_TRY(mpi::agree(ctx_.world, node.status()));

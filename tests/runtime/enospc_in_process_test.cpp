@@ -19,15 +19,18 @@ TEST(RuntimeInProcess, EnospcInTheRedundancyStepFailsTheCheckpointEverywhere) {
     ASSERT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.1").ok());
     // Rank 1's node is full from its first redundancy file of ckpt.2 on.
     Context& ctx = rt.context();
+    io::FaultEnv* faults = nullptr;
     if (world.rank() == 1) {
-      ctx.fault_env = std::make_unique<io::FaultEnv>(*ctx.env);
-      ctx.fault_env->fail_write(1, ENOSPC, ".redset");
-      ctx.env = ctx.fault_env.get();
+      auto env = std::make_unique<io::FaultEnv>(*ctx.env);
+      faults = env.get();
+      faults->fail_write(1, ENOSPC, ".redset");
+      ctx.env = faults;
+      ctx.fault_env = std::move(env);
     }
     Status st = write_checkpoint(rt, world.rank(), "ckpt.2");
     EXPECT_FALSE(st.ok()) << "rank " << world.rank() << " completed ckpt.2";
-    if (world.rank() == 1) {
-      EXPECT_GT(ctx.fault_env->writes(), 0);
+    if (faults) {
+      EXPECT_GT(faults->writes(), 0);
     }
     EXPECT_TRUE(rt.finalize().ok());
   });

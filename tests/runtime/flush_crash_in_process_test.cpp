@@ -22,13 +22,16 @@ TEST(RuntimeInProcess, ACrashInTheMiddleOfAFlushKeepsThePreviousCheckpoint) {
     // Rank 2 dies when it starts copying its file of ckpt.2 to the prefix;
     // the other ranks copy theirs.
     Context& ctx = rt.context();
+    io::FaultEnv* faults = nullptr;
     if (world.rank() == 2) {
-      ctx.fault_env = std::make_unique<io::FaultEnv>(*ctx.env);
-      ASSERT_TRUE(ctx.fault_env->configure("crash:" + ctx.settings.prefix + "/ckpt.2/:1").ok());
-      ctx.env = ctx.fault_env.get();
+      auto env = std::make_unique<io::FaultEnv>(*ctx.env);
+      faults = env.get();
+      ASSERT_TRUE(faults->configure("crash:" + ctx.settings.prefix + "/ckpt.2/:1").ok());
+      ctx.env = faults;
+      ctx.fault_env = std::move(env);
     }
     (void)write_checkpoint(rt, world.rank(), "ckpt.2");
-    if (world.rank() == 2) crashed = ctx.fault_env->crashed();
+    if (faults) crashed = faults->crashed();
     // A dead job calls nothing more.
   });
   ASSERT_TRUE(crashed) << "the injected crash never happened";
