@@ -15,6 +15,9 @@ inline constexpr int kFilePiece = 813;         // file contents, piece by piece
 // Sparse all-to-all of metadata trees (src/mpi/trees.cpp, exchange_trees).
 inline constexpr int kTreeExchange = 7301;
 
+// The turn passed from rank r to rank r + width (src/mpi/turns.cpp).
+inline constexpr int kTurn = 7302;
+
 // Redundancy pipelines (src/redset).
 inline constexpr int kEntries = 0x5000;       // + distance: headers' metadata copies (headers.cpp)
 inline constexpr int kRing = 0x5100;          // XOR pipeline (ring.cpp)

@@ -5,6 +5,7 @@
 #include "common/log.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "mpi/turns.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/index_edit.hpp"
 #include "runtime/rescale.hpp"
@@ -121,7 +122,10 @@ Status try_fetch(Context& ctx, int id) {
   entry.set("STORE", p.store);
   if (in_place) entry.set_int("BYPASS", 1);
   st = in_place ? Status::Ok() : io::make_dirs(ctx.fs(), dir, 0700);
-  if (st.ok()) st = load_files(ctx, id, mine, dir, in_place);
+  // SCR_FETCH_WIDTH processes read the prefix at a time (every process takes
+  // its turn, whatever its own state, so the turns never stall).
+  st = mpi::in_turns(ctx.world, ctx.settings.fetch_width,
+                     [&] { return st.ok() ? load_files(ctx, id, mine, dir, in_place) : st; });
   st = mpi::agree(ctx.world, st);
   if (!st.ok()) {
     (void)delete_cached(ctx, id);

@@ -8,6 +8,7 @@
 #include "common/strings.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "mpi/turns.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/index_edit.hpp"
 #include "runtime/prefix_window.hpp"
@@ -157,7 +158,14 @@ Status record_flushed(Context& ctx, PrefixIndex& idx, const kv::Tree& desc, int 
 Status flush_dataset(Context& ctx, int id) {
   FlushJob job = plan_flush(ctx, id);
   SCR_TRY(begin_flush(ctx, job));
-  return end_flush(ctx, job, run_copies(ctx.fs(), job, ctx.settings.prefix));
+  // SCR_FLUSH_WIDTH processes copy at a time; a copy's error is agreed on
+  // in end_flush like any other.
+  Result<kv::Tree> mine = Status(Errc::io_error, "flush of dataset " + std::to_string(id) + " did not run");
+  SCR_TRY(mpi::in_turns(ctx.world, ctx.settings.flush_width, [&] {
+    mine = run_copies(ctx.fs(), job, ctx.settings.prefix);
+    return Status::Ok();
+  }));
+  return end_flush(ctx, job, mine);
 }
 
 bool flush_due(const Context& ctx, const DatasetInfo& info) {

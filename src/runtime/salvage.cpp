@@ -8,6 +8,7 @@
 #include "common/strings.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "mpi/turns.hpp"
 #include "redset/offline.hpp"
 #include "runtime/flush.hpp"
 #include "runtime/index_edit.hpp"
@@ -167,7 +168,11 @@ Status salvage_one(Context& ctx, const Holdings& held, int id, int writers, cons
   FlushJob marker;
   marker.desc = desc;
   SCR_TRY(begin_flush(ctx, marker));
-  kv::Tree mine = copy_held(ctx, held, id);
+  kv::Tree mine;
+  SCR_TRY(mpi::in_turns(ctx.world, ctx.settings.flush_width, [&] {
+    mine = copy_held(ctx, held, id);
+    return Status::Ok();
+  }));
   bool noroom = mpi::any_true(ctx.world, mine.has("NOROOM"));
   kv::Tree copied = gather_copied(ctx, mine);
   auto rebuilt = rebuild_lost(ctx, id, copied, writers);

@@ -53,6 +53,9 @@ Result<Settings> settings_from_config(const Config& config) {
   s.flush_async_max = static_cast<int>(r.num("SCR_FLUSH_ASYNC_MAX", 2));
   s.flush_on_restart = r.flag("SCR_FLUSH_ON_RESTART", false);
   s.fetch = r.flag("SCR_FETCH", true);
+  s.fetch_width = static_cast<int>(r.num("SCR_FETCH_WIDTH", 256));
+  // As in SCR, the flush width follows the fetch width unless set itself.
+  s.flush_width = config.get("SCR_FLUSH_WIDTH") ? static_cast<int>(r.num("SCR_FLUSH_WIDTH", 256)) : s.fetch_width;
   s.fetch_bypass = r.flag("SCR_FETCH_BYPASS", false);
   s.global_restart = r.flag("SCR_GLOBAL_RESTART", false);
   s.current = r.text("SCR_CURRENT");

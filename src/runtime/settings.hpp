@@ -40,6 +40,8 @@ struct Settings {
   bool flush_async = false;
   uint64_t flush_async_bw = 0;
   int flush_async_max = 2;
+  int flush_width = 256;  // processes copying to the prefix at once (sync flush)
+  int fetch_width = 256;  // processes copying from the prefix at once
   bool flush_on_restart = false;
   bool fetch = true;
   bool fetch_bypass = false;

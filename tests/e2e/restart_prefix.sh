@@ -4,12 +4,13 @@
 # step.40 only cached when the job is killed at step 45. Losing every node
 # (cache and control directories deleted) must make the restart fetch the
 # newest flushed checkpoint, step.30, from the prefix. Losing a single node
-# loses step.40 too unless the copy type survives a node loss.
+# loses step.40 too unless the copy type survives a node loss. The first two
+# jobs copy one process at a time (SCR_FLUSH_WIDTH=1, SCR_FETCH_WIDTH=1).
 source "$(dirname "$0")/lib.sh"
 e2e_begin restart_prefix
 ARGS=(-n 60 -c 10)
 
-run_job SCR_FLUSH=3 -- "$E2E_NP" "$HEAT" "${ARGS[@]}" --crash-at 45
+run_job SCR_FLUSH=3 SCR_FLUSH_WIDTH=1 -- "$E2E_NP" "$HEAT" "${ARGS[@]}" --crash-at 45
 expect_crashed "job killed at step 45"
 expect_checkpoint_steps "10 20 30 40"
 expect_index step.30 loadable 1
@@ -20,7 +21,7 @@ cp -a "$E2E_DIR/run" "$E2E_DIR/after_kill"
 
 # Every node lost: only the prefix is left.
 lose_all_nodes
-run_job SCR_FLUSH=3 -- "$E2E_NP" "$HEAT" "${ARGS[@]}"
+run_job SCR_FLUSH=3 SCR_FETCH_WIDTH=1 -- "$E2E_NP" "$HEAT" "${ARGS[@]}"
 expect_ok "restart after losing every node"
 expect_resumed_from step.30
 expect_checkpoint_steps "40 50 60"
