@@ -18,14 +18,10 @@ TEST(RuntimeInProcess, EnospcInTheRedundancyStepFailsTheCheckpointEverywhere) {
   job.run([](mpi::Comm& world, Runtime& rt) {
     ASSERT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.1").ok());
     // Rank 1's node is full from its first redundancy file of ckpt.2 on.
-    Context& ctx = rt.context();
     io::FaultEnv* faults = nullptr;
     if (world.rank() == 1) {
-      auto env = std::make_unique<io::FaultEnv>(*ctx.env);
-      faults = env.get();
+      faults = &inject_faults(rt);
       faults->fail_write(1, ENOSPC, ".redset");
-      ctx.env = faults;
-      ctx.fault_env = std::move(env);
     }
     Status st = write_checkpoint(rt, world.rank(), "ckpt.2");
     EXPECT_FALSE(st.ok()) << "rank " << world.rank() << " completed ckpt.2";

@@ -21,14 +21,10 @@ TEST(RuntimeInProcess, ACrashInTheMiddleOfAFlushKeepsThePreviousCheckpoint) {
     ASSERT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.1").ok());
     // Rank 2 dies when it starts copying its file of ckpt.2 to the prefix;
     // the other ranks copy theirs.
-    Context& ctx = rt.context();
     io::FaultEnv* faults = nullptr;
     if (world.rank() == 2) {
-      auto env = std::make_unique<io::FaultEnv>(*ctx.env);
-      faults = env.get();
-      ASSERT_TRUE(faults->configure("crash:" + ctx.settings.prefix + "/ckpt.2/:1").ok());
-      ctx.env = faults;
-      ctx.fault_env = std::move(env);
+      faults = &inject_faults(rt);
+      ASSERT_TRUE(faults->configure("crash:" + rt.context().settings.prefix + "/ckpt.2/:1").ok());
     }
     (void)write_checkpoint(rt, world.rank(), "ckpt.2");
     if (faults) crashed = faults->crashed();

@@ -133,4 +133,13 @@ Status write_checkpoint(Runtime& rt, int rank, const std::string& name) {
   return rt.complete_output(written.ok());
 }
 
+io::FaultEnv& inject_faults(Runtime& rt) {
+  Context& ctx = rt.context();
+  auto env = std::make_unique<io::FaultEnv>(*ctx.env);
+  io::FaultEnv& faults = *env;
+  ctx.env = &faults;
+  ctx.fault_env = std::move(env);
+  return faults;
+}
+
 }  // namespace scr::rt::testing

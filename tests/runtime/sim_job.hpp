@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "io/fault_env.hpp"
 #include "mpi/comm.hpp"
 #include "runtime/config.hpp"
 #include "runtime/runtime.hpp"
@@ -60,5 +61,9 @@ std::string file_bytes(const std::string& name, int rank);
 // Writes one file per rank as checkpoint `name` (rank_<r>.dat) and completes
 // it; returns what SCR_Complete_output returned.
 Status write_checkpoint(Runtime& rt, int rank, const std::string& name);
+
+// From now on this rank's runtime works through a fault-injecting file
+// system (owned by its Context); configure the faults on the result.
+io::FaultEnv& inject_faults(Runtime& rt);
 
 }  // namespace scr::rt::testing
