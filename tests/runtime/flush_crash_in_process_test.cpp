@@ -1,5 +1,7 @@
 // A process that dies in the middle of a flush leaves the prefix with the
-// previous checkpoint loadable: the partly flushed one is never fetched.
+// previous checkpoint loadable: the partly flushed one is never fetched. The
+// sweep crashes every rank at its N-th file step, for every N up to a
+// checkpoint that gets through.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -43,6 +45,46 @@ TEST(RuntimeInProcess, ACrashInTheMiddleOfAFlushKeepsThePreviousCheckpoint) {
   EXPECT_EQ(index->current(), "ckpt.1");
   job.lose_every_node();
   job.restart_from("ckpt.1");
+}
+
+// Every step of a checkpoint and its flush: each rank's file system stops at
+// its N-th change ("crash:N", every later change lost), for N = 1, 2, ...
+// until the checkpoint gets through without reaching step N. After each,
+// the index must load, name a loadable checkpoint as current (ckpt.1, or
+// ckpt.2 when its flush was recorded), and a job that lost every node must
+// restart from that one with every byte intact.
+TEST(RuntimeInProcess, AFlushCrashedAtAnyStepLeavesTheCurrentCheckpointLoadable) {
+  int crash_points = 0;
+  for (int n = 1;; ++n) {
+    ASSERT_LT(n, 1000) << "the checkpoint never got through";
+    SimJob job;
+    job.set("SCR_FLUSH", "1");
+    job.checkpoint("ckpt.1");
+    std::atomic<int> crashed{0};
+    job.run([&](mpi::Comm& world, Runtime& rt) {
+      io::FaultEnv& faults = inject_faults(rt);
+      ASSERT_TRUE(faults.configure("crash:" + std::to_string(n)).ok());
+      (void)write_checkpoint(rt, world.rank(), "ckpt.2");
+      if (faults.crashed()) ++crashed;
+      // A crashed job calls nothing more.
+    });
+    if (crashed == 0) break;
+    ++crash_points;
+    SCOPED_TRACE("crash at step " + std::to_string(n));
+    auto index = PrefixIndex::load(io::Env::posix(), job.prefix());
+    ASSERT_TRUE(index.ok()) << index.status().to_string();
+    std::string current = index->current();
+    ASSERT_TRUE(current == "ckpt.1" || current == "ckpt.2") << "current is '" << current << "'";
+    auto first = index->find_name("ckpt.1");
+    ASSERT_TRUE(first && index->loadable(*first)) << "ckpt.1 is no longer loadable";
+    if (auto second = index->find_name("ckpt.2"); second && current == "ckpt.1") {
+      EXPECT_FALSE(index->loadable(*second)) << "a torn ckpt.2 is loadable";
+    }
+    job.lose_every_node();
+    job.restart_from(current);
+    if (::testing::Test::HasFailure()) return;
+  }
+  EXPECT_GT(crash_points, 10) << "the sweep did not reach into the flush";
 }
 
 }  // namespace
