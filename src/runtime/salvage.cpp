@@ -11,7 +11,6 @@
 #include "redset/offline.hpp"
 #include "runtime/flush.hpp"
 #include "runtime/index_edit.hpp"
-#include "runtime/prefix_window.hpp"
 
 namespace scr::rt {
 namespace {
@@ -150,7 +149,9 @@ Status record(Context& ctx, const kv::Tree& desc, int writers, const kv::Tree& c
       if (auto files = summary_files(it->second))
         for (const auto& f : *files) bytes += static_cast<int64_t>(f.size);
     }
-    return record_flushed(ctx, idx, desc, writers, std::move(lists), bytes);
+    return record_flushed(ctx.fs(), ctx.settings.prefix, idx, desc, writers, std::move(lists), bytes,
+                          job_mark_policy(ctx))
+        .status();
   });
 }
 
@@ -209,8 +210,7 @@ Status salvage_resized_cache(Context& ctx, const Holdings& held) {
     // Leave no trace of it in the prefix: it is not loadable (its copied
     // files went above; this removes its .scr directory and index entry).
     SCR_TRY(edit_index(ctx, [&](PrefixIndex& idx) {
-      (void)delete_prefix_files(ctx.fs(), ctx.settings.prefix, id);
-      idx.erase(id);
+      forget_dataset(ctx.fs(), ctx.settings.prefix, idx, id);
       return Status::Ok();
     }));
     // A full or failing prefix says nothing about the checkpoint: the cache

@@ -7,6 +7,7 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "redset/offline.hpp"
+#include "runtime/flush_protocol.hpp"
 #include "runtime/prefix_index.hpp"
 #include "tools/common/progress.hpp"
 #include "tools/scr_scavenge/copy.hpp"
@@ -164,6 +165,14 @@ Status check_all_there(io::Env& env, const Options& o, int id, const offline::Su
   return Status::Ok();
 }
 
+// As the job would have marked it had it flushed the dataset: the CURRENT
+// rule and its SCR_PREFIX_SIZE window.
+rt::MarkPolicy mark_policy(const Options& o) {
+  rt::MarkPolicy policy;
+  policy.prefix_size = o.prefix_size;
+  return policy;
+}
+
 uint64_t work_bytes(io::Env& env, const CachedDataset& ds, const offline::Survey& survey) {
   uint64_t n = survey.rebuild_bytes();
   std::set<int> lost = lost_ranks(survey);
@@ -177,7 +186,10 @@ uint64_t work_bytes(io::Env& env, const CachedDataset& ds, const offline::Survey
 Result<Saved> save_dataset(io::Env& env, const Options& o, const CachedDataset& ds) {
   Saved saved;
   SCR_ASSIGN_OR_RETURN(offline::Survey in_cache, survey_caches(env, o, ds));
-  SCR_TRY(mark_incomplete(env, o.prefix, ds.desc));
+  SCR_TRY(rt::edit_prefix_index(env, o.prefix, [&](rt::PrefixIndex& idx) {
+    rt::mark_flush_begun(idx, ds.desc);
+    return Status::Ok();
+  }));
 
   Progress progress("scavenging " + ds.info.name, work_bytes(env, ds, in_cache));
   std::map<int, kv::Tree> entries;  // summary entry of each rank
@@ -191,8 +203,12 @@ Result<Saved> save_dataset(io::Env& env, const Options& o, const CachedDataset& 
   std::sort(saved.rebuilt.begin(), saved.rebuilt.end());
 
   SCR_TRY(check_all_there(env, o, ds.id, in_prefix, entries, &saved));
-  SCR_TRY(write_summary(env, o.prefix, ds, entries));
-  SCR_TRY(mark_flushed(env, o.prefix, ds, saved.bytes, &saved.current));
+  SCR_TRY(rt::edit_prefix_index(env, o.prefix, [&](rt::PrefixIndex& idx) -> Status {
+    SCR_ASSIGN_OR_RETURN(saved.current,
+                         rt::record_flushed(env, o.prefix, idx, ds.desc, ds.world_ranks, entries,
+                                            static_cast<int64_t>(saved.bytes), mark_policy(o)));
+    return Status::Ok();
+  }));
   for (const auto& failed : mark_filemaps_flushed(env, ds))
     saved.notes.push_back("could not mark the cached copy flushed in " + failed);
   return saved;
