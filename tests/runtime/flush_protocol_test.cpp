@@ -4,6 +4,7 @@
 // (swept with a crash at every step) and the prefix lock. In process, no MPI.
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -194,6 +195,25 @@ TEST_F(FlushProtocol, CrashAtAnyStepLeavesNoLoadableDatasetWithoutSummary) {
     ASSERT_LT(step, 100);
   }
   EXPECT_GT(crashes_not_loadable, 0);
+}
+
+// A summary that cannot be written (a full or failing file system, not a
+// crash: later steps still work) must not leave the index pointing at it.
+TEST_F(FlushProtocol, SummaryThatCannotBeWrittenLeavesDatasetNotLoadable) {
+  flush(1);
+  auto lists = copy_files(2);
+  ASSERT_TRUE(rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& idx) {
+                rt::mark_flush_begun(idx, checkpoint_desc(2));
+                return Status::Ok();
+              }).ok());
+  io::FaultEnv faulty(env);
+  faulty.fail_write(1, ENOSPC, "summary.scr");
+  Status st = rt::edit_prefix_index(faulty, prefix, [&](rt::PrefixIndex& idx) -> Status {
+    return rt::record_flushed(faulty, prefix, idx, checkpoint_desc(2), 1, lists, 9, {}).status();
+  });
+  EXPECT_FALSE(st.ok());
+  EXPECT_FALSE(index().loadable(2));
+  EXPECT_EQ(index().current(), "step.1");
 }
 
 TEST_F(FlushProtocol, SecondEditorIsRefusedWhileTheLockIsHeld) {
