@@ -9,6 +9,7 @@
 #include "redset/offline.hpp"
 #include "runtime/flush_protocol.hpp"
 #include "runtime/prefix_index.hpp"
+#include "runtime/prefix_rebuild.hpp"
 #include "tools/common/progress.hpp"
 #include "tools/scr_scavenge/copy.hpp"
 #include "tools/scr_scavenge/records.hpp"
@@ -92,35 +93,15 @@ Status copy_intact(io::Env& env, const Options& o, const CachedDataset& ds,
   return Status::Ok();
 }
 
-// Step 4: the summary entry of a rebuilt rank, its CRC32Cs computed while
-// the files are verified, before they appear.
+// Step 4: the lost ranks rebuilt in the prefix, each with its summary entry.
 Status rebuild_lost(io::Env& env, const Options& o, int id, const offline::Survey& survey,
                     Progress& progress, std::map<int, kv::Tree>* copied, Saved* saved) {
-  std::map<std::pair<int, std::string>, uint32_t> crcs;
-  offline::Options opt;
-  opt.progress = [&progress](uint64_t n) { progress.add(n); };
-  opt.verify = [&](int rank, const redset::FileEntry& f, const std::string& written) -> Status {
-    SCR_ASSIGN_OR_RETURN(uint32_t crc, io::file_crc32c(env, written));
-    // The header recorded the CRC32C at Complete: damaged redundancy data
-    // must not reach the prefix as a good file.
-    if (f.crc && crc != *f.crc)
-      return Error(Errc::corrupt, f.name + " of rank " + std::to_string(rank) +
-                                      " was rebuilt with wrong content (CRC32C mismatch): the "
-                                      "redundancy data is damaged");
-    crcs[{rank, f.name}] = crc;
-    return Status::Ok();
-  };
-  std::string meta_dir = rt::prefix_dataset_dir(o.prefix, id);
-  SCR_ASSIGN_OR_RETURN(auto rebuilt, offline::rebuild(env, survey, {o.prefix, meta_dir}, opt));
-  for (const auto& r : rebuilt) {
-    kv::Tree tree;
-    std::vector<kv::FileRecord> files;
-    for (const auto& f : r.files) files.push_back({f.name, f.meta.size, crcs.at({r.world_rank, f.name}), false, std::nullopt});
-    rt::set_summary_files(tree, files);
-    SCR_ASSIGN_OR_RETURN(io::FileInfo red, env.stat(r.redundancy_file));
-    tree.child("REDFILE").child(io::path::basename(r.redundancy_file)).set_uint("SIZE", red.size);
-    (*copied)[r.world_rank] = std::move(tree);
-    saved->rebuilt.push_back(r.world_rank);
+  SCR_ASSIGN_OR_RETURN(auto rebuilt,
+                       rt::rebuild_in_prefix(env, survey, o.prefix, id, io::kDefaultPieceSize,
+                                             [&progress](uint64_t n) { progress.add(n); }));
+  for (auto& [rank, entry] : rebuilt) {
+    (*copied)[rank] = std::move(entry);
+    saved->rebuilt.push_back(rank);
   }
   return Status::Ok();
 }
