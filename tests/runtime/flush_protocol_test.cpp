@@ -48,13 +48,26 @@ class FlushProtocol : public ::testing::Test {
     return {{0, rank}};
   }
 
-  // The whole protocol for one dataset, each index edit saved.
-  bool flush(int id, rt::MarkPolicy policy = {}) {
+  // The files copied and the flush begun (saved): the lists to record.
+  std::map<int, kv::Tree> begin(int id) {
     auto lists = copy_files(id);
     EXPECT_TRUE(rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& idx) {
                   rt::mark_flush_begun(idx, checkpoint_desc(id));
                   return Status::Ok();
                 }).ok());
+    return lists;
+  }
+
+  // The end of the flush through `through`, as one saved index edit.
+  Status end(io::Env& through, int id, const std::map<int, kv::Tree>& lists) {
+    return rt::edit_prefix_index(through, prefix, [&](rt::PrefixIndex& idx) -> Status {
+      return rt::record_flushed(through, prefix, idx, checkpoint_desc(id), 1, lists, 9, {}).status();
+    });
+  }
+
+  // The whole protocol for one dataset, each index edit saved.
+  bool flush(int id, rt::MarkPolicy policy = {}) {
+    auto lists = begin(id);
     bool current = false;
     Status st = rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& idx) -> Status {
       SCR_ASSIGN_OR_RETURN(current, rt::record_flushed(env, prefix, idx, checkpoint_desc(id), 1,
@@ -107,11 +120,7 @@ TEST_F(FlushProtocol, FailedDatasetNeverBecomesCurrent) {
 
 TEST_F(FlushProtocol, BegunFlushIsNotLoadableNorCurrent) {
   flush(1);
-  copy_files(2);
-  ASSERT_TRUE(rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& idx) {
-                rt::mark_flush_begun(idx, checkpoint_desc(2));
-                return Status::Ok();
-              }).ok());
+  begin(2);
   EXPECT_FALSE(index().loadable(2));
   EXPECT_EQ(index().current(), "step.1");
 }
@@ -161,11 +170,7 @@ TEST_F(FlushProtocol, ForgettingTheCurrentDatasetClearsCurrent) {
 // only if its summary is whole, and CURRENT then names it or the old one.
 TEST_F(FlushProtocol, CrashAtAnyStepLeavesNoLoadableDatasetWithoutSummary) {
   flush(1);
-  auto lists = copy_files(2);
-  ASSERT_TRUE(rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& idx) {
-                rt::mark_flush_begun(idx, checkpoint_desc(2));
-                return Status::Ok();
-              }).ok());
+  auto lists = begin(2);
   std::string index_file = prefix + "/.scr/index.scr";
   std::string begun = [&] {
     std::ifstream in(index_file, std::ios::binary);
@@ -177,9 +182,7 @@ TEST_F(FlushProtocol, CrashAtAnyStepLeavesNoLoadableDatasetWithoutSummary) {
     std::ofstream(index_file, std::ios::binary | std::ios::trunc) << begun;
     io::FaultEnv faulty(env);
     faulty.crash_at_step(step);
-    (void)rt::edit_prefix_index(faulty, prefix, [&](rt::PrefixIndex& idx) -> Status {
-      return rt::record_flushed(faulty, prefix, idx, checkpoint_desc(2), 1, lists, 9, {}).status();
-    });
+    (void)end(faulty, 2, lists);
     auto idx = index();
     auto summary = io::read_tree(env, rt::summary_path(prefix, 2));
     if (idx.loadable(2)) {
@@ -201,17 +204,10 @@ TEST_F(FlushProtocol, CrashAtAnyStepLeavesNoLoadableDatasetWithoutSummary) {
 // crash: later steps still work) must not leave the index pointing at it.
 TEST_F(FlushProtocol, SummaryThatCannotBeWrittenLeavesDatasetNotLoadable) {
   flush(1);
-  auto lists = copy_files(2);
-  ASSERT_TRUE(rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& idx) {
-                rt::mark_flush_begun(idx, checkpoint_desc(2));
-                return Status::Ok();
-              }).ok());
+  auto lists = begin(2);
   io::FaultEnv faulty(env);
   faulty.fail_write(1, ENOSPC, "summary.scr");
-  Status st = rt::edit_prefix_index(faulty, prefix, [&](rt::PrefixIndex& idx) -> Status {
-    return rt::record_flushed(faulty, prefix, idx, checkpoint_desc(2), 1, lists, 9, {}).status();
-  });
-  EXPECT_FALSE(st.ok());
+  EXPECT_FALSE(end(faulty, 2, lists).ok());
   EXPECT_FALSE(index().loadable(2));
   EXPECT_EQ(index().current(), "step.1");
 }
