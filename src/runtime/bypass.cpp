@@ -65,7 +65,7 @@ Status complete_bypass(Context& ctx, int id, const kv::Tree& desc,
   if (!written.ok() && valid) log::error(written.message());
   if (!mpi::all_true(ctx.world, valid && written.ok())) {
     SCR_TRY(edit_index(ctx, [&](PrefixIndex& idx) {
-      if (idx.has(id)) idx.set_flag(id, "FAILED", true);
+      mark_flush_failed(idx, id);
       return Status::Ok();
     }));
     return Error(Errc::invalid_argument,

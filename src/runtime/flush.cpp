@@ -11,7 +11,6 @@
 #include "mpi/turns.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/index_edit.hpp"
-#include "runtime/prefix_window.hpp"
 
 namespace scr::rt {
 namespace {
@@ -103,9 +102,7 @@ Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string
 
 Status begin_flush(Context& ctx, const FlushJob& job) {
   return edit_index(ctx, [&](PrefixIndex& idx) {
-    kv::Tree& e = idx.upsert(job.desc);
-    e.erase("COMPLETE");
-    e.erase("FLUSHED");
+    mark_flush_begun(idx, job.desc);
     return Status::Ok();
   });
 }
@@ -123,7 +120,9 @@ Status end_flush(Context& ctx, const FlushJob& job, const Result<kv::Tree>& mine
   send[0] = *mine;
   auto lists = mpi::exchange_trees(ctx.world, send);
   SCR_TRY(edit_index(ctx, [&](PrefixIndex& idx) {
-    return record_flushed(ctx, idx, job.desc, ctx.ranks(), std::move(lists), bytes);
+    return record_flushed(ctx.fs(), ctx.settings.prefix, idx, job.desc, ctx.ranks(), std::move(lists),
+                          bytes, job_mark_policy(ctx))
+        .status();
   }));
   if (ctx.filemap.has(job.id)) {
     ctx.filemap.set_flag(job.id, "FLUSHED", true);
@@ -137,22 +136,10 @@ Status end_flush(Context& ctx, const FlushJob& job, const Result<kv::Tree>& mine
   return Status::Ok();
 }
 
-Status record_flushed(Context& ctx, PrefixIndex& idx, const kv::Tree& desc, int writers,
-                      std::map<int, kv::Tree> lists, int64_t bytes) {
-  DatasetInfo info = DatasetInfo::from_tree(desc);
-  kv::Tree summary;
-  summary.put("DSET", desc);
-  summary.set_int("RANKS", writers);
-  for (auto& [r, t] : lists) summary.child("RANK").put(std::to_string(r), std::move(t));
-  // The summary must be durable before the index points at it.
-  SCR_TRY(io::write_tree(ctx.fs(), summary_path(ctx.settings.prefix, info.id), summary));
-  kv::Tree& e = idx.upsert(desc);
-  e.set_int("SIZE", bytes);
-  e.set_int("COMPLETE", 1);
-  e.set_int("FLUSHED", 1);
-  if (info.is_checkpoint()) idx.set_current(info.name);
-  apply_prefix_window(ctx, idx);
-  return Status::Ok();
+MarkPolicy job_mark_policy(const Context& ctx) {
+  MarkPolicy policy;
+  policy.prefix_size = ctx.settings.prefix_size;
+  return policy;
 }
 
 Status flush_dataset(Context& ctx, int id) {

@@ -4,11 +4,10 @@
 // incomplete (begin_flush); then every process copies its files to the
 // paths the application named (each via a temporary and rename) and the
 // redundancy files into .scr/scr.dataset.<id>/ (run_copies, which touches no
-// MPI and may run in a background thread); then rank 0 writes the summary
-// with per-file sizes and CRC32C and only then marks the dataset COMPLETE and
-// FLUSHED in the index, and CURRENT for a checkpoint (end_flush). A crash at
-// any point leaves the previous current dataset in force and this one never
-// loadable.
+// MPI and may run in a background thread); then rank 0 gathers the file
+// lists and records the flush (end_flush). The index marking is the shared,
+// MPI-free protocol of runtime/flush_protocol.hpp, which the tools use too;
+// this file adds the job's collectives around it.
 #pragma once
 
 #include <atomic>
@@ -18,6 +17,7 @@
 #include <vector>
 
 #include "runtime/context.hpp"
+#include "runtime/flush_protocol.hpp"
 #include "runtime/prefix_index.hpp"
 
 namespace scr::rt {
@@ -58,11 +58,9 @@ Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string
 Status begin_flush(Context& ctx, const FlushJob& job);
 // Collective: agree on the copies, write the summary, mark it flushed.
 Status end_flush(Context& ctx, const FlushJob& job, const Result<kv::Tree>& mine);
-// Rank 0, inside edit_index: write the summary of dataset `desc` (the file
-// lists of each of the `writers` processes that wrote it), then mark it
-// COMPLETE and FLUSHED in the index (and CURRENT for a checkpoint).
-Status record_flushed(Context& ctx, PrefixIndex& idx, const kv::Tree& desc, int writers,
-                      std::map<int, kv::Tree> lists, int64_t bytes);
+// How this job marks a flushed dataset: the CURRENT rule, and its
+// SCR_PREFIX_SIZE window.
+MarkPolicy job_mark_policy(const Context& ctx);
 
 // Collective, synchronous: all three steps.
 Status flush_dataset(Context& ctx, int id);

@@ -1,9 +1,12 @@
-// Rank 0 reads the prefix index, applies an edit and saves it atomically;
-// every process gets the same outcome. The one way the runtime changes the
-// index.
+// Rank 0 reads the prefix index, applies an edit and saves it atomically
+// (edit_prefix_index, as the tools do); every process gets the same
+// outcome. The one way the runtime changes the index. Rank 0 holds the
+// prefix lock (lock_prefix_index's) from SCR_Init on, so no tool edits the
+// index meanwhile.
 #pragma once
 
 #include "runtime/context.hpp"
+#include "runtime/flush_protocol.hpp"
 #include "runtime/prefix_index.hpp"
 
 namespace scr::rt {
@@ -12,12 +15,7 @@ namespace scr::rt {
 template <class F>
 Status edit_index(Context& ctx, F&& edit) {
   Status st;
-  if (ctx.rank() == 0) {
-    auto idx = PrefixIndex::load(ctx.fs(), ctx.settings.prefix);
-    st = idx.status();
-    if (st.ok()) st = edit(*idx);
-    if (st.ok()) st = idx->save(ctx.fs());
-  }
+  if (ctx.rank() == 0) st = edit_prefix_index(ctx.fs(), ctx.settings.prefix, edit);
   return mpi::agree(ctx.world, st);
 }
 

@@ -6,6 +6,7 @@
 #include "common/log.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "runtime/dataset.hpp"
 
 namespace scr::rt {
 namespace {
@@ -35,8 +36,8 @@ Status delete_prefix_files(io::Env& env, const std::string& prefix, int id,
   return io::remove_tree(env, prefix_dataset_dir(prefix, id));
 }
 
-void apply_prefix_window(Context& ctx, PrefixIndex& idx) {
-  int keep_n = ctx.settings.prefix_size;
+void apply_prefix_window(io::Env& env, const std::string& prefix, int keep_n, PrefixIndex& idx,
+                         int just_marked) {
   if (keep_n <= 0) return;
   std::vector<int> ckpts;
   for (int id : idx.ids()) {
@@ -45,14 +46,18 @@ void apply_prefix_window(Context& ctx, PrefixIndex& idx) {
   }
   int excess = static_cast<int>(ckpts.size()) - keep_n;
   if (excess <= 0) return;
-  std::vector<int> doomed(ckpts.begin(), ckpts.begin() + excess);
+  // The oldest beyond the window, but never the one just marked: an old
+  // dataset a tool saved stays, and costs no newer one its place.
+  std::vector<int> doomed;
+  for (int id : std::vector<int>(ckpts.begin(), ckpts.begin() + excess))
+    if (id != just_marked) doomed.push_back(id);
   std::set<std::string> kept_files;
   for (int id : idx.ids())
     if (std::find(doomed.begin(), doomed.end(), id) == doomed.end())
-      kept_files.merge(summary_names(ctx.fs(), ctx.settings.prefix, id));
+      kept_files.merge(summary_names(env, prefix, id));
   for (int id : doomed) {
     std::string name = idx.entry(id)->value_or("NAME", "");
-    Status st = delete_prefix_files(ctx.fs(), ctx.settings.prefix, id, kept_files);
+    Status st = delete_prefix_files(env, prefix, id, kept_files);
     if (!st.ok()) {
       log::warn("SCR_PREFIX_SIZE: could not delete old checkpoint " + name + ": " + st.message());
       continue;

@@ -6,13 +6,17 @@
 #include <set>
 #include <string>
 
-#include "runtime/context.hpp"
+#include "io/env.hpp"
 #include "runtime/prefix_index.hpp"
 
 namespace scr::rt {
 
-// Rank 0 only, with the index loaded; the caller saves the index.
-void apply_prefix_window(Context& ctx, PrefixIndex& idx);
+// With the index loaded (rank 0 of a job, or a tool); the caller saves it.
+// `keep_n` is SCR_PREFIX_SIZE. The dataset `just_marked` is never deleted,
+// nor does it push a newer one out: a job's newest checkpoint is never among
+// the oldest anyway, and a tool that saved an old one did so to keep it.
+void apply_prefix_window(io::Env& env, const std::string& prefix, int keep_n, PrefixIndex& idx,
+                         int just_marked);
 
 // Delete a dataset's files from the prefix as listed in its summary, and its
 // .scr/scr.dataset.<id> directory, except files named in `keep`. Missing

@@ -12,7 +12,7 @@
 #include "redset/offline.hpp"
 #include "runtime/flush.hpp"
 #include "runtime/index_edit.hpp"
-#include "runtime/prefix_window.hpp"
+#include "runtime/prefix_rebuild.hpp"
 
 namespace scr::rt {
 namespace {
@@ -105,28 +105,10 @@ Result<kv::Tree> rebuild_lost(Context& ctx, int id, const kv::Tree& copied, int 
   int turn = 0;
   for (offline::SetState& set : survey.sets)
     if (!set.loss.lost.empty() && turn++ % ctx.ranks() != ctx.rank()) set.loss.lost.clear();
-  std::map<std::pair<int, std::string>, uint32_t> crcs;
-  offline::Options opt;
-  opt.piece_size = ctx.settings.piece_size;
-  opt.verify = [&](int rank, const redset::FileEntry& f, const std::string& written) -> Status {
-    SCR_ASSIGN_OR_RETURN(uint32_t crc, io::file_crc32c(ctx.fs(), written, ctx.settings.piece_size));
-    if (f.crc && crc != *f.crc)
-      return Error(Errc::corrupt, f.name + " of old rank " + std::to_string(rank) +
-                                      " was rebuilt with wrong content (CRC32C mismatch): the redundancy data is damaged");
-    crcs[{rank, f.name}] = crc;
-    return Status::Ok();
-  };
-  auto rebuilt = offline::rebuild(ctx.fs(), survey, {ctx.settings.prefix, meta_dir}, opt);
+  auto rebuilt = rebuild_in_prefix(ctx.fs(), survey, ctx.settings.prefix, id, ctx.settings.piece_size);
   SCR_TRY(mpi::agree(ctx.world, rebuilt.status()));
   kv::Tree out;
-  for (const auto& r : *rebuilt) {
-    kv::Tree& entry = out.child(std::to_string(r.world_rank));
-    std::vector<kv::FileRecord> files;
-    for (const auto& f : r.files) files.push_back({f.name, f.meta.size, crcs.at({r.world_rank, f.name}), false, std::nullopt});
-    set_summary_files(entry, files);
-    auto red = ctx.fs().stat(r.redundancy_file);
-    entry.child("REDFILE").child(io::path::basename(r.redundancy_file)).set_uint("SIZE", red ? red->size : 0);
-  }
+  for (auto& [rank, entry] : *rebuilt) out.put(std::to_string(rank), std::move(entry));
   return out;
 }
 
@@ -151,7 +133,9 @@ Status record(Context& ctx, const kv::Tree& desc, int writers, const kv::Tree& c
       if (auto files = summary_files(it->second))
         for (const auto& f : *files) bytes += static_cast<int64_t>(f.size);
     }
-    return record_flushed(ctx, idx, desc, writers, std::move(lists), bytes);
+    return record_flushed(ctx.fs(), ctx.settings.prefix, idx, desc, writers, std::move(lists), bytes,
+                          job_mark_policy(ctx))
+        .status();
   });
 }
 
@@ -214,8 +198,7 @@ Status salvage_resized_cache(Context& ctx, const Holdings& held) {
     // Leave no trace of it in the prefix: it is not loadable (its copied
     // files went above; this removes its .scr directory and index entry).
     SCR_TRY(edit_index(ctx, [&](PrefixIndex& idx) {
-      (void)delete_prefix_files(ctx.fs(), ctx.settings.prefix, id);
-      idx.erase(id);
+      forget_dataset(ctx.fs(), ctx.settings.prefix, idx, id);
       return Status::Ok();
     }));
     // A full or failing prefix says nothing about the checkpoint: the cache

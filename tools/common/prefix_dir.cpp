@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "io/path.hpp"
+#include "runtime/flush_protocol.hpp"
 
 namespace scr::tools {
 
@@ -48,15 +49,11 @@ Result<rt::PrefixIndex> open_index(io::Env& env, const std::string& prefix) {
 }
 
 Result<std::optional<io::FileLock>> lock_prefix(const std::string& prefix) {
-  // A tool holds the lock for an instant and records nothing: a tool that
-  // refuses or changes nothing leaves the prefix exactly as it was.
-  auto lock = io::FileLock::try_acquire(rt::prefix_lock_path(prefix), "");
-  if (lock) return std::optional<io::FileLock>(std::move(lock).value());
-  if (lock.status().code() == Errc::unsupported) return std::optional<io::FileLock>();
-  if (lock.status().code() == Errc::bad_state)
+  auto lock = rt::lock_prefix_index(prefix);
+  if (!lock && lock.status().code() == Errc::bad_state)
     return Error(Errc::bad_state, "a job is using " + prefix + ": " + lock.status().message() +
                                       "; change the index after it ends");
-  return lock.status();
+  return lock;
 }
 
 }  // namespace scr::tools

@@ -23,9 +23,10 @@ std::string index_path(const std::string& prefix);
 Status check_dir(io::Env& env, const std::string& dir);
 bool has_index(io::Env& env, const std::string& prefix);
 
-// The lock a running job holds on its prefix, taken without waiting by a
-// tool that changes the index: Errc::bad_state naming the job that holds it.
-// (A file system without flock gives no lock and no error.)
+// rt::lock_prefix_index, for a tool that changes the index: the lock a
+// running job holds on its prefix, taken without waiting; Errc::bad_state
+// naming the job that holds it. (A file system without flock gives no lock
+// and no error.)
 Result<std::optional<io::FileLock>> lock_prefix(const std::string& prefix);
 
 // check_dir, then the index must exist (not_found: "... is not an SCR

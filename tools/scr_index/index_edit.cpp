@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "runtime/flush_protocol.hpp"
 #include "tools/common/index_view.hpp"
 
 namespace scr::tools::index_cmd {
@@ -22,12 +23,14 @@ int save_and_say(const Request& req, const rt::PrefixIndex& idx, const std::stri
   return exit_code::ok;
 }
 
-void adopt_entry(rt::PrefixIndex& idx, int id, const Summary& summary) {
-  kv::Tree& entry = idx.upsert(summary.desc);
-  if (!entry.has("SIZE")) entry.set_uint("SIZE", summary.bytes());
-  if (!entry.has("FILES")) entry.set_uint("FILES", summary.file_count());
-  idx.set_flag(id, "COMPLETE", true);
-  idx.set_flag(id, "FLUSHED", true);
+void adopt_entry(const Request& req, rt::PrefixIndex& idx, const Summary& summary) {
+  kv::Tree desc = summary.desc;
+  if (!desc.has("FILES")) desc.set_uint("FILES", summary.file_count());
+  int64_t bytes = desc.int_or("SIZE", static_cast<int64_t>(summary.bytes()));
+  rt::MarkPolicy adopt;
+  adopt.choose_current = false;
+  adopt.prefix_size = 0;
+  rt::mark_flushed(req.env, req.prefix, idx, desc, bytes, adopt);
 }
 
 std::string forget_current_if(rt::PrefixIndex& idx, const std::string& name) {

@@ -19,8 +19,11 @@ Result<int> find_dataset(const Request& req, const rt::PrefixIndex& idx, const s
 int save_and_say(const Request& req, const rt::PrefixIndex& idx, const std::string& done);
 
 // Enter a verified dataset of the prefix in the index, complete and flushed,
-// from its summary (--add, and --build of a dataset the index lacks).
-void adopt_entry(rt::PrefixIndex& idx, int id, const Summary& summary);
+// from its summary (--add, and --build of a dataset the index lacks), with
+// the marking of every flush (rt::mark_flushed). An operator adopting a
+// dataset chose it: CURRENT stays as it is (--current moves it) and no
+// SCR_PREFIX_SIZE window deletes other datasets for it.
+void adopt_entry(const Request& req, rt::PrefixIndex& idx, const Summary& summary);
 
 // When CURRENT names a dataset about to leave the index, clear it so the
 // runtime falls back to the newest loadable checkpoint instead of a name it

@@ -7,7 +7,9 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "redset/offline.hpp"
+#include "runtime/flush_protocol.hpp"
 #include "runtime/prefix_index.hpp"
+#include "runtime/prefix_rebuild.hpp"
 #include "tools/common/progress.hpp"
 #include "tools/scr_scavenge/copy.hpp"
 #include "tools/scr_scavenge/records.hpp"
@@ -91,35 +93,15 @@ Status copy_intact(io::Env& env, const Options& o, const CachedDataset& ds,
   return Status::Ok();
 }
 
-// Step 4: the summary entry of a rebuilt rank, its CRC32Cs computed while
-// the files are verified, before they appear.
+// Step 4: the lost ranks rebuilt in the prefix, each with its summary entry.
 Status rebuild_lost(io::Env& env, const Options& o, int id, const offline::Survey& survey,
                     Progress& progress, std::map<int, kv::Tree>* copied, Saved* saved) {
-  std::map<std::pair<int, std::string>, uint32_t> crcs;
-  offline::Options opt;
-  opt.progress = [&progress](uint64_t n) { progress.add(n); };
-  opt.verify = [&](int rank, const redset::FileEntry& f, const std::string& written) -> Status {
-    SCR_ASSIGN_OR_RETURN(uint32_t crc, io::file_crc32c(env, written));
-    // The header recorded the CRC32C at Complete: damaged redundancy data
-    // must not reach the prefix as a good file.
-    if (f.crc && crc != *f.crc)
-      return Error(Errc::corrupt, f.name + " of rank " + std::to_string(rank) +
-                                      " was rebuilt with wrong content (CRC32C mismatch): the "
-                                      "redundancy data is damaged");
-    crcs[{rank, f.name}] = crc;
-    return Status::Ok();
-  };
-  std::string meta_dir = rt::prefix_dataset_dir(o.prefix, id);
-  SCR_ASSIGN_OR_RETURN(auto rebuilt, offline::rebuild(env, survey, {o.prefix, meta_dir}, opt));
-  for (const auto& r : rebuilt) {
-    kv::Tree tree;
-    std::vector<kv::FileRecord> files;
-    for (const auto& f : r.files) files.push_back({f.name, f.meta.size, crcs.at({r.world_rank, f.name}), false, std::nullopt});
-    rt::set_summary_files(tree, files);
-    SCR_ASSIGN_OR_RETURN(io::FileInfo red, env.stat(r.redundancy_file));
-    tree.child("REDFILE").child(io::path::basename(r.redundancy_file)).set_uint("SIZE", red.size);
-    (*copied)[r.world_rank] = std::move(tree);
-    saved->rebuilt.push_back(r.world_rank);
+  SCR_ASSIGN_OR_RETURN(auto rebuilt,
+                       rt::rebuild_in_prefix(env, survey, o.prefix, id, io::kDefaultPieceSize,
+                                             [&progress](uint64_t n) { progress.add(n); }));
+  for (auto& [rank, entry] : rebuilt) {
+    (*copied)[rank] = std::move(entry);
+    saved->rebuilt.push_back(rank);
   }
   return Status::Ok();
 }
@@ -164,6 +146,14 @@ Status check_all_there(io::Env& env, const Options& o, int id, const offline::Su
   return Status::Ok();
 }
 
+// As the job would have marked it had it flushed the dataset: the CURRENT
+// rule and its SCR_PREFIX_SIZE window.
+rt::MarkPolicy mark_policy(const Options& o) {
+  rt::MarkPolicy policy;
+  policy.prefix_size = o.prefix_size;
+  return policy;
+}
+
 uint64_t work_bytes(io::Env& env, const CachedDataset& ds, const offline::Survey& survey) {
   uint64_t n = survey.rebuild_bytes();
   std::set<int> lost = lost_ranks(survey);
@@ -177,7 +167,10 @@ uint64_t work_bytes(io::Env& env, const CachedDataset& ds, const offline::Survey
 Result<Saved> save_dataset(io::Env& env, const Options& o, const CachedDataset& ds) {
   Saved saved;
   SCR_ASSIGN_OR_RETURN(offline::Survey in_cache, survey_caches(env, o, ds));
-  SCR_TRY(mark_incomplete(env, o.prefix, ds.desc));
+  SCR_TRY(rt::edit_prefix_index(env, o.prefix, [&](rt::PrefixIndex& idx) {
+    rt::mark_flush_begun(idx, ds.desc);
+    return Status::Ok();
+  }));
 
   Progress progress("scavenging " + ds.info.name, work_bytes(env, ds, in_cache));
   std::map<int, kv::Tree> entries;  // summary entry of each rank
@@ -191,8 +184,12 @@ Result<Saved> save_dataset(io::Env& env, const Options& o, const CachedDataset& 
   std::sort(saved.rebuilt.begin(), saved.rebuilt.end());
 
   SCR_TRY(check_all_there(env, o, ds.id, in_prefix, entries, &saved));
-  SCR_TRY(write_summary(env, o.prefix, ds, entries));
-  SCR_TRY(mark_flushed(env, o.prefix, ds, saved.bytes, &saved.current));
+  SCR_TRY(rt::edit_prefix_index(env, o.prefix, [&](rt::PrefixIndex& idx) -> Status {
+    SCR_ASSIGN_OR_RETURN(saved.current,
+                         rt::record_flushed(env, o.prefix, idx, ds.desc, ds.world_ranks, entries,
+                                            static_cast<int64_t>(saved.bytes), mark_policy(o)));
+    return Status::Ok();
+  }));
   for (const auto& failed : mark_filemaps_flushed(env, ds))
     saved.notes.push_back("could not mark the cached copy flushed in " + failed);
   return saved;

@@ -1,15 +1,17 @@
 // Saving one cached dataset in the prefix:
 //  1. survey the caches (read only): which ranks are lost, and can the
 //     redundancy data rebuild them? If not, stop before writing anything;
-//  2. record the dataset in the index as incomplete;
+//  2. record the dataset in the index as incomplete (rt::mark_flush_begun);
 //  3. copy every intact rank's files to the prefix, and its redundancy file
 //     to .scr/scr.dataset.<id>/, with their CRC32C;
 //  4. rebuild the lost ranks' files there (redset/offline.hpp), their file
 //     lists coming from their neighbours' redundancy headers;
 //  5. check that every file of every rank is there with its size and CRC32C;
-//  6. write summary.scr, then mark the dataset COMPLETE and FLUSHED;
+//  6. rt::record_flushed, as a job's flush does: summary.scr, then COMPLETE
+//     and FLUSHED, the CURRENT rule and the SCR_PREFIX_SIZE window
+//     (runtime/flush_protocol.hpp);
 //  7. mark it FLUSHED in the filemaps that list it.
-// A failure at any step leaves the dataset not loadable (records.hpp).
+// A failure at any step leaves the dataset not loadable.
 #pragma once
 
 #include <string>

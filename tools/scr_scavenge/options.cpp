@@ -119,6 +119,7 @@ Result<Parsed> parse_options(io::Env& env, int argc, const char* const* argv) {
   if (!nodes.empty()) {
     SCR_ASSIGN_OR_RETURN(o.nodes, node_list(nodes));
   }
+  o.prefix_size = settings->prefix_size;
   o.all = args->has("--all");
   o.json = args->has("--json");
   SCR_TRY(check_dir(env, o.prefix).with_context("prefix"));

@@ -20,6 +20,7 @@ struct Options {
   std::vector<std::string> nodes;  // simulated nodes; empty: this node's own directories
   std::string user;
   std::string job_id;
+  int prefix_size = 0;  // SCR_PREFIX_SIZE: the window a job's flush applies
   bool all = false;  // every cached dataset not flushed, not only the newest checkpoint
   bool json = false;
 };

@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <optional>
+
+#include "io/files.hpp"
+#include "runtime/flush_protocol.hpp"
 
 #include "tools/common/cli.hpp"
 #include "tools/common/index_view.hpp"
@@ -63,11 +67,25 @@ std::vector<Outcome> save_planned(io::Env& env, const Options& o, const Plan& pl
   return out;
 }
 
+// The lock a job's rank 0 holds on the prefix, for the whole scavenge: no
+// job may flush into the index while it is read, planned against and
+// changed. Without cached datasets nothing is written, not even .scr.
+Result<std::optional<io::FileLock>> lock_index(io::Env& env, const Options& o, const CacheScan& scan) {
+  if (scan.datasets.empty()) return std::optional<io::FileLock>();
+  SCR_TRY(io::make_dirs(env, rt::prefix_scr_dir(o.prefix), 0700));
+  auto lock = rt::lock_prefix_index(o.prefix);
+  if (!lock && lock.status().code() == Errc::bad_state)
+    return Error(Errc::bad_state, "a job is using " + o.prefix + ": " + lock.status().message() +
+                                      "; scavenge after it ends");
+  return lock;
+}
+
 }  // namespace
 
 Result<Report> run_scavenge(io::Env& env, const Options& o) {
-  SCR_ASSIGN_OR_RETURN(rt::PrefixIndex before, load_index(env, o.prefix));
   CacheScan scan = scan_caches(env, o);
+  SCR_ASSIGN_OR_RETURN(std::optional<io::FileLock> lock, lock_index(env, o, scan));
+  SCR_ASSIGN_OR_RETURN(rt::PrefixIndex before, load_index(env, o.prefix));
   Plan plan = plan_scavenge(scan.datasets, before, o.all);
   Report report;
   report.notes = scan.notes;

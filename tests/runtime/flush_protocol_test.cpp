@@ -1,0 +1,228 @@
+// The index half of the flush protocol (runtime/flush_protocol.hpp), which
+// the job's flushes, its salvage, scr_scavenge and scr_index all call: the
+// CURRENT rule, the SCR_PREFIX_SIZE window, the summary before the marks
+// (swept with a crash at every step) and the prefix lock. In process, no MPI.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "../io/temp_dir.hpp"
+#include "io/env.hpp"
+#include "io/fault_env.hpp"
+#include "io/files.hpp"
+#include "runtime/dataset.hpp"
+#include "runtime/flush_protocol.hpp"
+
+namespace {
+
+using namespace scr;
+
+kv::Tree checkpoint_desc(int id) {
+  kv::Tree d;
+  d.set_int("ID", id);
+  d.set("NAME", "step." + std::to_string(id));
+  d.set_int("FLAGS", rt::kFlagCheckpoint);
+  d.set_int("CKPT", id);
+  return d;
+}
+
+// A prefix with the dataset directories the copies would have made.
+class FlushProtocol : public ::testing::Test {
+ protected:
+  io::Env& env = io::Env::posix();
+  scr::testing::TempDir dir;
+  std::string prefix = dir.path();
+
+  // One rank's file, written to the prefix as the copy step leaves it.
+  std::map<int, kv::Tree> copy_files(int id) {
+    std::string rel = "step." + std::to_string(id) + "/rank_0.dat";
+    std::filesystem::create_directories(prefix + "/step." + std::to_string(id));
+    std::filesystem::create_directories(rt::prefix_dataset_dir(prefix, id));
+    std::ofstream(prefix + "/" + rel) << "data of " << id;
+    kv::Tree rank;
+    rt::set_summary_files(rank, {{rel, 9, 1234u, false, std::nullopt}});
+    return {{0, rank}};
+  }
+
+  // The files copied and the flush begun (saved): the lists to record.
+  std::map<int, kv::Tree> begin(int id) {
+    auto lists = copy_files(id);
+    EXPECT_TRUE(rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& idx) {
+                  rt::mark_flush_begun(idx, checkpoint_desc(id));
+                  return Status::Ok();
+                }).ok());
+    return lists;
+  }
+
+  // The end of the flush through `through`, as one saved index edit.
+  Status end(io::Env& through, int id, const std::map<int, kv::Tree>& lists) {
+    return rt::edit_prefix_index(through, prefix, [&](rt::PrefixIndex& idx) -> Status {
+      return rt::record_flushed(through, prefix, idx, checkpoint_desc(id), 1, lists, 9, {}).status();
+    });
+  }
+
+  // The whole protocol for one dataset, each index edit saved.
+  bool flush(int id, rt::MarkPolicy policy = {}) {
+    auto lists = begin(id);
+    bool current = false;
+    Status st = rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& idx) -> Status {
+      SCR_ASSIGN_OR_RETURN(current, rt::record_flushed(env, prefix, idx, checkpoint_desc(id), 1,
+                                                        lists, 9, policy));
+      return Status::Ok();
+    });
+    EXPECT_TRUE(st.ok()) << st.to_string();
+    return current;
+  }
+
+  rt::PrefixIndex index() {
+    auto idx = rt::PrefixIndex::load(env, prefix);
+    EXPECT_TRUE(idx.ok());
+    return std::move(idx).value();
+  }
+};
+
+TEST_F(FlushProtocol, NewerLoadableCheckpointBecomesCurrent) {
+  EXPECT_TRUE(flush(1));
+  EXPECT_TRUE(flush(2));
+  EXPECT_EQ(index().current(), "step.2");
+  EXPECT_TRUE(index().loadable(2));
+}
+
+TEST_F(FlushProtocol, SavingAnOlderCheckpointLeavesCurrentOnTheNewer) {
+  EXPECT_TRUE(flush(3));
+  EXPECT_FALSE(flush(2));
+  EXPECT_EQ(index().current(), "step.3");
+  EXPECT_TRUE(index().loadable(2));
+}
+
+TEST_F(FlushProtocol, OlderCheckpointReplacesACurrentThatIsNoLongerLoadable) {
+  flush(3);
+  auto idx = index();
+  rt::mark_flush_failed(idx, 3);
+  ASSERT_TRUE(idx.save(env).ok());
+  EXPECT_TRUE(flush(2));
+  EXPECT_EQ(index().current(), "step.2");
+}
+
+TEST_F(FlushProtocol, FailedDatasetNeverBecomesCurrent) {
+  flush(1);
+  auto idx = index();
+  rt::mark_flush_begun(idx, checkpoint_desc(2));
+  rt::mark_flush_failed(idx, 2);
+  EXPECT_FALSE(rt::mark_flushed(env, prefix, idx, checkpoint_desc(2), 9, {}));
+  EXPECT_EQ(idx.current(), "step.1");
+  EXPECT_FALSE(idx.loadable(2));
+}
+
+TEST_F(FlushProtocol, BegunFlushIsNotLoadableNorCurrent) {
+  flush(1);
+  begin(2);
+  EXPECT_FALSE(index().loadable(2));
+  EXPECT_EQ(index().current(), "step.1");
+}
+
+TEST_F(FlushProtocol, AdoptionWithoutTheCurrentRuleLeavesCurrent) {
+  flush(1);
+  rt::MarkPolicy adopt;
+  adopt.choose_current = false;
+  EXPECT_FALSE(flush(2, adopt));
+  EXPECT_EQ(index().current(), "step.1");
+}
+
+TEST_F(FlushProtocol, WindowDeletesTheOldestBeyondPrefixSize) {
+  rt::MarkPolicy window;
+  window.prefix_size = 2;
+  for (int id : {1, 2, 3}) flush(id, window);
+  auto idx = index();
+  EXPECT_FALSE(idx.has(1));
+  EXPECT_TRUE(idx.loadable(2));
+  EXPECT_TRUE(idx.loadable(3));
+  EXPECT_FALSE(std::filesystem::exists(prefix + "/step.1/rank_0.dat"));
+  EXPECT_FALSE(std::filesystem::exists(rt::prefix_dataset_dir(prefix, 1)));
+  EXPECT_TRUE(std::filesystem::exists(prefix + "/step.2/rank_0.dat"));
+}
+
+TEST_F(FlushProtocol, WindowKeepsAnOldDatasetJustSavedAndTheNewerOnes) {
+  rt::MarkPolicy window;
+  window.prefix_size = 2;
+  flush(2, window);
+  flush(3, window);
+  flush(1, window);  // a scavenge of an old checkpoint
+  auto idx = index();
+  for (int id : {1, 2, 3}) EXPECT_TRUE(idx.loadable(id)) << id;
+  EXPECT_EQ(idx.current(), "step.3");
+}
+
+TEST_F(FlushProtocol, ForgettingTheCurrentDatasetClearsCurrent) {
+  flush(1);
+  auto idx = index();
+  rt::forget_dataset(env, prefix, idx, 1);
+  EXPECT_FALSE(idx.has(1));
+  EXPECT_EQ(idx.current(), "");
+  EXPECT_FALSE(std::filesystem::exists(prefix + "/step.1/rank_0.dat"));
+}
+
+// A crash at every step of the end of the flush: the dataset is loadable
+// only if its summary is whole, and CURRENT then names it or the old one.
+TEST_F(FlushProtocol, CrashAtAnyStepLeavesNoLoadableDatasetWithoutSummary) {
+  flush(1);
+  auto lists = begin(2);
+  std::string index_file = prefix + "/.scr/index.scr";
+  std::string begun = [&] {
+    std::ifstream in(index_file, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }();
+  int crashes_not_loadable = 0;
+  for (int step = 1;; ++step) {
+    std::filesystem::remove(rt::summary_path(prefix, 2));
+    std::ofstream(index_file, std::ios::binary | std::ios::trunc) << begun;
+    io::FaultEnv faulty(env);
+    faulty.crash_at_step(step);
+    (void)end(faulty, 2, lists);
+    auto idx = index();
+    auto summary = io::read_tree(env, rt::summary_path(prefix, 2));
+    if (idx.loadable(2)) {
+      ASSERT_TRUE(summary.ok()) << "step " << step << ": loadable without its summary";
+      EXPECT_EQ(summary->int_or("RANKS", 0), 1);
+    }
+    EXPECT_EQ(idx.current(), idx.loadable(2) ? "step.2" : "step.1") << "step " << step;
+    if (!faulty.crashed()) {
+      EXPECT_TRUE(idx.loadable(2)) << "no crash, yet not loadable";
+      break;
+    }
+    if (!idx.loadable(2)) ++crashes_not_loadable;
+    ASSERT_LT(step, 100);
+  }
+  EXPECT_GT(crashes_not_loadable, 0);
+}
+
+// A summary that cannot be written (a full or failing file system, not a
+// crash: later steps still work) must not leave the index pointing at it.
+TEST_F(FlushProtocol, SummaryThatCannotBeWrittenLeavesDatasetNotLoadable) {
+  flush(1);
+  auto lists = begin(2);
+  io::FaultEnv faulty(env);
+  faulty.fail_write(1, ENOSPC, "summary.scr");
+  EXPECT_FALSE(end(faulty, 2, lists).ok());
+  EXPECT_FALSE(index().loadable(2));
+  EXPECT_EQ(index().current(), "step.1");
+}
+
+TEST_F(FlushProtocol, SecondEditorIsRefusedWhileTheLockIsHeld) {
+  std::filesystem::create_directories(rt::prefix_scr_dir(prefix));
+  auto first = rt::lock_prefix_index(prefix);
+  ASSERT_TRUE(first.ok()) << first.status().to_string();
+  ASSERT_TRUE(first->has_value()) << "this file system has no flock";
+  auto second = rt::lock_prefix_index(prefix);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), Errc::bad_state);
+  first->reset();
+  auto third = rt::lock_prefix_index(prefix);
+  EXPECT_TRUE(third.ok() && third->has_value());
+}
+
+}  // namespace
