@@ -1,6 +1,5 @@
 #include "redset/redset.hpp"
 
-#include <algorithm>
 #include <set>
 
 #include "io/files.hpp"
