@@ -52,7 +52,6 @@ static int mkdirs(const char* path) {
 }
 
 static int write_one(const char* path, const unsigned char* buf, size_t n, int sync) {
-  if (!mkdirs(path)) return 0;
   int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) return 0;
   int ok = write(fd, buf, n) == (ssize_t)n;
@@ -90,7 +89,9 @@ int main(int argc, char** argv) {
     for (long i = 0; i < files && ok; ++i) {
       name_of(name, sizeof name, "plain", i);
       fill(buf, bytes, i);
-      ok = write_one(name, buf, bytes, 1);
+      /* A careful application makes each directory once. */
+      if (i % 256 == 0) ok = mkdirs(name);
+      ok = ok && write_one(name, buf, bytes, 1);
     }
   } else if (!strcmp(mode, "write")) {
     ok = SCR_Init() == SCR_SUCCESS;
@@ -100,6 +101,7 @@ int main(int argc, char** argv) {
     for (long i = 0; i < files && ok; ++i) {
       name_of(name, sizeof name, "many.1", i);
       fill(buf, bytes, i);
+      /* SCR_Route_file made the directory of the routed path. */
       ok = SCR_Route_file(name, path) == SCR_SUCCESS && write_one(path, buf, bytes, 0);
     }
     ok = SCR_Complete_output(ok) == SCR_SUCCESS && ok;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/crc32c.hpp"
 #include "io/files.hpp"
 
 namespace scr::io {
@@ -96,6 +97,7 @@ Status LogicalFile::read_pad(uint64_t offset, void* buf, size_t n) {
     size_t take = static_cast<size_t>(std::min<uint64_t>(n, parts_[i].size - in_part));
     SCR_ASSIGN_OR_RETURN(File* f, part(i));
     SCR_TRY(f->pread_exact(out, take, in_part));
+    if (tracking_) note_crc(i, in_part, out, take);
     out += take;
     offset += take;
     n -= take;
@@ -115,7 +117,51 @@ Result<std::unique_ptr<FileView>> LogicalFile::view(uint64_t offset, size_t n) {
   uint64_t in_part = offset - starts_[i];
   if (in_part + n > parts_[i].size) return Error(Errc::unsupported, "range is not inside one file");
   SCR_ASSIGN_OR_RETURN(File* f, part(i));
-  return f->view(in_part, n);
+  SCR_ASSIGN_OR_RETURN(auto mapped, f->view(in_part, n));
+  if (tracking_) note_crc(i, in_part, mapped->data(), mapped->size());
+  return mapped;
+}
+
+void LogicalFile::note_crc(size_t part, uint64_t start, const void* data, size_t n) {
+  // Sequential reads of one part extend its last segment.
+  if (!crc_segments_.empty()) {
+    CrcSegment& last = crc_segments_.back();
+    if (last.part == part && last.start + last.len == start) {
+      last.crc = crc32c(data, n, last.crc);
+      last.len += n;
+      return;
+    }
+  }
+  crc_segments_.push_back({part, start, n, crc32c(data, n)});
+}
+
+Result<std::vector<uint32_t>> LogicalFile::part_crcs(size_t piece_size) {
+  std::stable_sort(crc_segments_.begin(), crc_segments_.end(),
+                   [](const CrcSegment& a, const CrcSegment& b) {
+                     return a.part != b.part ? a.part < b.part : a.start < b.start;
+                   });
+  std::vector<uint32_t> crcs(parts_.size(), 0);
+  auto seg = crc_segments_.begin();
+  for (size_t i = 0; i < parts_.size(); ++i) {
+    uint64_t covered = 0;
+    uint32_t crc = 0;
+    bool whole = true;
+    for (; seg != crc_segments_.end() && seg->part == i; ++seg) {
+      if (seg->start != covered) whole = false;  // a gap, or a range read twice
+      if (!whole) continue;
+      crc = covered == 0 ? seg->crc : crc32c_combine(crc, seg->crc, seg->len);
+      covered += seg->len;
+    }
+    if (whole && covered == parts_[i].size) {
+      crcs[i] = crc;
+      continue;
+    }
+    SCR_ASSIGN_OR_RETURN(File* f, part(i));
+    SCR_ASSIGN_OR_RETURN(crcs[i], file_crc32c(*f, parts_[i].size, piece_size));
+  }
+  crc_segments_.clear();
+  crc_segments_.shrink_to_fit();
+  return crcs;
 }
 
 Status LogicalFile::write_pad(uint64_t offset, const void* buf, size_t n) {

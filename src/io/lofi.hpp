@@ -57,7 +57,23 @@ class LogicalFile {
   Status sync();
   Status close();
 
+  // Reading: from now on, take the CRC32C of each part from the bytes as
+  // read_pad and view hand them out, in whatever order they are asked for
+  // (an encode reads chunk by chunk), so a checksum costs no second read.
+  void track_crcs() { tracking_ = true; }
+  // The CRC32C of every part. A part whose bytes were not each read exactly
+  // once since track_crcs() is read again here, in pieces of piece_size.
+  Result<std::vector<uint32_t>> part_crcs(size_t piece_size);
+
  private:
+  // The CRC32C of bytes [start, start + len) of one part.
+  struct CrcSegment {
+    size_t part;
+    uint64_t start, len;
+    uint32_t crc;
+  };
+  void note_crc(size_t part, uint64_t start, const void* data, size_t n);
+
   enum class State : uint8_t { unopened, open, done };
   // Part i, opened if needed (closing the oldest open part beyond the cap).
   Result<File*> part(size_t i);
@@ -73,6 +89,8 @@ class LogicalFile {
   std::vector<size_t> open_order_;  // open parts, oldest first
   std::vector<uint64_t> starts_;    // logical offset of each part
   uint64_t total_ = 0;
+  bool tracking_ = false;
+  std::vector<CrcSegment> crc_segments_;  // in the order read
 };
 
 }  // namespace scr::io

@@ -24,5 +24,6 @@ inline constexpr int kRing = 0x5100;          // XOR pipeline (ring.cpp)
 inline constexpr int kGatherSource = 0x5200;  // + stripe: RS source pieces (gather.cpp)
 inline constexpr int kGatherOutput = 0x5300;  // + stripe: RS computed pieces (gather.cpp)
 inline constexpr int kStream = 0x5400;        // + owner: PARTNER streams (streams.cpp)
+inline constexpr int kEntryCrcs = 0x5500;     // + distance: checksums taken by the encode (crcs.cpp)
 
 }  // namespace scr::mpi::tags

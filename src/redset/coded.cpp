@@ -6,6 +6,7 @@
 #include "mpi/comm.hpp"
 #include "redset/agree.hpp"
 #include "redset/coded_layout.hpp"
+#include "redset/crcs.hpp"
 #include "redset/headers.hpp"
 #include "redset/layout.hpp"
 #include "redset/pending.hpp"
@@ -89,22 +90,24 @@ class CodedRebuild : public Rebuild {
 }  // namespace
 
 Status apply_coded(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
-                   const std::string& redfile, int checks, const Encoder& encode) {
+                   const std::string& redfile, int checks, std::vector<uint32_t>& crcs,
+                   const Encoder& encode) {
   SCR_TRY(check_geometry(set, checks));
+  Status reserved = reserve_file_crcs(files);
   auto own = files_from_tree(files);
   auto entries = gather_left_entries(set, member_entry(set, std::move(files)), checks);
   uint64_t largest = static_cast<uint64_t>(
       mpi::max(set.comm(), static_cast<int64_t>(own.ok() ? total_size(*own) : 0)));
   uint64_t chunk = chunk_size(largest, set.ranks() - checks);
 
-  Result<io::LogicalFile> data = own.ok() ? open_measured_files(env, dir, *own) : own.status();
-  Result<PendingRedundancy> red =
-      data.ok() ? PendingRedundancy::create(env, redfile,
-                                            coded_header(set.shape(), set.rank(), std::move(entries), chunk))
-                : data.status();
+  kv::Tree header = coded_header(set.shape(), set.rank(), std::move(entries), chunk);
+  Result<io::LogicalFile> data = !reserved.ok() ? reserved : own.ok() ? open_measured_files(env, dir, *own) : own.status();
+  Result<PendingRedundancy> red = data.ok() ? PendingRedundancy::create(env, redfile, header) : data.status();
   SCR_TRY(agree_in_set(set, red.status()));
+  data->track_crcs();
   SymbolStore store(*data, red->file(), red->data_offset(), chunk);
   SCR_TRY(agree_in_set(set, encode(store, chunk)));
+  SCR_TRY(record_encoded_crcs(set, *data, header, checks, *red, crcs));
   return red->commit();
 }
 

@@ -21,10 +21,12 @@ using Encoder = std::function<Status(SymbolStore& store, uint64_t chunk)>;
 // Rebuilds the lost members' symbols; collective over the set.
 using Decoder = std::function<Status(SymbolStore& store, uint64_t chunk, const SetLoss& loss)>;
 
-// Collective over the set: header, encode, then the redundancy file appears
-// only if every member succeeded.
+// Collective over the set: header, encode (taking each file's CRC32C into
+// `crcs` as it reads), then the redundancy file appears only if every member
+// succeeded.
 Status apply_coded(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
-                   const std::string& redfile, int checks, const Encoder& encode);
+                   const std::string& redfile, int checks, std::vector<uint32_t>& crcs,
+                   const Encoder& encode);
 
 // Collective over the set: up to `checks` lost members are rebuilt
 // (check_tolerance explains the limit when more are lost).

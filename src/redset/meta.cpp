@@ -42,14 +42,20 @@ Result<kv::Tree> describe_files(io::Env& env, const std::string& dir,
   records.reserve(files.size());
   for (const auto& name : files) {
     SCR_TRY(check_name(name));
+    std::string path = io::path::join(dir, name);
+    if (crc_piece_size == 0) {
+      // Metadata only: one stat, which sees a link as a link, not its target.
+      SCR_ASSIGN_OR_RETURN(io::FileInfo info, env.stat(path));
+      if (!info.is_regular()) return Error(Errc::invalid_argument, path + " is not a regular file");
+      records.push_back({name, info.size, std::nullopt, false, attrs_of(info)});
+      continue;
+    }
     // One open per file for its metadata and checksum: it refuses links
     // and anything but a regular file.
-    SCR_ASSIGN_OR_RETURN(auto file, env.open(io::path::join(dir, name), io::OpenMode::read));
+    SCR_ASSIGN_OR_RETURN(auto file, env.open(path, io::OpenMode::read));
     SCR_ASSIGN_OR_RETURN(io::FileInfo info, io::info_of(env, *file));
     kv::FileRecord r{name, info.size, std::nullopt, false, attrs_of(info)};
-    if (crc_piece_size > 0) {
-      SCR_ASSIGN_OR_RETURN(r.crc, io::file_crc32c(*file, info.size, crc_piece_size));
-    }
+    SCR_ASSIGN_OR_RETURN(r.crc, io::file_crc32c(*file, info.size, crc_piece_size));
     records.push_back(std::move(r));
   }
   kv::Tree t;
@@ -155,6 +161,10 @@ Result<Header> read_header(io::Env& env, const std::string& path) {
   SCR_ASSIGN_OR_RETURN(uint64_t size, file->size());
   if (size < h.data_offset) return Error(Errc::corrupt, path + ": header padding is truncated");
   return h;
+}
+
+uint64_t encoded_header_size(const kv::Tree& header) {
+  return aligned_data_offset(kv::encode(header).size());
 }
 
 Result<uint64_t> write_header(io::File& file, const kv::Tree& header) {

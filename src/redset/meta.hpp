@@ -31,7 +31,8 @@ kv::FileAttrs attrs_of(const io::FileInfo& info);
 io::FileInfo info_of(uint64_t size, const kv::FileAttrs& attrs);
 
 // stat each file in dir and build {FILES, FILELIST}; with a piece size, also
-// checksum each file (CRC32C, read in pieces of that size). Names must be
+// checksum each file (CRC32C, read in pieces of that size), otherwise no
+// file is opened. Names must be
 // relative and stay inside dir.
 Result<kv::Tree> describe_files(io::Env& env, const std::string& dir,
                                 const std::vector<std::string>& files, size_t crc_piece_size = 0);
@@ -79,5 +80,7 @@ Result<Header> read_header(io::Env& env, const std::string& path);
 // Write header bytes and the zero padding after them at offset 0 of an open
 // file; returns the data offset.
 Result<uint64_t> write_header(io::File& file, const kv::Tree& header);
+// The data offset write_header would return for this header.
+uint64_t encoded_header_size(const kv::Tree& header);
 
 }  // namespace scr::redset

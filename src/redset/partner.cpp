@@ -2,6 +2,7 @@
 // neighbours (layout in partner_layout.hpp). Survives any loss that leaves,
 // for every lost member, one of the members keeping its copy.
 #include "redset/agree.hpp"
+#include "redset/crcs.hpp"
 #include "redset/headers.hpp"
 #include "redset/partner_layout.hpp"
 #include "redset/partner_rebuild.hpp"
@@ -26,18 +27,20 @@ Status check_replicas(const Set& set) {
 }  // namespace
 
 Status apply_partner(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
-                     const std::string& redfile) {
+                     const std::string& redfile, std::vector<uint32_t>& crcs) {
   SCR_TRY(check_replicas(set));
   int r = set.params().replicas;
+  Status reserved = reserve_file_crcs(files);
   auto own = files_from_tree(files);
   auto entries = gather_left_entries(set, member_entry(set, std::move(files)), r);
   auto header = partner_header(set, std::move(entries));
 
-  Result<io::LogicalFile> data = own.ok() ? open_measured_files(env, dir, *own) : own.status();
+  Result<io::LogicalFile> data = !reserved.ok() ? reserved : own.ok() ? open_measured_files(env, dir, *own) : own.status();
   Result<PendingRedundancy> red = !data.ok()     ? data.status()
                                   : !header.ok() ? header.status()
                                                  : PendingRedundancy::create(env, redfile, *header);
   SCR_TRY(agree_in_set(set, red.status()));
+  data->track_crcs();
 
   OutStream mine{
       {}, set.rank(), total_size(*own), [&](uint64_t off, size_t n, uint8_t* copy, ViewHold& hold) {
@@ -54,6 +57,7 @@ Status apply_partner(io::Env& env, const Set& set, const std::string& dir, kv::T
                    }});
   }
   SCR_TRY(agree_in_set(set, run_streams(set.comm(), set.params().piece_size, {mine}, ins)));
+  SCR_TRY(record_encoded_crcs(set, *data, *header, r, *red, crcs));
   return red->commit();
 }
 

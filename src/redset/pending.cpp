@@ -21,6 +21,12 @@ Result<PendingRedundancy> PendingRedundancy::create(io::Env& env, const std::str
   return out;
 }
 
+Status PendingRedundancy::rewrite_header(const kv::Tree& header) {
+  if (encoded_header_size(header) != data_offset_)
+    return Error(Errc::corrupt, path_ + ": the header changed size when its checksums were filled in");
+  return write_header(*file_, header).status();
+}
+
 // The moved-from object must not delete the temporary it handed over.
 PendingRedundancy::PendingRedundancy(PendingRedundancy&& o) noexcept
     : env_(std::exchange(o.env_, nullptr)),

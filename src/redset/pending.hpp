@@ -31,6 +31,9 @@ class PendingRedundancy {
 
   io::File& file() { return *file_; }
   uint64_t data_offset() const { return data_offset_; }
+  // Writes the header again over the first one; it must encode to the same
+  // size (the checksum slots filled after the encode keep their width).
+  Status rewrite_header(const kv::Tree& header);
   // fsync, close, rename over the final name.
   Status commit();
 

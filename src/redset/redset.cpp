@@ -38,21 +38,22 @@ std::vector<std::string> redundancy_files(const Set& set) {
 
 Status apply(io::Env& env, const Set& set, const std::string& dir,
              const std::vector<std::string>& files, std::vector<uint32_t>* crcs) {
-  auto described = describe_files(env, dir, files, set.params().piece_size);
+  auto described = describe_files(env, dir, files);
   // Every member must get this far, or the collective encoders would hang.
   SCR_TRY(mpi::agree(set.parent(), described.status()));
+  return apply(env, set, dir, std::move(*described), crcs);
+}
+
+Status apply(io::Env& env, const Set& set, const std::string& dir, kv::Tree described,
+             std::vector<uint32_t>* crcs) {
   std::string redfile = redundancy_file(set, dir);
-  // The CRCs are read off before the tree is handed to the scheme.
   std::vector<uint32_t> taken;
-  if (auto listed = files_from_tree(*described))
-    for (const auto& f : *listed) taken.push_back(f.crc.value_or(0));
   Status st;
-  kv::Tree described_files = std::move(*described);
   switch (set.scheme()) {
-    case Scheme::single: st = detail::apply_single(env, set, dir, std::move(described_files), redfile); break;
-    case Scheme::partner: st = detail::apply_partner(env, set, dir, std::move(described_files), redfile); break;
-    case Scheme::xor_code: st = detail::apply_xor(env, set, dir, std::move(described_files), redfile); break;
-    case Scheme::rs: st = detail::apply_rs(env, set, dir, std::move(described_files), redfile); break;
+    case Scheme::single: st = detail::apply_single(env, set, dir, std::move(described), redfile, taken); break;
+    case Scheme::partner: st = detail::apply_partner(env, set, dir, std::move(described), redfile, taken); break;
+    case Scheme::xor_code: st = detail::apply_xor(env, set, dir, std::move(described), redfile, taken); break;
+    case Scheme::rs: st = detail::apply_rs(env, set, dir, std::move(described), redfile, taken); break;
   }
   st = mpi::agree(set.parent(), st);
   if (st.ok() && crcs) *crcs = std::move(taken);

@@ -32,6 +32,7 @@
 
 #include "common/status.hpp"
 #include "io/env.hpp"
+#include "kvtree/tree.hpp"
 #include "redset/set.hpp"
 
 namespace scr::redset {
@@ -47,6 +48,11 @@ std::string redundancy_file(const Set& set, const std::string& dir);
 // the CRC32C recorded for each file, in the order of `files`.
 Status apply(io::Env& env, const Set& set, const std::string& dir,
              const std::vector<std::string>& files, std::vector<uint32_t>* crcs = nullptr);
+// The same for files the caller has described already (describe_files in
+// meta.hpp, without checksums): a checkpoint's completion checks that every
+// routed file exists with that one stat per file.
+Status apply(io::Env& env, const Set& set, const std::string& dir, kv::Tree described,
+             std::vector<uint32_t>* crcs = nullptr);
 
 // Collective. On success returns this process's files (relative to dir), all
 // present, complete and matching their CRC32C; `crcs`, if given, receives

@@ -1,8 +1,10 @@
 // Internal: one apply and one survey per scheme, called by redset.cpp after
 // the shared steps (describing files, naming the redundancy file). `files` is
-// this process's {FILE, FILES} tree from describe_files(), handed over (moved)
-// so the header is built from it without a copy: with many small files the
-// trees, not the data, set the peak memory.
+// this process's {FILES, FILELIST} tree from describe_files() (metadata, no
+// checksums), handed over (moved) so the header is built from it without a
+// copy: with many small files the trees, not the data, set the peak memory.
+// Each apply records the CRC32C of every file in the headers (crcs.hpp) and
+// returns this process's in `crcs`, in list order.
 //
 // recover() runs in two halves so that no set writes anything before every
 // set knows its loss can be rebuilt: survey_*() only reads (collective over
@@ -34,21 +36,21 @@ using Survey = Result<std::unique_ptr<Rebuild>>;
 std::unique_ptr<Rebuild> nothing_to_rebuild(std::vector<FileEntry> files);
 
 Status apply_single(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
-                    const std::string& redfile);
+                    const std::string& redfile, std::vector<uint32_t>& crcs);
 Survey survey_single(io::Env& env, const Set& set, const std::string& dir,
                      const std::string& redfile);
 
 Status apply_partner(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
-                     const std::string& redfile);
+                     const std::string& redfile, std::vector<uint32_t>& crcs);
 Survey survey_partner(io::Env& env, const Set& set, const std::string& dir,
                       const std::string& redfile);
 
 Status apply_xor(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
-                 const std::string& redfile);
+                 const std::string& redfile, std::vector<uint32_t>& crcs);
 Survey survey_xor(io::Env& env, const Set& set, const std::string& dir, const std::string& redfile);
 
 Status apply_rs(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
-                const std::string& redfile);
+                const std::string& redfile, std::vector<uint32_t>& crcs);
 Survey survey_rs(io::Env& env, const Set& set, const std::string& dir, const std::string& redfile);
 
 }  // namespace scr::redset::detail

@@ -2,13 +2,18 @@
 // metadata, so a restart can tell a complete dataset from a damaged one.
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "redset/crcs.hpp"
 #include "redset/headers.hpp"
 #include "redset/schemes.hpp"
 
 namespace scr::redset::detail {
 
-Status apply_single(io::Env& env, const Set& set, const std::string& /*dir*/, kv::Tree files,
-                    const std::string& redfile) {
+Status apply_single(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
+                    const std::string& redfile, std::vector<uint32_t>& crcs) {
+  // Nothing is read to encode: the checksums take a pass of their own.
+  SCR_ASSIGN_OR_RETURN(auto own, files_from_tree(files));
+  SCR_ASSIGN_OR_RETURN(crcs, read_file_crcs(env, dir, own, set.params().piece_size));
+  SCR_TRY(set_file_crcs(files, crcs));
   std::map<int, kv::Tree> entries;
   entries.emplace(set.rank(), member_entry(set, std::move(files)));
   kv::Tree header = header_with(set, std::move(entries));

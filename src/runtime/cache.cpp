@@ -32,18 +32,19 @@ Result<const Context::ProtectionSet*> protection_set(Context& ctx, const Protect
 
 }  // namespace
 
-Status protect_dataset(Context& ctx, int id, const Protection& p) {
+Status protect_dataset(Context& ctx, int id, const Protection& p, std::optional<kv::Tree> described) {
   SCR_ASSIGN_OR_RETURN(const Context::ProtectionSet* ps, protection_set(ctx, p));
   const redset::Set& set = ps->set;
   std::string dir = ctx.dataset_dir(p.store, id);
   std::vector<std::string> files = ctx.filemap.files(id);
   std::vector<uint32_t> crcs;
-  SCR_TRY(redset::apply(ctx.fs(), set, dir, files, &crcs));
+  SCR_TRY(described ? redset::apply(ctx.fs(), set, dir, std::move(*described), &crcs)
+                    : redset::apply(ctx.fs(), set, dir, files, &crcs));
   // Recorded for every later copy to check: flush, fetch, scavenge, rebuild.
   ctx.filemap.set_files(id, files, crcs);
   ctx.filemap.set_redundancy_files(id, redset::redundancy_files(set));
   ctx.filemap.dataset(id).put("REDDESC", ps->member_descs);
-  return mpi::agree(ctx.world, ctx.filemap.save(ctx.fs()));
+  return Status::Ok();
 }
 
 Status delete_cached(Context& ctx, int id) {

@@ -12,7 +12,11 @@ namespace scr::rt {
 // Collective. Apply the protection to dataset `id` (files already listed in
 // the filemap) and record every set member's redundancy descriptor in the
 // filemap, so a member whose node is lost can be told its own.
-Status protect_dataset(Context& ctx, int id, const Protection& p);
+// `described`: the dataset's files as redset::describe_files gave them,
+// when the caller has them already. The filemap records the files, their
+// CRC32C and the redundancy files in memory; the caller saves it.
+Status protect_dataset(Context& ctx, int id, const Protection& p,
+                       std::optional<kv::Tree> described = std::nullopt);
 
 // Local: delete this process's files of a dataset (application files and
 // redundancy file) from cache and forget it in the filemap.

@@ -64,6 +64,7 @@ Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string&
   io::CopyOptions opt;
   opt.piece_size = ctx.settings.piece_size;
   opt.keep_meta = ctx.settings.copy_metadata;
+  opt.sync_dir = false;        // each directory is synced once, below
   std::set<std::string> made;  // each cache directory is made once
   for (auto& f : files) {
     std::string src = io::path::join(ctx.settings.prefix, f.name);
@@ -91,6 +92,7 @@ Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string&
     f.shared = false;
     f.attrs.reset();
   }
+  for (const auto& d : made) SCR_TRY(ctx.fs().sync_dir(d));
   ctx.filemap.set_file_records(id, files);
   return ctx.filemap.save(ctx.fs());
 }

@@ -6,6 +6,7 @@
 #include "common/strings.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "redset/meta.hpp"
 #include "runtime/async_flush.hpp"
 #include "runtime/bypass.hpp"
 #include "runtime/cache.hpp"
@@ -206,18 +207,18 @@ Status Runtime::check_not_shared_across_nodes() {
 
 Status Runtime::complete_cached(bool valid) {
   int id = ctx_.out_id;
-  ctx_.filemap.set_files(id, {ctx_.out_routed.begin(), ctx_.out_routed.end()});
+  std::vector<std::string> names(ctx_.out_routed.begin(), ctx_.out_routed.end());
+  ctx_.filemap.set_files(id, names);
   // Every routed file must exist: a rank that says valid but never wrote a
-  // file it routed has not produced a valid dataset.
+  // file it routed has not produced a valid dataset. The one stat per file
+  // that checks it is also the metadata the redundancy headers record.
   std::string dir = ctx_.dataset_dir(id);
-  Status local;
+  auto described = redset::describe_files(ctx_.fs(), dir, names);
+  Status local = described.status().with_context("a routed file was not written");
   int64_t my_bytes = 0;
-  for (const auto& rel : ctx_.out_routed) {
-    if (auto info = ctx_.fs().stat(io::path::join(dir, rel)); info && info->is_regular())
-      my_bytes += static_cast<int64_t>(info->size);
-    else
-      local = Error(Errc::not_found, "routed file " + rel + " was not written");
-  }
+  if (described)
+    if (auto listed = redset::files_from_tree(*described))
+      my_bytes = static_cast<int64_t>(redset::total_size(*listed));
   if (!local.ok() && valid) log::error(local.message());
   bool all_valid = mpi::all_true(ctx_.world, valid && local.ok());
   DatasetInfo info = DatasetInfo::from_tree(ctx_.out_desc);
@@ -231,7 +232,7 @@ Status Runtime::complete_cached(bool valid) {
     return shared.with_context("dataset " + info.name + " discarded");
   }
 
-  Status st = protect_dataset(ctx_, id, *ctx_.out_protection);
+  Status st = protect_dataset(ctx_, id, *ctx_.out_protection, std::move(*described));
   if (!st.ok()) {
     (void)delete_cached(ctx_, id);
     return st.with_context("protecting dataset " + info.name);

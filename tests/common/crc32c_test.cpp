@@ -94,6 +94,29 @@ TEST(Crc32c, IncrementalEqualsWholeAtEverySplit) {
   EXPECT_EQ(crc, whole);
 }
 
+// Checksums of pieces taken separately combine into the whole's, at every
+// split of a short message and at lengths with many set bits.
+TEST(Crc32c, CombineEqualsWholeAtEverySplit) {
+  auto data = random_bytes(300, 4);
+  uint32_t whole = scr::crc32c(data.data(), data.size());
+  for (size_t cut = 0; cut <= data.size(); ++cut) {
+    uint32_t a = scr::crc32c(data.data(), cut);
+    uint32_t b = scr::crc32c(data.data() + cut, data.size() - cut);
+    EXPECT_EQ(scr::crc32c_combine(a, b, data.size() - cut), whole) << "cut " << cut;
+  }
+  auto big = random_bytes((1u << 20) + 4093, 5);
+  uint32_t big_whole = scr::crc32c(big.data(), big.size());
+  for (size_t cut : {size_t{1}, size_t{4096}, size_t{65537}, big.size() - 1}) {
+    uint32_t a = scr::crc32c(big.data(), cut);
+    uint32_t b = scr::crc32c(big.data() + cut, big.size() - cut);
+    EXPECT_EQ(scr::crc32c_combine(a, b, big.size() - cut), big_whole) << "cut " << cut;
+  }
+  // Three pieces, combined left to right.
+  uint32_t a = scr::crc32c(data.data(), 100), b = scr::crc32c(data.data() + 100, 7);
+  uint32_t c = scr::crc32c(data.data() + 107, data.size() - 107);
+  EXPECT_EQ(scr::crc32c_combine(scr::crc32c_combine(a, b, 7), c, data.size() - 107), whole);
+}
+
 TEST(Crc32c, DetectsEverySingleBitFlip) {
   auto data = random_bytes(64, 4);
   uint32_t good = scr::crc32c(data.data(), data.size());

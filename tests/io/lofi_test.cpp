@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/crc32c.hpp"
 #include "io/fault_env.hpp"
 #include "io/lofi.hpp"
 #include "temp_dir.hpp"
@@ -243,6 +244,66 @@ TEST(LogicalFile, MeasuredPartsAreCheckedWhenRead) {
   auto missing = LogicalFile::open_read_measured(Env::posix(), {{dir / "none", 4}});
   ASSERT_TRUE(missing.ok());
   EXPECT_FALSE(missing->read_pad(0, buf.data(), 4).ok());
+}
+
+// The CRC32C of each part, taken from the bytes as they are read, is the
+// CRC32C of the part's recorded bytes however the stream was read: in
+// random pieces out of order, through views, with ranges read twice, or with
+// parts never read at all.
+TEST(LogicalFile, TrackedCrcsMatchEveryReadOrder) {
+  TempDir dir;
+  Layout l = make_layout(dir);
+  std::vector<uint32_t> want;
+  uint64_t at = 0;
+  for (const auto& p : l.parts) {
+    want.push_back(scr::crc32c(l.logical.data() + at, p.size));
+    at += p.size;
+  }
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 200; ++trial) {
+    auto lf = LogicalFile::open_read(Env::posix(), l.parts);
+    ASSERT_TRUE(lf.ok());
+    lf->track_crcs();
+    // Cut the stream into pieces, then read them in a shuffled order, some
+    // twice, some (in every fourth trial) not at all, some through a view.
+    std::vector<std::pair<uint64_t, size_t>> pieces;
+    for (uint64_t off = 0; off < lf->size();) {
+      size_t n = std::min<uint64_t>(1 + rng() % 9, lf->size() - off);
+      pieces.push_back({off, n});
+      off += n;
+    }
+    if (trial % 2) std::shuffle(pieces.begin(), pieces.end(), rng);
+    if (trial % 3 == 0) pieces.push_back(pieces[rng() % pieces.size()]);
+    if (trial % 4 == 0) pieces.erase(pieces.begin() + static_cast<long>(rng() % pieces.size()));
+    std::string buf(16, '\0');
+    for (auto [off, n] : pieces) {
+      if (rng() % 3 == 0) {
+        if (auto v = lf->view(off, n); v.ok()) {
+          EXPECT_EQ(std::string(reinterpret_cast<const char*>((*v)->data()), n), l.logical.substr(off, n));
+          continue;
+        }
+      }
+      ASSERT_TRUE(lf->read_pad(off, buf.data(), n).ok());
+      EXPECT_EQ(buf.substr(0, n), l.logical.substr(off, n));
+    }
+    auto crcs = lf->part_crcs(4);
+    ASSERT_TRUE(crcs.ok()) << crcs.status().message();
+    EXPECT_EQ(*crcs, want) << "trial " << trial;
+  }
+}
+
+// Without tracking, part_crcs reads every part for its checksum.
+TEST(LogicalFile, UntrackedCrcsAreRead) {
+  TempDir dir;
+  Layout l = make_layout(dir);
+  auto lf = LogicalFile::open_read(Env::posix(), l.parts);
+  ASSERT_TRUE(lf.ok());
+  auto crcs = lf->part_crcs(3);
+  ASSERT_TRUE(crcs.ok());
+  ASSERT_EQ(crcs->size(), l.parts.size());
+  EXPECT_EQ((*crcs)[0], scr::crc32c(l.logical.data(), 10));
+  EXPECT_EQ((*crcs)[2], scr::crc32c(l.logical.data() + 10, 7));
+  EXPECT_EQ((*crcs)[1], 0u);
 }
 
 }  // namespace

@@ -174,7 +174,7 @@ TEST(EmptyDataset, ApplyAndRecoverWithNoFilesAnywhere) {
     ASSERT_TRUE(set.ok());
     std::string dir = scratch.node_dir(node) + "/empty_" + redset::scheme_file_tag(scheme);
     redset::test::Member me(dir, {});
-    ASSERT_TRUE(redset::apply(io::Env::posix(), *set, dir, {}).ok());
+    ASSERT_TRUE(redset::apply(io::Env::posix(), *set, dir, std::vector<std::string>{}).ok());
     me.snapshot(*set);
     if (set->rank() >= 5 && set->rank() < 5 + set->tolerance()) me.lose();
     world.barrier();
