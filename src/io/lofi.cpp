@@ -17,6 +17,8 @@ void LogicalFile::index() {
   }
   files_.resize(parts_.size());
   states_.assign(parts_.size(), State::unopened);
+  written_.assign(parts_.size(), 0);
+  meta_applied_.assign(parts_.size(), false);
 }
 
 Result<LogicalFile> LogicalFile::open_read(Env& env, std::vector<Part> parts) {
@@ -52,8 +54,24 @@ Result<LogicalFile> LogicalFile::open_write(Env& env, std::vector<Part> parts, u
   return lf;
 }
 
+Result<LogicalFile> LogicalFile::open_write_new(Env& env, std::vector<Part> parts, std::string temp_suffix,
+                                               uint32_t perms) {
+  SCR_ASSIGN_OR_RETURN(LogicalFile lf, open_write(env, std::move(parts), perms));
+  lf.temp_suffix_ = std::move(temp_suffix);
+  return lf;
+}
+
+Status LogicalFile::finish_part(size_t i) {
+  if (!writing_ || !parts_[i].meta || meta_applied_[i] || written_[i] < parts_[i].size) return Status::Ok();
+  Status st = files_[i]->set_meta(*parts_[i].meta);
+  if (st.code() == Errc::unsupported) st = env_->set_meta(parts_[i].path, *parts_[i].meta);
+  meta_applied_[i] = st.ok();
+  return st;
+}
+
 Status LogicalFile::retire(size_t i) {
   Status st = writing_ ? files_[i]->sync() : Status::Ok();
+  if (st.ok()) st = finish_part(i);
   Status closed = files_[i]->close();
   files_[i].reset();
   states_[i] = State::done;
@@ -66,7 +84,15 @@ Result<File*> LogicalFile::part(size_t i) {
   if (open_order_.size() >= kMaxOpenParts) SCR_TRY(retire(open_order_.front()));
   // A written part closed before is reopened without truncating it.
   OpenMode mode = !writing_ ? OpenMode::read : states_[i] == State::done ? OpenMode::read_write : OpenMode::create;
-  SCR_ASSIGN_OR_RETURN(files_[i], env_->open(parts_[i].path, mode, perms_));
+  if (mode == OpenMode::create && !temp_suffix_.empty()) {
+    auto fresh = env_->open(parts_[i].path, OpenMode::create_excl, perms_);
+    if (fresh) files_[i] = std::move(*fresh);
+    else parts_[i].path += temp_suffix_;  // something is there already: never touched
+  }
+  if (!files_[i]) {
+    SCR_ASSIGN_OR_RETURN(files_[i], env_->open(parts_[i].path, mode, perms_));
+  }
+  if (mode == OpenMode::read_write) meta_applied_[i] = false;  // written again
   states_[i] = State::open;
   open_order_.push_back(i);
   if (!writing_) {
@@ -178,6 +204,8 @@ Status LogicalFile::write_pad(uint64_t offset, const void* buf, size_t n) {
     size_t take = static_cast<size_t>(std::min<uint64_t>(n, parts_[i].size - in_part));
     SCR_ASSIGN_OR_RETURN(File* f, part(i));
     SCR_TRY(f->pwrite(in, take, in_part));
+    if (tracking_) note_crc(i, in_part, in, take);
+    written_[i] += take;
     in += take;
     offset += take;
     n -= take;
@@ -204,6 +232,7 @@ Status LogicalFile::close() {
   for (size_t i = 0; i < parts_.size(); ++i) {
     if (writing_ && states_[i] == State::unopened) note(part(i).status());
     if (states_[i] != State::open) continue;
+    note(finish_part(i));
     note(files_[i]->close());
     files_[i].reset();
     states_[i] = State::done;

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ class LogicalFile {
   struct Part {
     std::string path;
     uint64_t size = 0;
+    // Writing: owner, mode and times given to the file through its open
+    // descriptor once its last byte is written (no path lookup per file).
+    std::optional<FileInfo> meta;
   };
 
   static constexpr size_t kMaxOpenParts = 64;
@@ -39,6 +43,11 @@ class LogicalFile {
   // Files for writing, created (truncated) when first written, or by sync()
   // or close() if never written; each will hold exactly its size.
   static Result<LogicalFile> open_write(Env& env, std::vector<Part> parts, uint32_t perms = 0600);
+  // The same, but no existing file is touched: a part is created where it
+  // is named when nothing is there, else written to its path + temp_suffix
+  // (parts() then names that temporary; the caller renames it into place).
+  static Result<LogicalFile> open_write_new(Env& env, std::vector<Part> parts, std::string temp_suffix,
+                                            uint32_t perms = 0600);
   LogicalFile() = default;
   LogicalFile(LogicalFile&&) noexcept = default;
   LogicalFile& operator=(LogicalFile&&) noexcept = default;
@@ -57,13 +66,19 @@ class LogicalFile {
   Status sync();
   Status close();
 
-  // Reading: from now on, take the CRC32C of each part from the bytes as
-  // read_pad and view hand them out, in whatever order they are asked for
+  // From now on, take the CRC32C of each part from the bytes as read_pad
+  // and view hand them out, or as write_pad takes them, in whatever order
   // (an encode reads chunk by chunk), so a checksum costs no second read.
   void track_crcs() { tracking_ = true; }
-  // The CRC32C of every part. A part whose bytes were not each read exactly
-  // once since track_crcs() is read again here, in pieces of piece_size.
+  // The CRC32C of every part. A part whose bytes were not each read (or
+  // written) exactly once since track_crcs() is read back here, in pieces of
+  // piece_size.
   Result<std::vector<uint32_t>> part_crcs(size_t piece_size);
+
+  // Writing: part i was created by this object (and may be removed by it).
+  bool created(size_t i) const { return states_[i] != State::unopened; }
+  // Writing: part i got its Part::meta through its descriptor.
+  bool meta_applied(size_t i) const { return meta_applied_[i]; }
 
  private:
   // The CRC32C of bytes [start, start + len) of one part.
@@ -78,6 +93,7 @@ class LogicalFile {
   // Part i, opened if needed (closing the oldest open part beyond the cap).
   Result<File*> part(size_t i);
   Status retire(size_t i);  // fsync (when writing) and close an open part
+  Status finish_part(size_t i);  // writing: its meta, once every byte is written
   void index();
 
   Env* env_ = nullptr;
@@ -89,6 +105,9 @@ class LogicalFile {
   std::vector<size_t> open_order_;  // open parts, oldest first
   std::vector<uint64_t> starts_;    // logical offset of each part
   uint64_t total_ = 0;
+  std::string temp_suffix_;          // open_write_new
+  std::vector<uint64_t> written_;     // bytes written to each part
+  std::vector<bool> meta_applied_;
   bool tracking_ = false;
   std::vector<CrcSegment> crc_segments_;  // in the order read
 };

@@ -112,9 +112,9 @@ Status apply_coded(io::Env& env, const Set& set, const std::string& dir, kv::Tre
 }
 
 Survey survey_coded(io::Env& env, const Set& set, const std::string& dir,
-                    const std::string& redfile, int checks, Decoder decode) {
+                    const std::string& redfile, int checks, Decoder decode, bool files_checked) {
   SCR_TRY(check_geometry(set, checks));
-  SelfCheck self = check_self(env, set, dir, redfile, chunk_check(checks));
+  SelfCheck self = check_self(env, set, dir, redfile, chunk_check(checks), files_checked);
   SetLoss loss = agree_loss(set, self, self.intact ? self.header.tree.uint_or("CHUNK", 0) : 0);
   if (loss.lost.empty()) return nothing_to_rebuild(std::move(self.files));
   SCR_TRY(check_tolerance(set.shape(), loss));

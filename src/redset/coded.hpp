@@ -31,6 +31,6 @@ Status apply_coded(io::Env& env, const Set& set, const std::string& dir, kv::Tre
 // Collective over the set: up to `checks` lost members are rebuilt
 // (check_tolerance explains the limit when more are lost).
 Survey survey_coded(io::Env& env, const Set& set, const std::string& dir,
-                    const std::string& redfile, int checks, Decoder decode);
+                    const std::string& redfile, int checks, Decoder decode, bool files_checked);
 
 }  // namespace scr::redset::detail

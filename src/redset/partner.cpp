@@ -62,9 +62,9 @@ Status apply_partner(io::Env& env, const Set& set, const std::string& dir, kv::T
 }
 
 Survey survey_partner(io::Env& env, const Set& set, const std::string& dir,
-                      const std::string& redfile) {
+                      const std::string& redfile, bool files_checked) {
   SCR_TRY(check_replicas(set));
-  SelfCheck self = check_self(env, set, dir, redfile, replica_check(set));
+  SelfCheck self = check_self(env, set, dir, redfile, replica_check(set), files_checked);
   SetLoss loss = agree_loss(set, self, 0);
   if (loss.lost.empty()) return nothing_to_rebuild(std::move(self.files));
   SCR_TRY(check_tolerance(set.shape(), loss));

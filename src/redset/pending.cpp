@@ -7,7 +7,11 @@
 #include "io/path.hpp"
 
 namespace scr::redset {
-std::string pending_path(const std::string& path) { return path + ".redset-tmp"; }
+namespace {
+constexpr const char* kPendingSuffix = ".redset-tmp";
+}  // namespace
+
+std::string pending_path(const std::string& path) { return path + kPendingSuffix; }
 
 Result<PendingRedundancy> PendingRedundancy::create(io::Env& env, const std::string& path,
                                                     const kv::Tree& header) {
@@ -61,9 +65,10 @@ Result<PendingFiles> PendingFiles::create(io::Env& env, const std::string& dir,
     std::string final_path = io::path::join(dir, f.name);
     if (std::string parent = io::path::dirname(final_path); made.insert(parent).second)
       SCR_TRY(io::make_dirs(env, parent));
-    parts.push_back({pending_path(final_path), f.meta.size});
+    parts.push_back({final_path, f.meta.size, f.meta});
   }
-  SCR_ASSIGN_OR_RETURN(out.logical_, io::LogicalFile::open_write(env, std::move(parts)));
+  SCR_ASSIGN_OR_RETURN(out.logical_, io::LogicalFile::open_write_new(env, std::move(parts), kPendingSuffix));
+  out.logical_.track_crcs();
   return out;
 }
 
@@ -77,21 +82,28 @@ PendingFiles::PendingFiles(PendingFiles&& o) noexcept
 PendingFiles::~PendingFiles() {
   if (!env_ || committed_) return;
   (void)logical_.close();
-  for (const auto& f : files_)
-    (void)io::remove_file(*env_, pending_path(io::path::join(dir_, f.name)));
+  for (size_t i = 0; i < files_.size(); ++i)
+    if (logical_.created(i)) (void)io::remove_file(*env_, logical_.parts()[i].path);
 }
 
 Status PendingFiles::commit() {
+  SCR_ASSIGN_OR_RETURN(auto crcs, logical_.part_crcs(io::kDefaultPieceSize));
+  for (size_t i = 0; i < files_.size(); ++i)
+    if (files_[i].crc && crcs[i] != *files_[i].crc)
+      return Error(Errc::corrupt, io::path::join(dir_, files_[i].name) +
+                                      " does not match the CRC32C recorded when the scheme was applied "
+                                      "(the redundancy data is damaged)");
   SCR_TRY(logical_.sync());
   SCR_TRY(logical_.close());
   std::set<std::string> dirs;
-  for (const auto& f : files_) {
-    std::string final_path = io::path::join(dir_, f.name);
-    SCR_TRY(env_->rename(pending_path(final_path), final_path));
+  for (size_t i = 0; i < files_.size(); ++i) {
+    std::string final_path = io::path::join(dir_, files_[i].name);
+    const std::string& written = logical_.parts()[i].path;
+    if (written != final_path) SCR_TRY(env_->rename(written, final_path));
+    if (!logical_.meta_applied(i)) SCR_TRY(env_->set_meta(final_path, files_[i].meta));
     dirs.insert(io::path::dirname(final_path));
   }
   committed_ = true;
-  SCR_TRY(restore_meta(*env_, dir_, files_));
   for (const auto& d : dirs) SCR_TRY(env_->sync_dir(d));
   return Status::Ok();
 }

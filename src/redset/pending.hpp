@@ -46,7 +46,13 @@ class PendingRedundancy {
   bool committed_ = false;
 };
 
-// A lost member's data files, rebuilt as one logical file.
+// A lost member's data files, rebuilt as one logical file. A file that does
+// not exist is written in place; one that exists (a damaged copy, or a
+// temporary left by an interrupted rebuild) is replaced only by commit(),
+// through a temporary and a rename. Every file gets its mode, owner and times
+// through its descriptor, and must match its recorded CRC32C (taken as the
+// bytes are written) before commit() succeeds; otherwise every file this
+// object created is removed.
 class PendingFiles {
  public:
   static Result<PendingFiles> create(io::Env& env, const std::string& dir,
@@ -57,7 +63,7 @@ class PendingFiles {
 
   io::LogicalFile& logical() { return logical_; }
   const std::vector<FileEntry>& files() const { return files_; }
-  // fsync, close, rename each file into place, restore its mode and times.
+  // Check the CRC32Cs, fsync, close, rename temporaries into place.
   Status commit();
 
  private:

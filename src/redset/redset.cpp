@@ -62,65 +62,46 @@ Status apply(io::Env& env, const Set& set, const std::string& dir, kv::Tree desc
 
 namespace {
 detail::Survey survey(io::Env& env, const Set& set, const std::string& dir,
-                      const std::string& redfile) {
+                      const std::string& redfile, bool files_checked) {
   switch (set.scheme()) {
-    case Scheme::single: return detail::survey_single(env, set, dir, redfile);
-    case Scheme::partner: return detail::survey_partner(env, set, dir, redfile);
-    case Scheme::xor_code: return detail::survey_xor(env, set, dir, redfile);
-    case Scheme::rs: return detail::survey_rs(env, set, dir, redfile);
+    case Scheme::single: return detail::survey_single(env, set, dir, redfile, files_checked);
+    case Scheme::partner: return detail::survey_partner(env, set, dir, redfile, files_checked);
+    case Scheme::xor_code: return detail::survey_xor(env, set, dir, redfile, files_checked);
+    case Scheme::rs: return detail::survey_rs(env, set, dir, redfile, files_checked);
   }
   return Status(Errc::unsupported, "unknown scheme");
 }
-}  // namespace
-
-namespace {
 
 // Before the survey: this member's files that no longer match the CRC32C its
 // own header recorded are removed, so the scheme counts them lost and
-// rebuilds them. Returns the names checked intact. Without a readable header
-// nothing is checked here; the files are checked after the rebuild instead.
-std::set<std::string> drop_damaged(io::Env& env, const Set& set, const std::string& dir,
-                                   const std::string& redfile) {
-  std::set<std::string> intact;
+// rebuilds them. True when every file the header lists was read and found
+// intact. Without a readable header nothing is checked here (the member is
+// lost, and its files are rebuilt and checked as they are written).
+bool drop_damaged(io::Env& env, const Set& set, const std::string& dir, const std::string& redfile) {
   auto header = read_header(env, redfile);
-  if (!header) return intact;
+  if (!header) return false;
   auto files = entry_files(header->tree, set.rank());
-  if (!files) return intact;
+  if (!files) return false;
   CrcCheck checked = check_crcs(env, dir, *files, set.params().piece_size);
   for (const auto& name : checked.damaged) (void)io::remove_file(env, io::path::join(dir, name));
-  return {checked.intact.begin(), checked.intact.end()};
-}
-
-// After the rebuild: every file not checked before must match its CRC32C. A
-// mismatch means the redundancy data itself was damaged; the wrong files are
-// removed, never left for anyone to read.
-Status check_rebuilt(io::Env& env, const Set& set, const std::string& dir,
-                     const std::vector<FileEntry>& files, const std::set<std::string>& checked) {
-  std::vector<FileEntry> unchecked;
-  for (const auto& f : files)
-    if (!checked.count(f.name)) unchecked.push_back(f);
-  auto bad = check_crcs(env, dir, unchecked, set.params().piece_size).damaged;
-  if (bad.empty()) return Status::Ok();
-  for (const auto& name : bad) (void)io::remove_file(env, io::path::join(dir, name));
-  return Error(Errc::corrupt, io::path::join(dir, bad.front()) +
-                                  " does not match the CRC32C recorded when the scheme was applied "
-                                  "(the redundancy data is damaged)");
+  return checked.intact.size() == files->size();
 }
 
 }  // namespace
 
 // Two halves (see schemes.hpp): every set surveys its loss, all agree it can
 // be rebuilt, and only then does any set write. Files are checked against
-// their CRC32C before (damaged ones count as lost) and after the rebuild.
+// their CRC32C before the survey (damaged ones count as lost); rebuilt files
+// are checked as they are written (PendingFiles), before they take their
+// names.
 Result<std::vector<std::string>> recover(io::Env& env, const Set& set, const std::string& dir,
                                          std::map<std::string, uint32_t>* crcs) {
   std::string redfile = redundancy_file(set, dir);
-  std::set<std::string> intact = drop_damaged(env, set, dir, redfile);
-  auto rebuild = survey(env, set, dir, redfile);
+  bool files_checked = drop_damaged(env, set, dir, redfile);
+  auto rebuild = survey(env, set, dir, redfile, files_checked);
   SCR_TRY(mpi::agree(set.parent(), rebuild.status()));
   auto got = (*rebuild)->run();
   SCR_TRY(mpi::agree(set.parent(), got.status()));
-  SCR_TRY(mpi::agree(set.parent(), check_rebuilt(env, set, dir, *got, intact)));
   if (crcs)
     for (const auto& f : *got)
       if (f.crc) (*crcs)[f.name] = *f.crc;

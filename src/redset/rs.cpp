@@ -16,13 +16,14 @@ Status apply_rs(io::Env& env, const Set& set, const std::string& dir, kv::Tree f
   });
 }
 
-Survey survey_rs(io::Env& env, const Set& set, const std::string& dir, const std::string& redfile) {
+Survey survey_rs(io::Env& env, const Set& set, const std::string& dir, const std::string& redfile,
+                 bool files_checked) {
   int k = set.params().failures;
   auto decode = [&set, k](SymbolStore& store, uint64_t chunk, const SetLoss& loss) -> Status {
     SCR_ASSIGN_OR_RETURN(auto jobs, rebuild_jobs(set.ranks(), k, loss.lost));
     return run_gather(set.comm(), store, chunk, set.params().piece_size, jobs);
   };
-  return survey_coded(env, set, dir, redfile, k, decode);
+  return survey_coded(env, set, dir, redfile, k, decode, files_checked);
 }
 
 }  // namespace scr::redset::detail

@@ -6,6 +6,9 @@
 // Each apply records the CRC32C of every file in the headers (crcs.hpp) and
 // returns this process's in `crcs`, in list order.
 //
+// `files_checked`: recover() has just read every file the member's header
+// lists and found each intact, so the survey does not look at them again.
+//
 // recover() runs in two halves so that no set writes anything before every
 // set knows its loss can be rebuilt: survey_*() only reads (collective over
 // the set) and returns a Rebuild; redset.cpp agrees over the parent
@@ -38,19 +41,21 @@ std::unique_ptr<Rebuild> nothing_to_rebuild(std::vector<FileEntry> files);
 Status apply_single(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
                     const std::string& redfile, std::vector<uint32_t>& crcs);
 Survey survey_single(io::Env& env, const Set& set, const std::string& dir,
-                     const std::string& redfile);
+                     const std::string& redfile, bool files_checked);
 
 Status apply_partner(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
                      const std::string& redfile, std::vector<uint32_t>& crcs);
 Survey survey_partner(io::Env& env, const Set& set, const std::string& dir,
-                      const std::string& redfile);
+                      const std::string& redfile, bool files_checked);
 
 Status apply_xor(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
                  const std::string& redfile, std::vector<uint32_t>& crcs);
-Survey survey_xor(io::Env& env, const Set& set, const std::string& dir, const std::string& redfile);
+Survey survey_xor(io::Env& env, const Set& set, const std::string& dir, const std::string& redfile,
+                  bool files_checked);
 
 Status apply_rs(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
                 const std::string& redfile, std::vector<uint32_t>& crcs);
-Survey survey_rs(io::Env& env, const Set& set, const std::string& dir, const std::string& redfile);
+Survey survey_rs(io::Env& env, const Set& set, const std::string& dir, const std::string& redfile,
+                 bool files_checked);
 
 }  // namespace scr::redset::detail

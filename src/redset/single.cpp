@@ -25,10 +25,10 @@ Status apply_single(io::Env& env, const Set& set, const std::string& dir, kv::Tr
 }
 
 Survey survey_single(io::Env& env, const Set& set, const std::string& dir,
-                     const std::string& redfile) {
+                     const std::string& redfile, bool files_checked) {
   SCR_ASSIGN_OR_RETURN(Header h, read_header(env, redfile));
   SCR_ASSIGN_OR_RETURN(auto files, entry_files(h.tree, set.rank()));
-  if (!files_present(env, dir, files))
+  if (!files_checked && !files_present(env, dir, files))
     return Error(Errc::unrecoverable,
                  "files of rank " + std::to_string(set.world_rank()) +
                      " are missing or truncated and SINGLE keeps no redundancy data");

@@ -15,13 +15,13 @@ Status apply_xor(io::Env& env, const Set& set, const std::string& dir, kv::Tree 
 }
 
 Survey survey_xor(io::Env& env, const Set& set, const std::string& dir,
-                  const std::string& redfile) {
+                  const std::string& redfile, bool files_checked) {
   auto decode = [&set](SymbolStore& store, uint64_t chunk, const SetLoss& loss) {
     int root = loss.lost.front();
     return run_ring(set.comm(), store, chunk, set.params().piece_size,
                     rebuild_steps(set.ranks(), set.rank(), root));
   };
-  return survey_coded(env, set, dir, redfile, 1, decode);
+  return survey_coded(env, set, dir, redfile, 1, decode, files_checked);
 }
 
 }  // namespace scr::redset::detail

@@ -42,13 +42,19 @@ std::map<int, kv::Tree> read_node_filemaps(Context& ctx) {
 }
 
 // Does this holding have every file (application and redundancy) of `id`?
-bool complete_copy(Context& ctx, const Filemap& fm, int id) {
+// For our own holding only the redundancy files are looked at: an
+// application file missing from it is rebuilt by the redundancy scheme (every
+// file is checked against its CRC32C there), and a checkpoint of many files
+// does not pay a stat per file here.
+bool complete_copy(Context& ctx, const Filemap& fm, int id, bool own) {
   const kv::Tree* d = fm.find(id);
   if (!d || !fm.flag(id, "COMPLETE")) return false;
   std::string dir = ctx.dataset_dir(d->value_or("STORE", ctx.settings.cache_base), id);
-  auto names = fm.files(id);
-  auto red = fm.redundancy_files(id);
-  names.insert(names.end(), red.begin(), red.end());
+  auto names = fm.redundancy_files(id);
+  if (!own) {
+    auto files = fm.files(id);
+    names.insert(names.end(), files.begin(), files.end());
+  }
   for (const auto& n : names) {
     auto info = ctx.fs().stat(io::path::join(dir, n));
     if (!info || !info->is_regular()) return false;
@@ -117,7 +123,7 @@ Status distribute_files(Context& ctx, Holdings& held, int id) {
   std::map<int, kv::Tree> offers;
   for (const Filemap& fm : held.adopted) {
     int owner = owner_rank(fm);
-    if (owner < 0 || owner >= ctx.ranks() || !complete_copy(ctx, fm, id)) continue;
+    if (owner < 0 || owner >= ctx.ranks() || !complete_copy(ctx, fm, id, false)) continue;
     offers[owner].set("NODE", ctx.id.node);
     offers[owner].put("ENTRY", *fm.find(id));
   }
@@ -125,7 +131,7 @@ Status distribute_files(Context& ctx, Holdings& held, int id) {
 
   // 2. Pick a source: our own copy, else one on our node (no data moves),
   //    else the lowest-ranked holder elsewhere.
-  int source = complete_copy(ctx, ctx.filemap, id) ? me : -1;
+  int source = complete_copy(ctx, ctx.filemap, id, true) ? me : -1;
   bool local = source == me;
   for (const auto& [holder, o] : offered) {
     if (local) break;
