@@ -221,10 +221,12 @@ Result<uint64_t> copy_file(Env& env, const std::string& src, const std::string& 
   // same name, or anything planted there) is replaced only whole, through a
   // temporary and a rename.
   std::string written = dst;
-  auto out = env.open(dst, OpenMode::create_excl, 0600);
+  // Created with the mode it will get, so that setting it costs nothing.
+  uint32_t perms = options.keep_meta ? (meta.mode & 0777) | 0600 : 0600;
+  auto out = env.open(dst, OpenMode::create_excl, perms);
   if (!out) {
     written = temp_name(dst);
-    out = env.open(written, OpenMode::create, 0600);
+    out = env.open(written, OpenMode::create, perms);
     if (!out) return out.status();
   }
   // Never more than the file needs, and not zeroed: a checkpoint of many

@@ -84,13 +84,16 @@ Result<File*> LogicalFile::part(size_t i) {
   if (open_order_.size() >= kMaxOpenParts) SCR_TRY(retire(open_order_.front()));
   // A written part closed before is reopened without truncating it.
   OpenMode mode = !writing_ ? OpenMode::read : states_[i] == State::done ? OpenMode::read_write : OpenMode::create;
+  // A part with meta is created with its mode (and owner-writable), so
+  // that setting the mode later costs nothing.
+  uint32_t perms = parts_[i].meta ? (parts_[i].meta->mode & 0777) | 0600 : perms_;
   if (mode == OpenMode::create && !temp_suffix_.empty()) {
-    auto fresh = env_->open(parts_[i].path, OpenMode::create_excl, perms_);
+    auto fresh = env_->open(parts_[i].path, OpenMode::create_excl, perms);
     if (fresh) files_[i] = std::move(*fresh);
     else parts_[i].path += temp_suffix_;  // something is there already: never touched
   }
   if (!files_[i]) {
-    SCR_ASSIGN_OR_RETURN(files_[i], env_->open(parts_[i].path, mode, perms_));
+    SCR_ASSIGN_OR_RETURN(files_[i], env_->open(parts_[i].path, mode, perms));
   }
   if (mode == OpenMode::read_write) meta_applied_[i] = false;  // written again
   states_[i] = State::open;

@@ -520,6 +520,25 @@ TEST(CopyFile, StreamsInPiecesWithCrcAndMetadata) {
   EXPECT_EQ(names_in(dir.path()), (std::vector<std::string>{"dst", "src"}));
 }
 
+// The destination is created with the source's mode and only what differs
+// is set afterwards: every mode must still come out exactly, a read-only
+// one included, whether the destination is new or replaced.
+TEST(CopyFile, KeepsEveryMode) {
+  TempDir dir;
+  write_raw(dir / "src", "abc");
+  for (mode_t mode : {0400u, 0444u, 0600u, 0640u, 0755u, 0700u}) {
+    SCOPED_TRACE(mode);
+    ASSERT_EQ(::chmod((dir / "src").c_str(), mode), 0);
+    io::CopyOptions opt;
+    opt.fsync = false;
+    ASSERT_TRUE(io::copy_file(Env::posix(), dir / "src", dir / "new", opt).ok());
+    EXPECT_EQ(mode_of(dir / "new"), mode);
+    ASSERT_TRUE(io::copy_file(Env::posix(), dir / "src", dir / "replaced", opt).ok());
+    EXPECT_EQ(mode_of(dir / "replaced"), mode);
+    ASSERT_EQ(::unlink((dir / "new").c_str()), 0);
+  }
+}
+
 TEST(CopyFile, WithoutKeepMetaIsPrivate) {
   TempDir dir;
   write_raw(dir / "src", "abc");
