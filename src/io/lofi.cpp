@@ -54,10 +54,10 @@ Result<LogicalFile> LogicalFile::open_write(Env& env, std::vector<Part> parts, u
   return lf;
 }
 
-Result<LogicalFile> LogicalFile::open_write_new(Env& env, std::vector<Part> parts, std::string temp_suffix,
-                                               uint32_t perms) {
+Result<LogicalFile> LogicalFile::open_write_new(Env& env, std::vector<Part> parts,
+                                               std::function<std::string(size_t)> temp_path, uint32_t perms) {
   SCR_ASSIGN_OR_RETURN(LogicalFile lf, open_write(env, std::move(parts), perms));
-  lf.temp_suffix_ = std::move(temp_suffix);
+  lf.temp_path_ = std::move(temp_path);
   return lf;
 }
 
@@ -87,10 +87,10 @@ Result<File*> LogicalFile::part(size_t i) {
   // A part with meta is created with its mode (and owner-writable), so
   // that setting the mode later costs nothing.
   uint32_t perms = parts_[i].meta ? (parts_[i].meta->mode & 0777) | 0600 : perms_;
-  if (mode == OpenMode::create && !temp_suffix_.empty()) {
+  if (mode == OpenMode::create && temp_path_) {
     auto fresh = env_->open(parts_[i].path, OpenMode::create_excl, perms);
     if (fresh) files_[i] = std::move(*fresh);
-    else parts_[i].path += temp_suffix_;  // something is there already: never touched
+    else parts_[i].path = temp_path_(i);  // something is there already: never touched
   }
   if (!files_[i]) {
     SCR_ASSIGN_OR_RETURN(files_[i], env_->open(parts_[i].path, mode, perms));

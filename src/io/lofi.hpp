@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,9 +45,10 @@ class LogicalFile {
   // or close() if never written; each will hold exactly its size.
   static Result<LogicalFile> open_write(Env& env, std::vector<Part> parts, uint32_t perms = 0600);
   // The same, but no existing file is touched: a part is created where it
-  // is named when nothing is there, else written to its path + temp_suffix
-  // (parts() then names that temporary; the caller renames it into place).
-  static Result<LogicalFile> open_write_new(Env& env, std::vector<Part> parts, std::string temp_suffix,
+  // is named when nothing is there, else written to temp_path(i) (parts()
+  // then names that temporary; the caller renames it into place).
+  static Result<LogicalFile> open_write_new(Env& env, std::vector<Part> parts,
+                                            std::function<std::string(size_t)> temp_path,
                                             uint32_t perms = 0600);
   LogicalFile() = default;
   LogicalFile(LogicalFile&&) noexcept = default;
@@ -105,7 +107,7 @@ class LogicalFile {
   std::vector<size_t> open_order_;  // open parts, oldest first
   std::vector<uint64_t> starts_;    // logical offset of each part
   uint64_t total_ = 0;
-  std::string temp_suffix_;          // open_write_new
+  std::function<std::string(size_t)> temp_path_;  // open_write_new
   std::vector<uint64_t> written_;     // bytes written to each part
   std::vector<bool> meta_applied_;
   bool tracking_ = false;

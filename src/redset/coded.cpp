@@ -76,7 +76,7 @@ class CodedRebuild : public Rebuild {
 
   Status open_lost(std::optional<PendingFiles>& data, std::optional<PendingRedundancy>& red) {
     SCR_ASSIGN_OR_RETURN(auto files, files_from_tree(entries_[set_.rank()]));
-    SCR_ASSIGN_OR_RETURN(auto pending_files, PendingFiles::create(env_, dir_, std::move(files)));
+    SCR_ASSIGN_OR_RETURN(auto pending_files, PendingFiles::create(env_, dir_, std::move(files), redfile_));
     data.emplace(std::move(pending_files));
     SCR_ASSIGN_OR_RETURN(
         auto pending_red,

@@ -25,7 +25,7 @@ Result<std::unique_ptr<LostFiles>> open_lost(io::Env& env, const SetState& set, 
     return Error(Errc::unrecoverable, "the metadata of rank " + std::to_string(lost->world_rank) +
                                           " was lost with every copy of it");
   SCR_ASSIGN_OR_RETURN(auto files, files_from_tree(entry->second));
-  SCR_ASSIGN_OR_RETURN(auto data, PendingFiles::create(env, target.data_dir, std::move(files)));
+  SCR_ASSIGN_OR_RETURN(auto data, PendingFiles::create(env, target.data_dir, std::move(files), lost->redundancy_path));
   lost->data.emplace(std::move(data));
   SCR_ASSIGN_OR_RETURN(auto red, PendingRedundancy::create(env, lost->redundancy_path, header));
   lost->redundancy.emplace(std::move(red));

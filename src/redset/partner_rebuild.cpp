@@ -88,7 +88,7 @@ class PartnerRebuild : public Rebuild {
   Status open_targets() {
     SCR_ASSIGN_OR_RETURN(auto files, files_from_tree(entries_[set_.rank()]));
     SCR_ASSIGN_OR_RETURN(new_header_, partner_header(set_, entries_));
-    SCR_ASSIGN_OR_RETURN(auto data, PendingFiles::create(env_, dir_, std::move(files)));
+    SCR_ASSIGN_OR_RETURN(auto data, PendingFiles::create(env_, dir_, std::move(files), redfile_));
     data_out_.emplace(std::move(data));
     SCR_ASSIGN_OR_RETURN(auto red, PendingRedundancy::create(env_, redfile_, new_header_));
     red_out_.emplace(std::move(red));

@@ -54,7 +54,7 @@ Status PendingRedundancy::commit() {
 }
 
 Result<PendingFiles> PendingFiles::create(io::Env& env, const std::string& dir,
-                                          std::vector<FileEntry> files) {
+                                          std::vector<FileEntry> files, const std::string& redfile) {
   PendingFiles out;
   out.env_ = &env;
   out.dir_ = dir;
@@ -67,7 +67,9 @@ Result<PendingFiles> PendingFiles::create(io::Env& env, const std::string& dir,
       SCR_TRY(io::make_dirs(env, parent));
     parts.push_back({final_path, f.meta.size, f.meta});
   }
-  SCR_ASSIGN_OR_RETURN(out.logical_, io::LogicalFile::open_write_new(env, std::move(parts), kPendingSuffix));
+  SCR_TRY(io::make_dirs(env, io::path::dirname(redfile)));
+  auto temp_path = [base = pending_path(redfile)](size_t i) { return base + "." + std::to_string(i); };
+  SCR_ASSIGN_OR_RETURN(out.logical_, io::LogicalFile::open_write_new(env, std::move(parts), temp_path));
   out.logical_.track_crcs();
   return out;
 }

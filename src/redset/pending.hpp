@@ -47,16 +47,19 @@ class PendingRedundancy {
 };
 
 // A lost member's data files, rebuilt as one logical file. A file that does
-// not exist is written in place; one that exists (a damaged copy, or a
-// temporary left by an interrupted rebuild) is replaced only by commit(),
-// through a temporary and a rename. Every file gets its mode, owner and times
+// not exist is written in place; one that exists (a copy left by an
+// interrupted rebuild, or an intact file of a member that lost only its
+// redundancy file) is replaced only by commit(), through a temporary named
+// after the member's redundancy file (in SCR++'s own directory, where no
+// application file can be) and a rename. Every file gets its mode, owner and times
 // through its descriptor, and must match its recorded CRC32C (taken as the
 // bytes are written) before commit() succeeds; otherwise every file this
 // object created is removed.
 class PendingFiles {
  public:
+  // `redfile`: the path of the member's redundancy file.
   static Result<PendingFiles> create(io::Env& env, const std::string& dir,
-                                     std::vector<FileEntry> files);
+                                     std::vector<FileEntry> files, const std::string& redfile);
   PendingFiles(PendingFiles&& o) noexcept;
   PendingFiles& operator=(PendingFiles&&) = delete;
   ~PendingFiles();

@@ -24,7 +24,7 @@ Status AsyncFlusher::start(Context& ctx, int id) {
   if (ctx.settings.flush_async_bw > 0)
     flight->job.bytes_per_second = std::max<uint64_t>(1, ctx.settings.flush_async_bw / ctx.node.size());
   SCR_TRY(begin_flush(ctx, flight->job));
-  ctx.filemap.set_flag(id, "FLUSHING", true);
+  SCR_TRY(ctx.filemap.advance(id, CacheState::flushing));
   SCR_TRY(mpi::agree(ctx.world, ctx.filemap.save(ctx.fs())));
   Flight* f = flight.get();
   io::Env* env = ctx.env;
@@ -43,8 +43,10 @@ Status AsyncFlusher::finish(Context& ctx, int id) {
   auto node = flights_.extract(id);
   Flight& f = *node.mapped();
   f.thread.join();
-  if (ctx.filemap.has(id)) ctx.filemap.set_flag(id, "FLUSHING", false);
   Status st = end_flush(ctx, f.job, f.result);
+  // Not flushed after all: it is complete, as before the flush began.
+  if (ctx.filemap.has(id) && ctx.filemap.state(id) == CacheState::flushing)
+    (void)ctx.filemap.advance(id, CacheState::complete);
   if (!st.ok() && ctx.rank() == 0) log::error(st.message());
   return st;
 }

@@ -48,7 +48,7 @@ Status protect_dataset(Context& ctx, int id, const Protection& p, std::optional<
 }
 
 Status delete_cached(Context& ctx, int id) {
-  if (ctx.filemap.flag(id, "BYPASS")) {  // read in place from the prefix: nothing cached
+  if (ctx.filemap.bypass(id)) {  // read in place from the prefix: nothing cached
     ctx.filemap.erase(id);
     return ctx.filemap.save(ctx.fs());
   }
@@ -109,7 +109,7 @@ std::vector<int> cached_checkpoints(Context& ctx) {
     const kv::Tree* d = ctx.filemap.find(id);
     const kv::Tree* desc = d ? d->get("DESC") : nullptr;
     return desc && DatasetInfo::from_tree(*desc).is_checkpoint() &&
-           ctx.filemap.flag(id, "COMPLETE");
+           ctx.filemap.state(id) != CacheState::routed;
   };
   // Walk down from the newest id anyone holds; keep those every process has.
   std::vector<int> agreed;

@@ -121,14 +121,59 @@ void Filemap::set_redundancy_files(int id, const std::vector<std::string>& names
   for (size_t i = 0; i < names.size(); ++i) list.set(std::to_string(i), names[i]);
 }
 
-bool Filemap::flag(int id, const char* key) const {
-  const kv::Tree* d = find(id);
-  return d && d->int_or(key, 0) != 0;
+const char* state_name(CacheState state) {
+  switch (state) {
+    case CacheState::routed: return "routed";
+    case CacheState::complete: return "complete";
+    case CacheState::flushing: return "flushing";
+    case CacheState::flushed: return "flushed";
+  }
+  return "unknown";
 }
 
-void Filemap::set_flag(int id, const char* key, bool on) {
-  if (on) dataset(id).set_int(key, 1);
-  else dataset(id).erase(key);
+bool transition_allowed(CacheState from, CacheState to) {
+  using S = CacheState;
+  if (from == to) return true;
+  switch (from) {
+    case S::routed: return to == S::complete || to == S::flushed;
+    case S::complete: return to == S::flushing || to == S::flushed;
+    case S::flushing: return to == S::flushed || to == S::complete;
+    case S::flushed: return false;
+  }
+  return false;
 }
+
+// On disk the state is the flags COMPLETE, FLUSHING and FLUSHED, as filemaps
+// have always recorded it.
+CacheState Filemap::state(int id) const {
+  const kv::Tree* d = find(id);
+  if (!d) return CacheState::routed;
+  if (d->int_or("FLUSHED", 0)) return CacheState::flushed;
+  if (d->int_or("FLUSHING", 0)) return CacheState::flushing;
+  if (d->int_or("COMPLETE", 0)) return CacheState::complete;
+  return CacheState::routed;
+}
+
+Status Filemap::advance(int id, CacheState to) {
+  CacheState from = state(id);
+  if (!transition_allowed(from, to))
+    return Error(Errc::bad_state, "dataset " + std::to_string(id) + " cannot go from " + state_name(from) +
+                                      " to " + state_name(to));
+  kv::Tree& d = dataset(id);
+  d.erase("COMPLETE");
+  d.erase("FLUSHING");
+  d.erase("FLUSHED");
+  if (to != CacheState::routed) d.set_int("COMPLETE", 1);
+  if (to == CacheState::flushing) d.set_int("FLUSHING", 1);
+  if (to == CacheState::flushed) d.set_int("FLUSHED", 1);
+  return Status::Ok();
+}
+
+bool Filemap::bypass(int id) const {
+  const kv::Tree* d = find(id);
+  return d && d->int_or("BYPASS", 0) != 0;
+}
+
+void Filemap::mark_bypass(int id) { dataset(id).set_int("BYPASS", 1); }
 
 }  // namespace scr::rt

@@ -14,7 +14,8 @@
 //   DSET/<id>/REDDESC/<world rank>/...  redundancy descriptors of every member
 //                        of this process's set (so lost members find theirs)
 //   DSET/<id>/STORE      = cache base the dataset lives in
-//   DSET/<id>/COMPLETE, FLUSHED, FLUSHING
+//   DSET/<id>/COMPLETE, FLUSHING, FLUSHED   its CacheState (below)
+//   DSET/<id>/BYPASS     = 1: read in place in the prefix, nothing cached
 //   RANK = owner world rank
 #pragma once
 
@@ -44,6 +45,21 @@ struct DatasetInfo {
 
 int64_t now_usecs();
 
+// The life of a dataset a process holds, as its filemap records it:
+//   routed    SCR_Start_output made it; its files are being written (an
+//             interrupted one is removed whole at the next Init)
+//   complete  SCR_Complete_output protected it, or a rebuild restored it
+//   flushing  an asynchronous flush is copying it to the prefix
+//   flushed   it is in the prefix too (a flush, or a fetch from there)
+// Deleting it erases its entry. Every change goes through
+// Filemap::advance, which refuses a transition the lifecycle does not have.
+enum class CacheState : uint8_t { routed, complete, flushing, flushed };
+const char* state_name(CacheState state);
+// routed -> complete | flushed; complete -> flushing | flushed;
+// flushing -> flushed | complete (the flush failed or was given up); and any
+// state to itself.
+bool transition_allowed(CacheState from, CacheState to);
+
 class Filemap {
  public:
   static Result<Filemap> load(io::Env& env, const std::string& path, int rank);
@@ -71,8 +87,13 @@ class Filemap {
   // Redundancy files this process keeps with the dataset (names in its dir).
   std::vector<std::string> redundancy_files(int id) const;
   void set_redundancy_files(int id, const std::vector<std::string>& names);
-  bool flag(int id, const char* key) const;
-  void set_flag(int id, const char* key, bool on);
+  // The state of a dataset the filemap has (routed for one it lacks).
+  CacheState state(int id) const;
+  // Errc::bad_state, naming both states, when the lifecycle forbids it.
+  Status advance(int id, CacheState to);
+  // A dataset read in place in the prefix (bypass or SCR_FETCH_BYPASS).
+  bool bypass(int id) const;
+  void mark_bypass(int id);
 
  private:
   // Values of an indexed list (KEY/0, KEY/1, ...) of a dataset, in order.

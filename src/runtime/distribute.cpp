@@ -48,7 +48,7 @@ std::map<int, kv::Tree> read_node_filemaps(Context& ctx) {
 // does not pay a stat per file here.
 bool complete_copy(Context& ctx, const Filemap& fm, int id, bool own) {
   const kv::Tree* d = fm.find(id);
-  if (!d || !fm.flag(id, "COMPLETE")) return false;
+  if (!d || fm.state(id) == CacheState::routed) return false;
   std::string dir = ctx.dataset_dir(d->value_or("STORE", ctx.settings.cache_base), id);
   auto names = fm.redundancy_files(id);
   if (!own) {

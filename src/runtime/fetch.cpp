@@ -122,7 +122,7 @@ Status try_fetch(Context& ctx, int id) {
   kv::Tree& entry = ctx.filemap.dataset(id);
   entry.put("DESC", desc);
   entry.set("STORE", p.store);
-  if (in_place) entry.set_int("BYPASS", 1);
+  if (in_place) ctx.filemap.mark_bypass(id);
   st = in_place ? Status::Ok() : io::make_dirs(ctx.fs(), dir, 0700);
   // SCR_FETCH_WIDTH processes read the prefix at a time (every process takes
   // its turn, whatever its own state, so the turns never stall).
@@ -135,8 +135,7 @@ Status try_fetch(Context& ctx, int id) {
   }
   // Fetched into cache: protect it like a new checkpoint.
   if (!in_place) SCR_TRY(protect_dataset(ctx, id, p));
-  ctx.filemap.set_flag(id, "COMPLETE", true);
-  ctx.filemap.set_flag(id, "FLUSHED", true);
+  SCR_TRY(ctx.filemap.advance(id, CacheState::flushed));  // it came from the prefix
   return mpi::agree(ctx.world, ctx.filemap.save(ctx.fs()));
 }
 

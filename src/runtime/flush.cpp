@@ -125,7 +125,7 @@ Status end_flush(Context& ctx, const FlushJob& job, const Result<kv::Tree>& mine
         .status();
   }));
   if (ctx.filemap.has(job.id)) {
-    ctx.filemap.set_flag(job.id, "FLUSHED", true);
+    SCR_TRY(ctx.filemap.advance(job.id, CacheState::flushed));
     SCR_TRY(mpi::agree(ctx.world, ctx.filemap.save(ctx.fs())));
     // An output-only dataset has reached the prefix; it need not stay cached.
     if (!info.is_checkpoint()) SCR_TRY(mpi::agree(ctx.world, delete_cached(ctx, job.id)));

@@ -66,12 +66,12 @@ Status rebuild_one(Context& ctx, Holdings& held, int id) {
   // SCR_Complete_output) is not used.
   bool incomplete = false;
   for (const Filemap* fm : all_held(ctx, held))
-    if (fm->has(id) && !fm->flag(id, "COMPLETE")) incomplete = true;
+    if (fm->has(id) && fm->state(id) == CacheState::routed) incomplete = true;
   if (mpi::any_true(ctx.world, incomplete)) return Error(Errc::unrecoverable, "it was never completed");
   SCR_ASSIGN_OR_RETURN(kv::Tree desc, agree_descriptor(ctx, held, id));
   if (ctx.settings.distribute) SCR_TRY(distribute_files(ctx, held, id));
   SCR_ASSIGN_OR_RETURN(kv::Tree reddesc, agree_redundancy(ctx, id));
-  bool flushed = mpi::any_true(ctx.world, ctx.filemap.flag(id, "FLUSHED"));
+  bool flushed = mpi::any_true(ctx.world, ctx.filemap.state(id) == CacheState::flushed);
 
   SCR_ASSIGN_OR_RETURN(redset::Set set,
                        redset::Set::from_desc(ctx.world, reddesc, ctx.settings.mpi_piece_size));
@@ -95,8 +95,7 @@ Status rebuild_one(Context& ctx, Holdings& held, int id) {
   ctx.filemap.set_file_records(id, records);
   ctx.filemap.set_redundancy_files(id, redset::redundancy_files(set));
   mine.child("REDDESC").put(std::to_string(ctx.rank()), reddesc);
-  ctx.filemap.set_flag(id, "COMPLETE", true);
-  ctx.filemap.set_flag(id, "FLUSHED", flushed);
+  SCR_TRY(ctx.filemap.advance(id, flushed ? CacheState::flushed : CacheState::complete));
   return mpi::agree(ctx.world, ctx.filemap.save(ctx.fs()));
 }
 
@@ -126,7 +125,7 @@ void drop_everywhere(Context& ctx, Holdings& held, int id) {
 // process of the node holds the dataset complete. The dataset is not
 // offered for restart in this run (not every process holds it complete).
 void keep_intact(Context& ctx, const Holdings& held, int id) {
-  bool complete_here = ctx.filemap.flag(id, "COMPLETE");
+  bool complete_here = ctx.filemap.state(id) != CacheState::routed;
   // A copy this process holds for another rank (one it could not hand over)
   // lives in the same directory.
   bool holding = false;

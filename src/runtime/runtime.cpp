@@ -239,7 +239,7 @@ Status Runtime::prepare_restart() {
   // (A checkpoint of another size is read from the prefix: nothing to flush.)
   if (s.flush_on_restart && !ctx_.restart_candidates.empty() && !ctx_.rescaled) {
     int id = ctx_.restart_candidates.front();
-    if (!mpi::all_true(ctx_.world, ctx_.filemap.flag(id, "FLUSHED"))) SCR_TRY(flush_dataset(ctx_, id));
+    if (!mpi::all_true(ctx_.world, ctx_.filemap.state(id) == CacheState::flushed)) SCR_TRY(flush_dataset(ctx_, id));
   }
   ctx_.world.barrier();
   return Status::Ok();
@@ -260,7 +260,7 @@ Status Runtime::finalize() {
   // Flush the newest checkpoint if it is not in the prefix yet (unless
   // SCR_FLUSH=0 made flushing the application's business).
   auto ckpts = cached_checkpoints(ctx_);
-  if (ctx_.settings.flush > 0 && !ckpts.empty() && !mpi::all_true(ctx_.world, ctx_.filemap.flag(ckpts.front(), "FLUSHED"))) {
+  if (ctx_.settings.flush > 0 && !ckpts.empty() && !mpi::all_true(ctx_.world, ctx_.filemap.state(ckpts.front()) == CacheState::flushed)) {
     Status fl = flush_dataset(ctx_, ckpts.front());
     if (st.ok()) st = fl;
   }

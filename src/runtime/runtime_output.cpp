@@ -242,7 +242,7 @@ Status Runtime::complete_cached(bool valid) {
   kv::Tree& desc = *ctx_.filemap.dataset(id).get("DESC");
   desc.set_int("SIZE", bytes);
   desc.set_int("FILES", files);
-  ctx_.filemap.set_flag(id, "COMPLETE", true);
+  SCR_TRY(ctx_.filemap.advance(id, CacheState::complete));
   SCR_TRY(mpi::agree(ctx_.world, ctx_.filemap.save(ctx_.fs())));
 
   if (flush_due(ctx_, info)) {

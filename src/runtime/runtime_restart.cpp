@@ -34,7 +34,7 @@ std::vector<kv::FileRecord> files_or_none(const kv::Tree& t) {
 }
 
 std::vector<RestartFile> gather_listing(Context& ctx, int id) {
-  bool bypass = ctx.filemap.flag(id, "BYPASS");
+  bool bypass = ctx.filemap.bypass(id);
   std::string dir = bypass ? ctx.settings.prefix : ctx.dataset_dir(id);
   std::vector<kv::FileRecord> mine = ctx.filemap.file_records(id);
   for (auto& f : mine) {
@@ -104,7 +104,7 @@ Result<std::string> Runtime::route_restart_file(const std::string& rel) {
     return Error(Errc::not_found, "file " + rel + " is not part of checkpoint " +
                                       dataset_name(ctx_, id) + " for this process");
   // Read in place in the prefix: a bypass dataset, or SCR_FETCH_BYPASS.
-  bool bypass = ctx_.filemap.flag(id, "BYPASS");
+  bool bypass = ctx_.filemap.bypass(id);
   std::string path = io::path::join(bypass ? ctx_.settings.prefix : ctx_.dataset_dir(id), rel);
   auto info = ctx_.fs().stat(path);
   if (!info || !info->is_regular())
@@ -137,7 +137,7 @@ Status Runtime::complete_restart(bool valid) {
     // Read at another size: the copies were only for this restart.
     SCR_TRY(drop_rescaled(ctx_));
     // A checkpoint read in place from the prefix was never in cache.
-    if (ctx_.filemap.flag(id, "BYPASS")) {
+    if (ctx_.filemap.bypass(id)) {
       ctx_.filemap.erase(id);
       SCR_TRY(mpi::agree(ctx_.world, ctx_.filemap.save(ctx_.fs())));
     }

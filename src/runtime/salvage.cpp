@@ -25,7 +25,7 @@ int next_candidate(Context& ctx, const Holdings& held, int below) {
   for (const Filemap* fm : all_held(ctx, held))
     for (int id : fm->datasets()) {
       const kv::Tree* desc = fm->find(id)->get("DESC");
-      if (id < below && id > best && fm->flag(id, "COMPLETE") && desc &&
+      if (id < below && id > best && fm->state(id) != CacheState::routed && desc &&
           DatasetInfo::from_tree(*desc).is_checkpoint())
         best = id;
     }
@@ -175,7 +175,7 @@ Status salvage_resized_cache(Context& ctx, const Holdings& held) {
   for (int id = next_candidate(ctx, held, INT_MAX); id > 0; id = next_candidate(ctx, held, id)) {
     bool flushed = false;
     for (const Filemap* fm : all_held(ctx, held))
-      if (fm->has(id) && fm->flag(id, "FLUSHED")) flushed = true;
+      if (fm->has(id) && fm->state(id) == CacheState::flushed) flushed = true;
     if (mpi::any_true(ctx.world, flushed)) return Status::Ok();  // the prefix has it
     SCR_ASSIGN_OR_RETURN(kv::Tree desc, agree_descriptor(ctx, held, id));
     std::string name = desc.value_or("NAME", "");

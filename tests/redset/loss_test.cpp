@@ -1,4 +1,4 @@
-// Exhaustive loss tests (the redset test the style guide asks us to keep):
+// Exhaustive loss tests, the redundancy layer's main proof of correctness:
 // for every set size from 2 to the number of ranks, apply each scheme to
 // random files, delete the files of every combination of members up to what
 // the scheme tolerates, recover, and compare bytes and metadata with the

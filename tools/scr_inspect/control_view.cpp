@@ -27,12 +27,13 @@ std::string dataset_text(const rt::Filemap& fm, int id) {
   const kv::Tree* desc = d.get("DESC");
   rt::DatasetInfo info = desc ? rt::DatasetInfo::from_tree(*desc) : rt::DatasetInfo{};
   std::vector<std::string> state;
-  const std::pair<const char*, const char*> flags[] = {{"COMPLETE", "complete"},
-                                                       {"FLUSHED", "flushed"},
-                                                       {"FLUSHING", "a flush was running"},
-                                                       {"BYPASS", "read in place from the prefix"}};
-  for (const auto& [key, word] : flags)
-    if (fm.flag(id, key)) state.push_back(word);
+  switch (fm.state(id)) {
+    case rt::CacheState::routed: break;
+    case rt::CacheState::complete: state = {"complete"}; break;
+    case rt::CacheState::flushing: state = {"complete", "a flush was running"}; break;
+    case rt::CacheState::flushed: state = {"complete", "flushed"}; break;
+  }
+  if (fm.bypass(id)) state.push_back("read in place from the prefix");
   std::string out = "  dataset " + std::to_string(id) + ": " +
                     (info.name.empty() ? "(no descriptor)" : info.name) + " (" +
                     flags_word(info.flags) +

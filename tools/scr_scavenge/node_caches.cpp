@@ -70,8 +70,9 @@ void add_holding(std::map<int, CachedDataset>& by_id, Holding h) {
     ds.info = rt::DatasetInfo::from_tree(ds.desc);
   }
   if (!ds.world_ranks) ds.world_ranks = world_ranks_of(entry);
-  ds.complete = ds.complete && h.filemap->flag(h.id, "COMPLETE");
-  ds.flushed = ds.flushed || h.filemap->flag(h.id, "FLUSHED") || h.filemap->flag(h.id, "BYPASS");
+  rt::CacheState state = h.filemap->state(h.id);
+  ds.complete = ds.complete && state != rt::CacheState::routed;
+  ds.flushed = ds.flushed || state == rt::CacheState::flushed || h.filemap->bypass(h.id);
   ds.ranks[h.rank].push_back(std::move(h));
 }
 

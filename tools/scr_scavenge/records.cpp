@@ -9,10 +9,8 @@ std::vector<std::string> mark_filemaps_flushed(io::Env& env, const CachedDataset
     for (const Holding& h : holdings) {
       auto fm = rt::Filemap::load(env, h.filemap->path(), h.rank);
       Status st = fm.status();
-      if (st.ok() && fm->has(ds.id)) {
-        fm->set_flag(ds.id, "FLUSHED", true);
-        st = fm->save(env);
-      }
+      if (st.ok() && fm->has(ds.id)) st = fm->advance(ds.id, rt::CacheState::flushed);
+      if (st.ok() && fm->has(ds.id)) st = fm->save(env);
       if (!st.ok()) failed.push_back(h.filemap->path() + ": " + st.message());
     }
   return failed;
