@@ -43,7 +43,7 @@ Status protect_dataset(Context& ctx, int id, const Protection& p, std::optional<
   // Recorded for every later copy to check: flush, fetch, scavenge, rebuild.
   ctx.filemap.set_files(id, files, crcs);
   ctx.filemap.set_redundancy_files(id, redset::redundancy_files(set));
-  ctx.filemap.dataset(id).put("REDDESC", ps->member_descs);
+  ctx.filemap.entry(id).put("REDDESC", ps->member_descs);
   return Status::Ok();
 }
 
@@ -73,7 +73,7 @@ namespace {
 // ascending.
 std::vector<int> held_checkpoints(const Context& ctx, const std::string& store) {
   std::vector<int> out;
-  for (int id : ctx.filemap.datasets()) {
+  for (int id : ctx.filemap.ids()) {
     const kv::Tree* entry = ctx.filemap.find(id);
     if (entry->value_or("STORE", ctx.settings.cache_base) != store) continue;
     const kv::Tree* desc = entry->get("DESC");
@@ -116,7 +116,7 @@ std::vector<int> cached_checkpoints(Context& ctx) {
   int64_t below = INT32_MAX;
   for (;;) {
     int64_t mine = -1;
-    for (int id : ctx.filemap.datasets())
+    for (int id : ctx.filemap.ids())
       if (id < below && usable(id)) mine = id;
     int64_t next = mpi::max(ctx.world, mine);
     if (next < 0) break;

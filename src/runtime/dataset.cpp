@@ -45,7 +45,7 @@ Result<Filemap> Filemap::load(io::Env& env, const std::string& path, int rank) {
     if (!tree) return tree.status();
     fm.tree_ = std::move(tree).value();
     fm.tree_.set_int("RANK", rank);
-    for (int id : fm.datasets())
+    for (int id : fm.ids())
       if (auto files = kv::get_file_list(*fm.find(id), "FILELIST"); !files)
         return files.status().with_context("filemap " + path + ", dataset " + std::to_string(id));
   }
@@ -53,23 +53,6 @@ Result<Filemap> Filemap::load(io::Env& env, const std::string& path, int rank) {
 }
 
 Status Filemap::save(io::Env& env) const { return io::write_tree(env, path_, tree_); }
-
-std::vector<int> Filemap::datasets() const {
-  std::vector<int> out;
-  if (const kv::Tree* d = tree_.get("DSET"))
-    for (int64_t id : d->int_keys()) out.push_back(static_cast<int>(id));
-  return out;
-}
-
-bool Filemap::has(int id) const { return find(id) != nullptr; }
-
-kv::Tree& Filemap::dataset(int id) { return tree_.child("DSET", id); }
-
-const kv::Tree* Filemap::find(int id) const { return tree_.at({"DSET", std::to_string(id)}); }
-
-void Filemap::erase(int id) {
-  if (kv::Tree* d = tree_.get("DSET")) d->erase(std::to_string(id));
-}
 
 std::vector<std::string> Filemap::list(int id, const char* key) const {
   std::vector<std::string> out;
@@ -109,7 +92,7 @@ void Filemap::set_files(int id, const std::vector<std::string>& names, const std
 }
 
 void Filemap::set_file_records(int id, const std::vector<kv::FileRecord>& records) {
-  kv::Tree& d = dataset(id);
+  kv::Tree& d = entry(id);
   d.set_int("FILES", static_cast<int64_t>(records.size()));
   kv::put_file_list(d, "FILELIST", records);
 }
@@ -117,7 +100,7 @@ void Filemap::set_file_records(int id, const std::vector<kv::FileRecord>& record
 std::vector<std::string> Filemap::redundancy_files(int id) const { return list(id, "REDFILE"); }
 
 void Filemap::set_redundancy_files(int id, const std::vector<std::string>& names) {
-  kv::Tree& list = dataset(id).reset("REDFILE");
+  kv::Tree& list = entry(id).reset("REDFILE");
   for (size_t i = 0; i < names.size(); ++i) list.set(std::to_string(i), names[i]);
 }
 
@@ -159,7 +142,7 @@ Status Filemap::advance(int id, CacheState to) {
   if (!transition_allowed(from, to))
     return Error(Errc::bad_state, "dataset " + std::to_string(id) + " cannot go from " + state_name(from) +
                                       " to " + state_name(to));
-  kv::Tree& d = dataset(id);
+  kv::Tree& d = entry(id);
   d.erase("COMPLETE");
   d.erase("FLUSHING");
   d.erase("FLUSHED");
@@ -174,6 +157,6 @@ bool Filemap::bypass(int id) const {
   return d && d->int_or("BYPASS", 0) != 0;
 }
 
-void Filemap::mark_bypass(int id) { dataset(id).set_int("BYPASS", 1); }
+void Filemap::mark_bypass(int id) { entry(id).set_int("BYPASS", 1); }
 
 }  // namespace scr::rt

@@ -27,6 +27,7 @@
 #include "io/env.hpp"
 #include "kvtree/file_list.hpp"
 #include "kvtree/tree.hpp"
+#include "runtime/dataset_table.hpp"
 
 namespace scr::rt {
 
@@ -60,20 +61,13 @@ const char* state_name(CacheState state);
 // state to itself.
 bool transition_allowed(CacheState from, CacheState to);
 
-class Filemap {
+class Filemap : public DatasetTable {
  public:
   static Result<Filemap> load(io::Env& env, const std::string& path, int rank);
   static Filemap empty(const std::string& path, int rank);
   static Filemap from_tree(const std::string& path, int rank, kv::Tree tree);
-  const kv::Tree& tree() const { return tree_; }
   Status save(io::Env& env) const;
   const std::string& path() const { return path_; }
-
-  std::vector<int> datasets() const;  // ascending ids
-  bool has(int id) const;
-  kv::Tree& dataset(int id);  // created if absent
-  const kv::Tree* find(int id) const;
-  void erase(int id);
 
   // Application files of a dataset, sorted by name (routed names are kept in
   // a set until Complete writes them), with their CRC32C where recorded.
@@ -99,7 +93,6 @@ class Filemap {
   // Values of an indexed list (KEY/0, KEY/1, ...) of a dataset, in order.
   std::vector<std::string> list(int id, const char* key) const;
   std::string path_;
-  kv::Tree tree_;
 };
 
 }  // namespace scr::rt

@@ -145,7 +145,7 @@ Status distribute_files(Context& ctx, Holdings& held, int id) {
   std::map<int, kv::Tree> picks;
   if (source >= 0 && source != me) picks[source].set_int("COPY", local ? 0 : 1);
   auto picked_by = mpi::exchange_trees(ctx.world, picks);
-  if (local && source != me) ctx.filemap.dataset(id) = *offered.at(source).get("ENTRY");
+  if (local && source != me) ctx.filemap.entry(id) = *offered.at(source).get("ENTRY");
 
   // 3. Holders send to the owners that need a copy, one owner per round.
   std::vector<int> serve;
@@ -171,7 +171,7 @@ Status distribute_files(Context& ctx, Holdings& held, int id) {
     if (entry) in.dir = entry_dir(ctx, *entry, id);
     Status st = swap_files(ctx.fs(), ctx.world, dest, out, src, &in, ctx.settings.mpi_piece_size);
     if (entry && st.ok()) {
-      ctx.filemap.dataset(id) = *entry;
+      ctx.filemap.entry(id) = *entry;
       received = true;
     }
     if (!st.ok()) {
@@ -225,7 +225,7 @@ void release_adopted(Context& ctx, Holdings& held) {
   // A filemap still listing a dataset (a copy whose owner could not take it)
   // is kept, so the next run finds that copy; the others are consumed.
   for (const Filemap& fm : held.adopted)
-    (void)(fm.datasets().empty() ? io::remove_file(ctx.fs(), fm.path()) : fm.save(ctx.fs()));
+    (void)(fm.ids().empty() ? io::remove_file(ctx.fs(), fm.path()) : fm.save(ctx.fs()));
   held.adopted.clear();
 }
 

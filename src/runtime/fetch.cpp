@@ -119,7 +119,7 @@ Status try_fetch(Context& ctx, int id) {
   std::string dir = ctx.dataset_dir(p.store, id);
   // A dataset written with cache bypass, or SCR_FETCH_BYPASS: read in place.
   bool in_place = ctx.settings.fetch_bypass || desc.int_or("BYPASS", 0) != 0;
-  kv::Tree& entry = ctx.filemap.dataset(id);
+  kv::Tree& entry = ctx.filemap.entry(id);
   entry.put("DESC", desc);
   entry.set("STORE", p.store);
   if (in_place) ctx.filemap.mark_bypass(id);
@@ -147,7 +147,7 @@ void learn_prefix_ids(Context& ctx) {
     if (auto idx = PrefixIndex::load(ctx.fs(), ctx.settings.prefix)) {
       for (int id : idx->ids()) {
         max_id = std::max<int64_t>(max_id, id);
-        max_ckpt = std::max<int64_t>(max_ckpt, idx->entry(id)->int_or("CKPT", 0));
+        max_ckpt = std::max<int64_t>(max_ckpt, idx->find(id)->int_or("CKPT", 0));
       }
     }
   }
@@ -162,14 +162,14 @@ Result<int> fetch_checkpoint(Context& ctx) {
     std::string name;
     // Record the outcome: CURRENT and FETCHED, or FAILED for damaged data.
     Status recorded = edit_index(ctx, [&](PrefixIndex& idx) {
-      kv::Tree* e = idx.entry(id);
+      kv::Tree* e = idx.find(id);
       if (!e) return Status::Ok();
       name = e->value_or("NAME", "");
       if (st.ok()) {
         idx.set_current(name);
         e->set_int("FETCHED", static_cast<int64_t>(wall_seconds()));
       } else if (st.code() != Errc::invalid_argument) {
-        idx.set_flag(id, "FAILED", true);
+        idx.mark_failed(id);
         if (idx.current() == name) idx.clear_current();
       }
       return Status::Ok();

@@ -7,9 +7,8 @@
 namespace scr::rt {
 
 void mark_flush_begun(PrefixIndex& idx, const kv::Tree& desc) {
-  kv::Tree& e = idx.upsert(desc);
-  e.erase("COMPLETE");
-  e.erase("FLUSHED");
+  idx.upsert(desc);
+  idx.mark_begun(static_cast<int>(desc.int_or("ID", 0)));
 }
 
 Status write_summary(io::Env& env, const std::string& prefix, const kv::Tree& desc, int writers,
@@ -28,17 +27,15 @@ bool choose_current(PrefixIndex& idx, int id) {
   // dropped; only a newer loadable checkpoint keeps its place.
   auto named = idx.find_name(idx.current());
   if (named && *named > id && idx.loadable(*named)) return false;
-  idx.set_current(idx.entry(id)->value_or("NAME", ""));
+  idx.set_current(idx.find(id)->value_or("NAME", ""));
   return true;
 }
 
 bool mark_flushed(io::Env& env, const std::string& prefix, PrefixIndex& idx, const kv::Tree& desc,
                   int64_t bytes, const MarkPolicy& policy) {
   int id = static_cast<int>(desc.int_or("ID", 0));
-  kv::Tree& e = idx.upsert(desc);
-  e.set_int("SIZE", bytes);
-  e.set_int("COMPLETE", 1);
-  e.set_int("FLUSHED", 1);
+  idx.upsert(desc).set_int("SIZE", bytes);
+  idx.mark_flushed(id);
   bool current = policy.choose_current && choose_current(idx, id);
   if (policy.prefix_size > 0) apply_prefix_window(env, prefix, policy.prefix_size, idx, id);
   return current;
@@ -53,7 +50,7 @@ Result<bool> record_flushed(io::Env& env, const std::string& prefix, PrefixIndex
 }
 
 void mark_flush_failed(PrefixIndex& idx, int id) {
-  if (idx.has(id)) idx.set_flag(id, "FAILED", true);
+  if (idx.has(id)) idx.mark_failed(id);
 }
 
 void forget_dataset(io::Env& env, const std::string& prefix, PrefixIndex& idx, int id) {

@@ -51,28 +51,12 @@ Status PrefixIndex::save(io::Env& env) const {
   return io::write_tree(env, path_, tree_);
 }
 
-std::vector<int> PrefixIndex::ids() const {
-  std::vector<int> out;
-  if (const kv::Tree* d = tree_.get("DSET"))
-    for (int64_t id : d->int_keys()) out.push_back(static_cast<int>(id));
-  return out;
-}
-
-bool PrefixIndex::has(int id) const { return entry(id) != nullptr; }
-
-kv::Tree* PrefixIndex::entry(int id) { return tree_.at({"DSET", std::to_string(id)}); }
-const kv::Tree* PrefixIndex::entry(int id) const { return tree_.at({"DSET", std::to_string(id)}); }
-
 kv::Tree& PrefixIndex::upsert(const kv::Tree& desc) {
   int id = static_cast<int>(desc.int_or("ID", 0));
-  kv::Tree& e = tree_.child("DSET", id);
+  kv::Tree& e = entry(id);
   for (const char* key : {"NAME", "FLAGS", "CKPT", "CREATED", "SIZE", "FILES"})
     if (auto v = desc.value(key)) e.set(key, *v);
   return e;
-}
-
-void PrefixIndex::erase(int id) {
-  if (kv::Tree* d = tree_.get("DSET")) d->erase(std::to_string(id));
 }
 
 std::optional<int> PrefixIndex::find_name(const std::string& name) const {
@@ -80,25 +64,37 @@ std::optional<int> PrefixIndex::find_name(const std::string& name) const {
   // step.30 after the first one failed); the name then means the new one.
   std::vector<int> all = ids();
   for (auto it = all.rbegin(); it != all.rend(); ++it)
-    if (entry(*it)->value_or("NAME", "") == name) return *it;
+    if (find(*it)->value_or("NAME", "") == name) return *it;
   return std::nullopt;
 }
 
-bool PrefixIndex::flag(int id, const char* key) const {
-  const kv::Tree* e = entry(id);
-  return e && e->int_or(key, 0) != 0;
+bool PrefixIndex::flushed(int id) const {
+  const kv::Tree* e = find(id);
+  return e && e->int_or("COMPLETE", 0) != 0 && e->int_or("FLUSHED", 0) != 0;
 }
 
-void PrefixIndex::set_flag(int id, const char* key, bool on) {
-  kv::Tree& e = tree_.child("DSET", id);
-  if (on) e.set_int(key, 1);
-  else e.erase(key);
+void PrefixIndex::mark_begun(int id) {
+  kv::Tree& e = entry(id);
+  e.erase("COMPLETE");
+  e.erase("FLUSHED");
 }
+
+void PrefixIndex::mark_flushed(int id) {
+  kv::Tree& e = entry(id);
+  e.set_int("COMPLETE", 1);
+  e.set_int("FLUSHED", 1);
+}
+
+bool PrefixIndex::failed(int id) const {
+  const kv::Tree* e = find(id);
+  return e && e->int_or("FAILED", 0) != 0;
+}
+
+void PrefixIndex::mark_failed(int id) { entry(id).set_int("FAILED", 1); }
 
 bool PrefixIndex::loadable(int id) const {
-  const kv::Tree* e = entry(id);
-  return e && (e->int_or("FLAGS", 0) & kFlagCheckpoint) && flag(id, "COMPLETE") &&
-         flag(id, "FLUSHED") && !flag(id, "FAILED");
+  const kv::Tree* e = find(id);
+  return e && (e->int_or("FLAGS", 0) & kFlagCheckpoint) && flushed(id) && !failed(id);
 }
 
 std::string PrefixIndex::current() const { return tree_.value_or("CURRENT", ""); }

@@ -20,6 +20,7 @@
 #include "io/env.hpp"
 #include "kvtree/file_list.hpp"
 #include "kvtree/tree.hpp"
+#include "runtime/dataset_table.hpp"
 
 namespace scr::rt {
 
@@ -35,25 +36,28 @@ std::string summary_path(const std::string& prefix, int id);
 Result<std::vector<kv::FileRecord>> summary_files(const kv::Tree& rank_entry);
 void set_summary_files(kv::Tree& rank_entry, const std::vector<kv::FileRecord>& files);
 
-class PrefixIndex {
+class PrefixIndex : public DatasetTable {
  public:
   // A missing index is an empty one; a damaged one is an error.
   static Result<PrefixIndex> load(io::Env& env, const std::string& prefix);
   Status save(io::Env& env) const;
 
-  std::vector<int> ids() const;  // ascending
-  bool has(int id) const;
-  kv::Tree* entry(int id);
-  const kv::Tree* entry(int id) const;
   // Create or refresh the entry for a dataset from its descriptor.
   kv::Tree& upsert(const kv::Tree& desc);
-  void erase(int id);
   // The newest dataset with this name (names may repeat across jobs).
   std::optional<int> find_name(const std::string& name) const;
 
-  bool flag(int id, const char* key) const;
-  void set_flag(int id, const char* key, bool on);
-  bool loadable(int id) const;  // complete, flushed, not failed checkpoint
+  // A dataset's standing in the prefix: its flush begun (files may be
+  // missing or partial) or flushed (every file and the summary written);
+  // either may be marked failed (its flush failed, or a restart found its
+  // files damaged). On disk: COMPLETE and FLUSHED both set when flushed, and
+  // FAILED.
+  bool flushed(int id) const;
+  void mark_begun(int id);
+  void mark_flushed(int id);
+  bool failed(int id) const;
+  void mark_failed(int id);
+  bool loadable(int id) const;  // a flushed checkpoint not marked failed
 
   std::string current() const;
   void set_current(const std::string& name);
@@ -63,11 +67,8 @@ class PrefixIndex {
   // loadable, then the rest newest first.
   std::vector<int> fetch_order(const std::string& preferred) const;
 
-  const kv::Tree& tree() const { return tree_; }
-
  private:
   std::string path_;
-  kv::Tree tree_;
 };
 
 }  // namespace scr::rt

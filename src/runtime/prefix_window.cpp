@@ -41,7 +41,7 @@ void apply_prefix_window(io::Env& env, const std::string& prefix, int keep_n, Pr
   if (keep_n <= 0) return;
   std::vector<int> ckpts;
   for (int id : idx.ids()) {
-    const kv::Tree* e = idx.entry(id);
+    const kv::Tree* e = idx.find(id);
     if (idx.loadable(id) && !(e->int_or("FLAGS", 0) & kFlagOutput)) ckpts.push_back(id);
   }
   int excess = static_cast<int>(ckpts.size()) - keep_n;
@@ -56,7 +56,7 @@ void apply_prefix_window(io::Env& env, const std::string& prefix, int keep_n, Pr
     if (std::find(doomed.begin(), doomed.end(), id) == doomed.end())
       kept_files.merge(summary_names(env, prefix, id));
   for (int id : doomed) {
-    std::string name = idx.entry(id)->value_or("NAME", "");
+    std::string name = idx.find(id)->value_or("NAME", "");
     Status st = delete_prefix_files(env, prefix, id, kept_files);
     if (!st.ok()) {
       log::warn("SCR_PREFIX_SIZE: could not delete old checkpoint " + name + ": " + st.message());

@@ -19,7 +19,7 @@ namespace {
 int next_dataset(Context& ctx, const Holdings& held, int after) {
   int64_t mine = INT_MAX;
   for (const Filemap* fm : all_held(ctx, held))
-    for (int id : fm->datasets())
+    for (int id : fm->ids())
       if (id > after && id < mine) mine = id;
   int64_t next = mpi::min(ctx.world, mine);
   return next == INT_MAX ? -1 : static_cast<int>(next);
@@ -31,7 +31,7 @@ bool size_mismatch(Context& ctx, const Holdings& held, std::string* why) {
   for (const Filemap* fm : all_held(ctx, held)) {
     int owner = static_cast<int>(fm->tree().int_or("RANK", 0));
     if (owner >= ctx.ranks()) bad = true;
-    for (int id : fm->datasets())
+    for (int id : fm->ids())
       if (const kv::Tree* descs = fm->find(id)->get("REDDESC"))
         for (const auto& [w, d] : descs->children())
           if (d->int_or("WRANKS", ctx.ranks()) != ctx.ranks()) {
@@ -76,7 +76,7 @@ Status rebuild_one(Context& ctx, Holdings& held, int id) {
   SCR_ASSIGN_OR_RETURN(redset::Set set,
                        redset::Set::from_desc(ctx.world, reddesc, ctx.settings.mpi_piece_size));
   std::string store = desc.value_or("STORE", ctx.settings.cache_base);
-  kv::Tree& mine = ctx.filemap.dataset(id);
+  kv::Tree& mine = ctx.filemap.entry(id);
   mine.put("DESC", desc);
   mine.set("STORE", store);
   std::string dir = ctx.dataset_dir(store, id);
@@ -148,9 +148,9 @@ bool transient_failure(const Status& st) {
 void purge_cache(Context& ctx) {
   auto held = scatter_filemaps(ctx);
   if (held) {
-    for (int id : ctx.filemap.datasets()) drop_everywhere(ctx, *held, id);
+    for (int id : ctx.filemap.ids()) drop_everywhere(ctx, *held, id);
     for (const Filemap& fm : held->adopted)
-      for (int id : fm.datasets()) drop_everywhere(ctx, *held, id);
+      for (int id : fm.ids()) drop_everywhere(ctx, *held, id);
     release_adopted(ctx, *held);
   }
   (void)ctx.filemap.save(ctx.fs());
@@ -171,9 +171,9 @@ Status rebuild_cache(Context& ctx) {
     // prefix, where a job of any size can read it.
     // (Also with SCR_FETCH=0: saving is a flush, and the cache goes next.)
     SCR_TRY(salvage_resized_cache(ctx, held));
-    for (int id : ctx.filemap.datasets()) drop_everywhere(ctx, held, id);
+    for (int id : ctx.filemap.ids()) drop_everywhere(ctx, held, id);
     for (Filemap& fm : held.adopted)
-      for (int id : fm.datasets()) drop_everywhere(ctx, held, id);
+      for (int id : fm.ids()) drop_everywhere(ctx, held, id);
     release_adopted(ctx, held);
     return mpi::agree(ctx.world, ctx.filemap.save(ctx.fs()));
   }

@@ -229,7 +229,7 @@ Status Runtime::prepare_restart() {
   ctx_.restart_candidates = cached_checkpoints(ctx_);
   if (s.global_restart) {
     // Every process must read the checkpoint from the prefix.
-    for (int id : ctx_.filemap.datasets()) (void)delete_cached(ctx_, id);
+    for (int id : ctx_.filemap.ids()) (void)delete_cached(ctx_, id);
     ctx_.restart_candidates.clear();
   }
   if (ctx_.restart_candidates.empty() && s.fetch) {

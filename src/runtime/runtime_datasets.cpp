@@ -29,7 +29,7 @@ Status delete_cached_after(Context& ctx, int id) {
   int after = id;
   for (;;) {
     int64_t mine = INT_MAX;
-    for (int d : ctx.filemap.datasets())
+    for (int d : ctx.filemap.ids())
       if (d > after && d < mine) mine = d;
     int64_t next = mpi::min(ctx.world, mine);
     if (next == INT_MAX) return Status::Ok();
@@ -44,7 +44,7 @@ Status delete_cached_after(Context& ctx, int id) {
 
 int Runtime::cached_by_name(const std::string& name) {
   int found = 0;
-  for (int id : ctx_.filemap.datasets()) {
+  for (int id : ctx_.filemap.ids()) {
     const kv::Tree* d = ctx_.filemap.find(id);
     if (d && d->get("DESC") && d->get("DESC")->value_or("NAME", "") == name) found = id;
   }

@@ -109,7 +109,7 @@ Status Runtime::start_output(const std::string& name, int flags) {
   if (p.bypass) {
     SCR_TRY(begin_bypass(ctx_, id, desc));
   } else {
-    kv::Tree& entry = ctx_.filemap.dataset(id);
+    kv::Tree& entry = ctx_.filemap.entry(id);
     entry.put("DESC", desc);
     entry.set("STORE", p.store);
     Status st = ctx_.filemap.save(ctx_.fs());
@@ -239,7 +239,7 @@ Status Runtime::complete_cached(bool valid) {
   }
   int64_t bytes = mpi::sum(ctx_.world, my_bytes);
   int64_t files = mpi::sum(ctx_.world, static_cast<int64_t>(ctx_.out_routed.size()));
-  kv::Tree& desc = *ctx_.filemap.dataset(id).get("DESC");
+  kv::Tree& desc = *ctx_.filemap.entry(id).get("DESC");
   desc.set_int("SIZE", bytes);
   desc.set_int("FILES", files);
   SCR_TRY(ctx_.filemap.advance(id, CacheState::complete));

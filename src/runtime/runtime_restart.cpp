@@ -166,8 +166,8 @@ Status Runtime::reject_restart() {
   else SCR_TRY(mpi::agree(ctx_.world, delete_cached(ctx_, id)));
   SCR_TRY(edit_index(ctx_, [&](PrefixIndex& idx) {
     if (!idx.has(id)) return Status::Ok();
-    idx.set_flag(id, "FAILED", true);
-    if (idx.current() == idx.entry(id)->value_or("NAME", "")) idx.clear_current();
+    idx.mark_failed(id);
+    if (idx.current() == idx.find(id)->value_or("NAME", "")) idx.clear_current();
     return Status::Ok();
   }));
   if (ctx_.restart_candidates.empty() && ctx_.settings.fetch) {

@@ -23,7 +23,7 @@ namespace offline = redset::offline;
 int next_candidate(Context& ctx, const Holdings& held, int below) {
   int64_t best = 0;
   for (const Filemap* fm : all_held(ctx, held))
-    for (int id : fm->datasets()) {
+    for (int id : fm->ids()) {
       const kv::Tree* desc = fm->find(id)->get("DESC");
       if (id < below && id > best && fm->state(id) != CacheState::routed && desc &&
           DatasetInfo::from_tree(*desc).is_checkpoint())

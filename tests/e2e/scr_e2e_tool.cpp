@@ -52,11 +52,11 @@ int index(const std::string& prefix) {
   auto idx = scr::rt::PrefixIndex::load(scr::io::Env::posix(), prefix);
   if (!idx) return fail(idx.status());
   for (int id : idx->ids()) {
-    const scr::kv::Tree* e = idx->entry(id);
+    const scr::kv::Tree* e = idx->find(id);
     std::printf("id=%d name=%s ckpt=%s flags=%s complete=%d flushed=%d failed=%d loadable=%d\n", id,
                 e->value_or("NAME", "").c_str(), e->value_or("CKPT", "0").c_str(),
-                e->value_or("FLAGS", "0").c_str(), idx->flag(id, "COMPLETE") ? 1 : 0,
-                idx->flag(id, "FLUSHED") ? 1 : 0, idx->flag(id, "FAILED") ? 1 : 0,
+                e->value_or("FLAGS", "0").c_str(), e->int_or("COMPLETE", 0) != 0 ? 1 : 0,
+                e->int_or("FLUSHED", 0) != 0 ? 1 : 0, idx->failed(id) ? 1 : 0,
                 idx->loadable(id) ? 1 : 0);
   }
   std::printf("current=%s\n", idx->current().c_str());

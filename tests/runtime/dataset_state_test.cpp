@@ -31,7 +31,7 @@ const std::set<std::pair<CacheState, CacheState>> kAllowed = {
 // Brings dataset 7 of a new filemap to `s` along allowed steps.
 Filemap at(CacheState s) {
   Filemap fm = Filemap::empty("/nonexistent/filemap", 0);
-  fm.dataset(7);
+  fm.entry(7);
   if (s != CacheState::routed) {
     EXPECT_TRUE(fm.advance(7, CacheState::complete).ok());
   }

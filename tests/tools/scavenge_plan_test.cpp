@@ -32,8 +32,7 @@ rt::PrefixIndex index_with_loadable(int id) {
   desc.set("NAME", "d" + std::to_string(id));
   desc.set_int("FLAGS", rt::kFlagCheckpoint);
   idx.upsert(desc);
-  idx.set_flag(id, "COMPLETE", true);
-  idx.set_flag(id, "FLUSHED", true);
+  idx.mark_flushed(id);
   return idx;
 }
 

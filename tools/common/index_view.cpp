@@ -23,15 +23,14 @@ std::vector<DatasetRow> index_rows(const rt::PrefixIndex& idx) {
   std::optional<int> current;
   if (!idx.current().empty()) current = idx.find_name(idx.current());
   for (int id : idx.ids()) {
-    const kv::Tree* e = idx.entry(id);
+    const kv::Tree* e = idx.find(id);
     DatasetRow r;
     r.id = id;
     r.name = e->value_or("NAME", "");
     r.flags = static_cast<int>(e->int_or("FLAGS", 0));
     r.ckpt = static_cast<int>(e->int_or("CKPT", 0));
-    r.complete = idx.flag(id, "COMPLETE");
-    r.flushed = idx.flag(id, "FLUSHED");
-    r.failed = idx.flag(id, "FAILED");
+    r.complete = r.flushed = idx.flushed(id);
+    r.failed = idx.failed(id);
     r.current = current && *current == id;
     r.loadable = idx.loadable(id);
     r.size = e->uint_or("SIZE", 0);
@@ -53,7 +52,7 @@ std::string flags_word(int flags) {
 
 std::string restart_choice(const rt::PrefixIndex& idx) {
   auto order = idx.fetch_order("");
-  return order.empty() ? "" : idx.entry(order.front())->value_or("NAME", "");
+  return order.empty() ? "" : idx.find(order.front())->value_or("NAME", "");
 }
 
 std::string index_text(const std::string& prefix, const rt::PrefixIndex& idx) {

@@ -72,7 +72,7 @@ int add_dataset(const Request& req) {
   if (idx->has(id))
     return req.cli.fail(exit_code::refused, "dataset id " + std::to_string(id) +
                                                 " is already in the index as '" +
-                                                idx->entry(id)->value_or("NAME", "") + "'");
+                                                idx->find(id)->value_or("NAME", "") + "'");
 
   FileCheck check = check_dataset_files(req.env, req.prefix, id, summary);
   if (!check.problems.empty())

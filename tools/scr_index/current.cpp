@@ -13,12 +13,11 @@ namespace {
 
 // Why the runtime would not load this dataset, or "".
 std::string not_loadable_reason(const rt::PrefixIndex& idx, int id) {
-  const kv::Tree* e = idx.entry(id);
+  const kv::Tree* e = idx.find(id);
   if (!(e->int_or("FLAGS", 0) & rt::kFlagCheckpoint))
     return "it is an output dataset, not a checkpoint";
-  if (idx.flag(id, "FAILED")) return "it is marked FAILED (a restart found it damaged)";
-  if (!idx.flag(id, "COMPLETE")) return "it is not complete (its flush did not finish)";
-  if (!idx.flag(id, "FLUSHED")) return "it is not flushed to the prefix";
+  if (idx.failed(id)) return "it is marked FAILED (a restart found it damaged)";
+  if (!idx.flushed(id)) return "it is not complete (its flush did not finish)";
   return "";
 }
 

@@ -17,7 +17,7 @@ int drop_after(const Request& req) {
   std::string dropped, note;
   for (int other : idx->ids()) {
     if (other <= *id) continue;
-    std::string name = idx->entry(other)->value_or("NAME", "");
+    std::string name = idx->find(other)->value_or("NAME", "");
     note += forget_current_if(*idx, name);
     dropped += (dropped.empty() ? "" : ", ") + name;
     idx->erase(other);

@@ -78,7 +78,7 @@ Report inspect_control(io::Env& env, const std::string& dir) {
       continue;
     }
     rt::Filemap fm = rt::Filemap::from_tree(path, rank, *tree);
-    auto ids = fm.datasets();
+    auto ids = fm.ids();
     r.text += name + " (rank " + std::to_string(rank) + "): " + std::to_string(ids.size()) +
               " dataset" + (ids.size() == 1 ? "" : "s") + "\n";
     for (int id : ids) r.text += dataset_text(fm, id);

@@ -91,7 +91,7 @@ CacheScan scan_caches(io::Env& env, const Options& o) {
       continue;
     }
     for (auto& fm : read_filemaps(env, cntl, &scan.notes))
-      for (int id : fm->datasets()) {
+      for (int id : fm->ids()) {
         std::string store =
             o.cache_base_given ? o.cache_base : fm->find(id)->value_or("STORE", o.cache_base);
         std::string dir =

@@ -17,7 +17,7 @@ int newest_loadable(const rt::PrefixIndex& index) {
 std::string never_why(const CachedDataset& ds, const rt::PrefixIndex& index) {
   if (ds.desc.empty()) return "no filemap holds its descriptor";
   if (!ds.complete) return "incomplete: the run ended while it was being written";
-  if (ds.flushed || (index.flag(ds.id, "COMPLETE") && index.flag(ds.id, "FLUSHED")))
+  if (ds.flushed || index.flushed(ds.id))
     return "already flushed";
   return "";
 }
@@ -37,7 +37,7 @@ Plan plan_scavenge(const std::vector<CachedDataset>& cached, const rt::PrefixInd
     if (!ds.info.is_checkpoint()) continue;
     if (!all && ds.id < newest && !ds.info.is_output())
       plan.skipped.push_back({ds.id, ds.info.name,
-                              "older than " + index.entry(newest)->value_or("NAME", "?") +
+                              "older than " + index.find(newest)->value_or("NAME", "?") +
                                   ", which the prefix already has"});
     else if (ds.id > newest || all)
       plan.checkpoints.push_back(ds.id);
