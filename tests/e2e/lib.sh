@@ -80,12 +80,22 @@ fail() {
 
 need_file() { [[ -e "$1" ]] || fail "$1 does not exist (${2:-build it first})"; }
 
+# Where scenarios keep their files: node-local memory (/dev/shm) as a
+# cache usually is, when it has room (2 GiB free; a container's small
+# /dev/shm does not), else /tmp. SCR_E2E_TMP overrides both.
+e2e_tmp_base() {
+  if [[ -n "${SCR_E2E_TMP:-}" ]]; then echo "$SCR_E2E_TMP"; return; fi
+  local free_kib
+  free_kib=$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }')
+  if [[ -w /dev/shm && "${free_kib:-0}" -ge $((2 << 20)) ]]; then echo /dev/shm; else echo /tmp; fi
+}
+
 # Start a scenario: a fresh temp directory with prefix/, cache/, cntl/.
 e2e_begin() {
   E2E_NAME="$1"
   [[ "$E2E_COPY_TYPE" == SINGLE ]] || E2E_NAME="$1[$E2E_COPY_TYPE]"
   E2E_FAILED=0
-  E2E_DIR="$(mktemp -d "/tmp/scr-e2e.$1.XXXXXX")"
+  E2E_DIR="$(mktemp -d "$(e2e_tmp_base)/scr-e2e.$1.XXXXXX")"
   trap e2e_cleanup EXIT
   use_dirs "$E2E_DIR/run"
   say "copy type $E2E_COPY_TYPE, $E2E_NP ranks on nodes $E2E_NODES, files in $E2E_DIR"
