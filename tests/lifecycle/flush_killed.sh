@@ -39,7 +39,7 @@ check_consistent() {
 }
 
 # a) crash at every step until the job gets through. E2E_CRASH_STRIDE=k
-# checks every k-th step only (the suite uses 7: every step is crashed
+# checks every k-th step only (the suite uses 13: every step is crashed
 # in-process by runtime_in_process_test; an odd stride hits file creations
 # and writes alike).
 stride="${E2E_CRASH_STRIDE:-1}"
