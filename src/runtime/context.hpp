@@ -37,6 +37,24 @@ struct RestartFile {
 
 enum class Phase { idle, output, restart };
 
+// An output phase in progress: SCR_Start_output to SCR_Complete_output.
+struct OutputPhase {
+  int id = 0;
+  kv::Tree desc;
+  const Protection* protection = nullptr;
+  std::set<std::string> routed;          // files routed by this process
+  std::unordered_set<std::string> dirs;  // directories made for them
+};
+
+// A restart phase in progress: SCR_Start_restart to SCR_Complete_restart.
+struct RestartPhase {
+  std::unordered_set<std::string> files;  // this process's, looked up per route
+  // Every file of the checkpoint, over all processes, and how many
+  // processes wrote it (the extension API's listing).
+  std::vector<RestartFile> listing;
+  int writers = 0;
+};
+
 struct Timing {
   double run_start = 0;          // wall seconds at SCR_Init
   double last_checkpoint_end = 0;
@@ -64,26 +82,18 @@ struct Context {
   Filemap filemap;
   int dataset_id = 0;            // last id handed out
   int checkpoint_id = 0;
-  Phase phase = Phase::idle;
   Timing timing;
   bool halt_logged = false;  // the HALT event is recorded once
 
-  // Output phase in progress.
-  int out_id = 0;
-  kv::Tree out_desc;
-  const Protection* out_protection = nullptr;
-  std::set<std::string> out_routed;  // files routed by this process
-  std::unordered_set<std::string> out_dirs;  // directories made for them
+  // The phase open, if any: at most one of the two is set.
+  std::optional<OutputPhase> output;
+  std::optional<RestartPhase> restart;
+  Phase phase() const { return output ? Phase::output : restart ? Phase::restart : Phase::idle; }
 
   // Restart: cached checkpoints usable for restart, newest first, and the
   // one SCR_Have_restart currently reports.
   std::vector<int> restart_candidates;
   bool restart_loaded = false;  // a restart completed in this run
-  std::unordered_set<std::string> restart_files;  // of the restart phase open
-  // Every file of the checkpoint of the restart phase open, over all
-  // processes, and how many processes wrote it (filled at Start_restart).
-  std::vector<RestartFile> restart_listing;
-  int restart_writers = 0;
   // Set while restart_candidates.front() is a prefix checkpoint written by
   // a job of another size (runtime/rescale.hpp); it is not in the filemap.
   std::unique_ptr<Rescaled> rescaled;

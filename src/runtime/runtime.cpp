@@ -248,11 +248,12 @@ Status Runtime::prepare_restart() {
 Status Runtime::finalize() {
   if (finalized_) return Error(Errc::bad_state, "SCR_Finalize was already called");
   Status st;
-  if (ctx_.phase == Phase::output) {
+  if (ctx_.phase() == Phase::output) {
     log::warn("SCR_Finalize called inside an output phase; the dataset is discarded");
     st = finish_output(false);
   }
-  ctx_.phase = Phase::idle;
+  ctx_.output.reset();
+  ctx_.restart.reset();
   Status dropped = drop_rescaled(ctx_);  // offered at another size, never taken
   if (st.ok()) st = dropped;
   Status waited = ctx_.flusher->poll(ctx_, true);

@@ -55,8 +55,8 @@ class Runtime {
   Status setup(const Config& config, const mpi::Comm& world);
   Status prepare_restart();
   Status finish_output(bool valid);
-  Status complete_cached(bool valid);
-  Status check_not_shared_across_nodes();  // of the files routed in this output phase
+  Status complete_cached(const OutputPhase& out, bool valid);
+  Status check_not_shared_across_nodes(const OutputPhase& out);  // of the files it routed
   Status after_checkpoint();
   Result<std::string> route_restart_file(const std::string& rel);
   Status reject_restart();

@@ -58,7 +58,7 @@ int Runtime::cached_by_name(const std::string& name) {
 // go backwards: the prefix may still list newer datasets, and a new dataset
 // must not reuse their ids, so new datasets are numbered after all of them.
 Status Runtime::set_current(const std::string& name) {
-  if (ctx_.phase != Phase::idle) return Error(Errc::bad_state, "SCR_Current inside a phase");
+  if (ctx_.phase() != Phase::idle) return Error(Errc::bad_state, "SCR_Current inside a phase");
   int cached = cached_by_name(name);
   if (cached > 0) {
     auto ckpts = cached_checkpoints(ctx_);
@@ -97,7 +97,7 @@ Status Runtime::set_current(const std::string& name) {
 }
 
 Status Runtime::drop(const std::string& name) {
-  if (ctx_.phase != Phase::idle) return Error(Errc::bad_state, "SCR_Drop inside a phase");
+  if (ctx_.phase() != Phase::idle) return Error(Errc::bad_state, "SCR_Drop inside a phase");
   bool found = false;
   SCR_TRY(edit_index(ctx_, [&](PrefixIndex& idx) {
     auto id = idx.find_name(name);
@@ -112,7 +112,7 @@ Status Runtime::drop(const std::string& name) {
 }
 
 Status Runtime::remove(const std::string& name) {
-  if (ctx_.phase != Phase::idle) return Error(Errc::bad_state, "SCR_Delete inside a phase");
+  if (ctx_.phase() != Phase::idle) return Error(Errc::bad_state, "SCR_Delete inside a phase");
   bool found_cache = false;
   if (int id = cached_by_name(name); id > 0) {
     found_cache = true;

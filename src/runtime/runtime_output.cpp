@@ -19,7 +19,7 @@
 namespace scr::rt {
 
 Result<bool> Runtime::need_checkpoint() {
-  if (ctx_.phase != Phase::idle)
+  if (ctx_.phase() != Phase::idle)
     return Error(Errc::bad_state, "SCR_Need_checkpoint called inside an output or restart phase");
   const Settings& s = ctx_.settings;
   SCR_TRY(ctx_.flusher->poll(ctx_, false));
@@ -71,10 +71,10 @@ Status check_dataset_name(const std::string& name) {
 }  // namespace
 
 Status Runtime::start_output(const std::string& name, int flags) {
-  if (ctx_.phase == Phase::output)
+  if (ctx_.phase() == Phase::output)
     return Error(Errc::bad_state, "SCR_Start_output called while dataset '" +
-                                      ctx_.out_desc.value_or("NAME", "") + "' is still open");
-  if (ctx_.phase == Phase::restart)
+                                      ctx_.output->desc.value_or("NAME", "") + "' is still open");
+  if (ctx_.phase() == Phase::restart)
     return Error(Errc::bad_state, "SCR_Start_output called inside a restart phase; call SCR_Complete_restart first");
   if ((flags & ~(kFlagCheckpoint | kFlagOutput)) != 0 || flags == 0)
     return Error(Errc::invalid_argument, "SCR_Start_output flags " + std::to_string(flags) +
@@ -119,11 +119,10 @@ Status Runtime::start_output(const std::string& name, int flags) {
 
   ctx_.events.record({"DATASET_START", desc.value_or("NAME", ""), id, -1, -1,
                       ckpt > 0 ? "checkpoint" : "output"});
-  ctx_.phase = Phase::output;
-  ctx_.out_id = id;
-  ctx_.out_desc = desc;
-  ctx_.out_protection = &p;
-  ctx_.out_routed.clear();
+  OutputPhase& phase = ctx_.output.emplace();
+  phase.id = id;
+  phase.desc = desc;
+  phase.protection = &p;
   return Status::Ok();
 }
 
@@ -140,28 +139,29 @@ Result<std::string> Runtime::prefix_relative(const std::string& name) const {
 }
 
 Result<std::string> Runtime::route_file(const std::string& name) {
-  if (ctx_.phase == Phase::idle) return name;
+  if (ctx_.phase() == Phase::idle) return name;
   SCR_ASSIGN_OR_RETURN(std::string rel, prefix_relative(name));
-  if (ctx_.phase == Phase::restart) return route_restart_file(rel);
+  if (ctx_.phase() == Phase::restart) return route_restart_file(rel);
   // Recorded in memory only: the filemap is written once, at Complete (an
   // interrupted dataset's directory is removed whole at the next Init).
-  bool bypass = ctx_.out_protection->bypass;
-  std::string dir = bypass ? ctx_.settings.prefix : ctx_.dataset_dir(ctx_.out_protection->store, ctx_.out_id);
+  OutputPhase& out = *ctx_.output;
+  bool bypass = out.protection->bypass;
+  std::string dir = bypass ? ctx_.settings.prefix : ctx_.dataset_dir(out.protection->store, out.id);
   std::string path = io::path::join(dir, rel);
   // Each directory is checked (made, no link on the way) once per phase: a
   // checkpoint of many files in few directories pays for the directories,
   // not once per file.
   std::string parent = io::path::dirname(path);
-  if (!ctx_.out_dirs.count(parent)) {
+  if (!out.dirs.count(parent)) {
     SCR_TRY(io::make_dirs_within(ctx_.fs(), dir, parent, bypass ? 0755 : 0700));
-    ctx_.out_dirs.insert(parent);
+    out.dirs.insert(parent);
   }
-  ctx_.out_routed.insert(rel);
+  out.routed.insert(rel);
   return path;
 }
 
 Status Runtime::complete_output(bool valid) {
-  if (ctx_.phase != Phase::output)
+  if (ctx_.phase() != Phase::output)
     return Error(Errc::bad_state, "SCR_Complete_output called without SCR_Start_output");
   Status st = finish_output(valid);
   Status polled = ctx_.flusher->poll(ctx_, false);
@@ -169,13 +169,12 @@ Status Runtime::complete_output(bool valid) {
 }
 
 Status Runtime::finish_output(bool valid) {
-  ctx_.phase = Phase::idle;
-  DatasetInfo info = DatasetInfo::from_tree(ctx_.out_desc);
-  Status st = ctx_.out_protection->bypass
-                  ? complete_bypass(ctx_, ctx_.out_id, ctx_.out_desc, ctx_.out_routed, valid)
-                  : complete_cached(valid);
-  ctx_.out_routed.clear();
-  ctx_.out_dirs.clear();
+  // The phase ends here, whatever the outcome.
+  OutputPhase out = std::move(*ctx_.output);
+  ctx_.output.reset();
+  DatasetInfo info = DatasetInfo::from_tree(out.desc);
+  Status st = out.protection->bypass ? complete_bypass(ctx_, out.id, out.desc, out.routed, valid)
+                                     : complete_cached(out, valid);
   double seconds = wall_seconds() - ctx_.timing.phase_start;
   ctx_.timing.checkpoint_total += seconds;
   const char* done = info.is_checkpoint() ? "CHECKPOINT_COMPLETE" : "OUTPUT_COMPLETE";
@@ -189,9 +188,9 @@ Status Runtime::finish_output(bool valid) {
 
 // A file routed by processes on several nodes has several different copies
 // in cache, one per node: no redundancy scheme can make that one file.
-Status Runtime::check_not_shared_across_nodes() {
+Status Runtime::check_not_shared_across_nodes(const OutputPhase& out) {
   Status local;
-  std::vector<std::string> names(ctx_.out_routed.begin(), ctx_.out_routed.end());
+  std::vector<std::string> names(out.routed.begin(), out.routed.end());
   for (const auto& [name, shared] : survey_shared_names(ctx_.world, ctx_.id.node, names)) {
     if (shared.nodes.size() < 2) continue;
     std::string nodes;
@@ -205,9 +204,9 @@ Status Runtime::check_not_shared_across_nodes() {
   return mpi::agree(ctx_.world, local);
 }
 
-Status Runtime::complete_cached(bool valid) {
-  int id = ctx_.out_id;
-  std::vector<std::string> names(ctx_.out_routed.begin(), ctx_.out_routed.end());
+Status Runtime::complete_cached(const OutputPhase& out, bool valid) {
+  int id = out.id;
+  std::vector<std::string> names(out.routed.begin(), out.routed.end());
   ctx_.filemap.set_files(id, names);
   // Every routed file must exist: a rank that says valid but never wrote a
   // file it routed has not produced a valid dataset. The one stat per file
@@ -221,24 +220,24 @@ Status Runtime::complete_cached(bool valid) {
       my_bytes = static_cast<int64_t>(redset::total_size(*listed));
   if (!local.ok() && valid) log::error(local.message());
   bool all_valid = mpi::all_true(ctx_.world, valid && local.ok());
-  DatasetInfo info = DatasetInfo::from_tree(ctx_.out_desc);
+  DatasetInfo info = DatasetInfo::from_tree(out.desc);
   if (!all_valid) {
     (void)delete_cached(ctx_, id);
     return Error(Errc::invalid_argument,
                  "dataset " + info.name + " is invalid on at least one process; discarded");
   }
-  if (Status shared = check_not_shared_across_nodes(); !shared.ok()) {
+  if (Status shared = check_not_shared_across_nodes(out); !shared.ok()) {
     (void)delete_cached(ctx_, id);
     return shared.with_context("dataset " + info.name + " discarded");
   }
 
-  Status st = protect_dataset(ctx_, id, *ctx_.out_protection, std::move(*described));
+  Status st = protect_dataset(ctx_, id, *out.protection, std::move(*described));
   if (!st.ok()) {
     (void)delete_cached(ctx_, id);
     return st.with_context("protecting dataset " + info.name);
   }
   int64_t bytes = mpi::sum(ctx_.world, my_bytes);
-  int64_t files = mpi::sum(ctx_.world, static_cast<int64_t>(ctx_.out_routed.size()));
+  int64_t files = mpi::sum(ctx_.world, static_cast<int64_t>(out.routed.size()));
   kv::Tree& desc = *ctx_.filemap.entry(id).get("DESC");
   desc.set_int("SIZE", bytes);
   desc.set_int("FILES", files);

@@ -67,40 +67,40 @@ std::vector<RestartFile> gather_listing(Context& ctx, int id) {
 }  // namespace
 
 Status Runtime::have_restart(bool* flag, std::string* name) {
-  if (ctx_.phase == Phase::output)
+  if (ctx_.phase() == Phase::output)
     return Error(Errc::bad_state, "SCR_Have_restart called inside an output phase");
-  *flag = !ctx_.restart_candidates.empty() && ctx_.phase == Phase::idle;
+  *flag = !ctx_.restart_candidates.empty() && ctx_.phase() == Phase::idle;
   *name = *flag ? dataset_name(ctx_, ctx_.restart_candidates.front()) : "";
   return Status::Ok();
 }
 
 Result<std::string> Runtime::start_restart() {
-  if (ctx_.phase != Phase::idle)
+  if (ctx_.phase() != Phase::idle)
     return Error(Errc::bad_state, "SCR_Start_restart called inside another phase");
   if (ctx_.restart_candidates.empty())
     return Error(Errc::bad_state, "SCR_Start_restart called but there is no checkpoint to restart from "
                                   "(check SCR_Have_restart first)");
-  ctx_.phase = Phase::restart;
+  RestartPhase& phase = ctx_.restart.emplace();
   ctx_.events.record({"RESTART_START", dataset_name(ctx_, ctx_.restart_candidates.front()),
                       ctx_.restart_candidates.front(), -1, -1, ""});
   int id = ctx_.restart_candidates.front();
   if (ctx_.rescaled) {
-    ctx_.restart_listing = ctx_.rescaled->files;
-    ctx_.restart_writers = ctx_.rescaled->writers;
+    phase.listing = ctx_.rescaled->files;
+    phase.writers = ctx_.rescaled->writers;
     return dataset_name(ctx_, id);
   }
   // Looked up once per routed file: a set, not the filemap's list.
   auto files = ctx_.filemap.files(id);
-  ctx_.restart_files = std::unordered_set<std::string>(files.begin(), files.end());
-  ctx_.restart_listing = gather_listing(ctx_, id);
-  ctx_.restart_writers = ctx_.ranks();
+  phase.files = std::unordered_set<std::string>(files.begin(), files.end());
+  phase.listing = gather_listing(ctx_, id);
+  phase.writers = ctx_.ranks();
   return dataset_name(ctx_, id);
 }
 
 Result<std::string> Runtime::route_restart_file(const std::string& rel) {
   if (ctx_.rescaled) return route_rescaled(ctx_, rel);
   int id = ctx_.restart_candidates.front();
-  if (!ctx_.restart_files.count(rel))
+  if (!ctx_.restart->files.count(rel))
     return Error(Errc::not_found, "file " + rel + " is not part of checkpoint " +
                                       dataset_name(ctx_, id) + " for this process");
   // Read in place in the prefix: a bypass dataset, or SCR_FETCH_BYPASS.
@@ -113,22 +113,21 @@ Result<std::string> Runtime::route_restart_file(const std::string& rel) {
 }
 
 Result<int> Runtime::restart_ranks() const {
-  if (ctx_.phase != Phase::restart)
+  if (ctx_.phase() != Phase::restart)
     return Error(Errc::bad_state, "the checkpoint's process count is known inside a restart phase only");
-  return ctx_.restart_writers;
+  return ctx_.restart->writers;
 }
 
 Result<const std::vector<RestartFile>*> Runtime::restart_listing() const {
-  if (ctx_.phase != Phase::restart)
+  if (ctx_.phase() != Phase::restart)
     return Error(Errc::bad_state, "the checkpoint's files are listed inside a restart phase only");
-  return &ctx_.restart_listing;
+  return &ctx_.restart->listing;
 }
 
 Status Runtime::complete_restart(bool valid) {
-  if (ctx_.phase != Phase::restart)
+  if (ctx_.phase() != Phase::restart)
     return Error(Errc::bad_state, "SCR_Complete_restart called without SCR_Start_restart");
-  ctx_.phase = Phase::idle;
-  ctx_.restart_listing.clear();
+  ctx_.restart.reset();
   // A file that failed its check on any process fails the restart there.
   if (ctx_.rescaled && ctx_.rescaled->failed) valid = false;
   if (mpi::all_true(ctx_.world, valid)) {
