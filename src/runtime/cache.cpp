@@ -14,13 +14,11 @@ namespace scr::rt {
 namespace {
 
 // The set of a protection, built on first use (collective over world).
-Result<const Context::ProtectionSet*> protection_set(Context& ctx, const Protection& p) {
+Result<const Context::ProtectionSet*> protection_set(Context& ctx, const RedDesc& p) {
   if (auto it = ctx.sets.find(&p); it != ctx.sets.end()) return &it->second;
-  redset::Params params = p.params;
-  params.piece_size = ctx.settings.mpi_piece_size;
   auto group_name = ctx.settings.groups.member_key(ctx.id.node, p.group);
   SCR_TRY(mpi::agree(ctx.world, group_name.status()));
-  SCR_ASSIGN_OR_RETURN(redset::Set set, redset::Set::create(ctx.world, *group_name, params));
+  SCR_ASSIGN_OR_RETURN(redset::Set set, redset::Set::create(ctx.world, *group_name, p.params));
   // Every member keeps all members' descriptors, so a member whose node is
   // lost can be told its own.
   kv::Tree descs;
@@ -32,7 +30,7 @@ Result<const Context::ProtectionSet*> protection_set(Context& ctx, const Protect
 
 }  // namespace
 
-Status protect_dataset(Context& ctx, int id, const Protection& p, std::optional<kv::Tree> described) {
+Status protect_dataset(Context& ctx, int id, const RedDesc& p, std::optional<kv::Tree> described) {
   SCR_ASSIGN_OR_RETURN(const Context::ProtectionSet* ps, protection_set(ctx, p));
   const redset::Set& set = ps->set;
   std::string dir = ctx.dataset_dir(p.store, id);
@@ -83,7 +81,7 @@ std::vector<int> held_checkpoints(const Context& ctx, const std::string& store) 
 }
 }  // namespace
 
-Status evict_for_checkpoint(Context& ctx, const Protection& p) {
+Status evict_for_checkpoint(Context& ctx, const RedDesc& p) {
   for (;;) {
     std::vector<int> held = held_checkpoints(ctx, p.store);
     // Every process decides on the same numbers: the most any holds, and

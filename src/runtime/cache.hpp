@@ -15,7 +15,7 @@ namespace scr::rt {
 // `described`: the dataset's files as redset::describe_files gave them,
 // when the caller has them already. The filemap records the files, their
 // CRC32C and the redundancy files in memory; the caller saves it.
-Status protect_dataset(Context& ctx, int id, const Protection& p,
+Status protect_dataset(Context& ctx, int id, const RedDesc& p,
                        std::optional<kv::Tree> described = std::nullopt);
 
 // Local: delete this process's files of a dataset (application files and
@@ -25,7 +25,7 @@ Status delete_cached(Context& ctx, int id);
 // Collective: make room for one more checkpoint in the store of `p` within
 // that store's COUNT (SCR_CACHE_SIZE for the cache base) by deleting the
 // oldest checkpoints cached in it. Other stores keep theirs.
-Status evict_for_checkpoint(Context& ctx, const Protection& p);
+Status evict_for_checkpoint(Context& ctx, const RedDesc& p);
 
 // Datasets every process holds complete in cache, newest first, flagged as
 // checkpoints. Collective (agreed across processes).

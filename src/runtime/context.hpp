@@ -41,7 +41,7 @@ enum class Phase { idle, output, restart };
 struct OutputPhase {
   int id = 0;
   kv::Tree desc;
-  const Protection* protection = nullptr;
+  const RedDesc* protection = nullptr;
   std::set<std::string> routed;          // files routed by this process
   std::unordered_set<std::string> dirs;  // directories made for them
 };
@@ -108,7 +108,7 @@ struct Context {
     redset::Set set;
     kv::Tree member_descs;  // REDDESC/<world rank> of each member
   };
-  std::map<const Protection*, ProtectionSet> sets;
+  std::map<const RedDesc*, ProtectionSet> sets;
 
   Context();
   ~Context();

@@ -28,11 +28,10 @@ std::string label_of(const Config& config, std::string_view table, const std::st
   return label;
 }
 
-RedType red_type_from(std::string_view canonical) {
-  if (canonical == "SINGLE") return RedType::single;
-  if (canonical == "PARTNER") return RedType::partner;
-  if (canonical == "RS") return RedType::reed_solomon;
-  return RedType::xor_parity;
+// Values were checked against the registry's choices when configured.
+redset::Scheme scheme_from(const std::string& canonical) {
+  auto scheme = redset::parse_scheme(canonical);
+  return scheme ? *scheme : redset::Scheme::xor_code;
 }
 
 GroupDescs build_groups(const Config& config) {
@@ -80,13 +79,13 @@ Result<RedDesc> default_red(const Config& config) {
   SCR_ASSIGN_OR_RETURN(red.store, config.get_string("SCR_CACHE_BASE"));
   SCR_ASSIGN_OR_RETURN(red.group, config.get_string("SCR_GROUP"));
   SCR_ASSIGN_OR_RETURN(std::string type, config.get_string("SCR_COPY_TYPE"));
-  red.type = red_type_from(type);
+  red.params.scheme = scheme_from(type);
   SCR_ASSIGN_OR_RETURN(int64_t set_size, config.get_int("SCR_SET_SIZE"));
   SCR_ASSIGN_OR_RETURN(int64_t failures, config.get_int("SCR_SET_FAILURES"));
   SCR_ASSIGN_OR_RETURN(int64_t replicas, config.get_int("SCR_REPLICAS"));
-  red.set_size = static_cast<int>(set_size);
-  red.failures = static_cast<int>(failures);
-  red.replicas = static_cast<int>(replicas);
+  red.params.set_size = static_cast<int>(set_size);
+  red.params.failures = static_cast<int>(failures);
+  red.params.replicas = static_cast<int>(replicas);
   return red;
 }
 
@@ -99,10 +98,10 @@ RedDesc red_from_entry(const RedDesc& defaults, int index, const kv::Tree& entry
   red.bypass = item_bool(entry, "BYPASS", defaults.bypass);
   red.store = entry.value_or("STORE", defaults.store);
   red.group = entry.value_or("GROUP", defaults.group);
-  if (auto type = entry.value("TYPE")) red.type = red_type_from(*type);
-  red.set_size = item_int(entry, "SET_SIZE", defaults.set_size);
-  red.failures = item_int(entry, "SET_FAILURES", defaults.failures);
-  red.replicas = item_int(entry, "REPLICAS", defaults.replicas);
+  if (auto type = entry.value("TYPE")) red.params.scheme = scheme_from(*type);
+  red.params.set_size = item_int(entry, "SET_SIZE", defaults.params.set_size);
+  red.params.failures = item_int(entry, "SET_FAILURES", defaults.params.failures);
+  red.params.replicas = item_int(entry, "REPLICAS", defaults.params.replicas);
   return red;
 }
 
@@ -111,15 +110,15 @@ Status check_red(const RedDesc& red, const std::string& label, const Descriptors
   if (!d.find_store(red.store))
     return invalid(label, "store '" + red.store +
                               "' is not defined (add a STORE line or use SCR_CACHE_BASE)");
-  std::string sizes = " (SET_SIZE=" + std::to_string(red.set_size) +
-                      ", SET_FAILURES=" + std::to_string(red.failures) +
-                      ", REPLICAS=" + std::to_string(red.replicas) + ")";
-  if (red.type == RedType::partner && (red.replicas < 1 || red.replicas >= red.set_size))
+  const redset::Params& p = red.params;
+  std::string sizes = " (SET_SIZE=" + std::to_string(p.set_size) + ", SET_FAILURES=" +
+                      std::to_string(p.failures) + ", REPLICAS=" + std::to_string(p.replicas) + ")";
+  if (p.scheme == redset::Scheme::partner && (p.replicas < 1 || p.replicas >= p.set_size))
     return invalid(label, "PARTNER needs 1 <= REPLICAS < SET_SIZE" + sizes);
-  if (red.type == RedType::reed_solomon) {
-    if (red.failures < 1 || red.failures >= red.set_size)
+  if (p.scheme == redset::Scheme::rs) {
+    if (p.failures < 1 || p.failures >= p.set_size)
       return invalid(label, "RS needs 1 <= SET_FAILURES < SET_SIZE" + sizes);
-    if (red.set_size + red.failures > kMaxRsMembers)
+    if (p.set_size + p.failures > kMaxRsMembers)
       return invalid(label, "RS needs SET_SIZE + SET_FAILURES <= " +
                                 std::to_string(kMaxRsMembers) + sizes);
   }
@@ -127,16 +126,6 @@ Status check_red(const RedDesc& red, const std::string& label, const Descriptors
 }
 
 }  // namespace
-
-const char* red_type_name(RedType type) {
-  switch (type) {
-    case RedType::single: return "SINGLE";
-    case RedType::partner: return "PARTNER";
-    case RedType::xor_parity: return "XOR";
-    case RedType::reed_solomon: return "RS";
-  }
-  return "?";
-}
 
 Result<std::string> GroupDescs::member_key(std::string_view host, std::string_view group) const {
   if (group == kNodeGroup) return std::string(host);
@@ -166,9 +155,10 @@ Result<Descriptors> build_descriptors(const Config& config) {
   const kv::Tree* table = config.table("CKPT");
   if (!table) {
     SCR_TRY(check_red(defaults, "default redundancy descriptor (SCR_COPY_TYPE=" +
-                                    std::string(red_type_name(defaults.type)) + ", SCR_GROUP=" +
+                                    std::string(redset::scheme_name(defaults.params.scheme)) + ", SCR_GROUP=" +
                                     defaults.group + ")",
                       d));
+    defaults.store_count = d.find_store(defaults.store)->count;
     d.reds.push_back(defaults);
     return d;
   }
@@ -176,6 +166,7 @@ Result<Descriptors> build_descriptors(const Config& config) {
     std::string head = std::to_string(index);
     RedDesc red = red_from_entry(defaults, static_cast<int>(index), *table->get(head));
     SCR_TRY(check_red(red, label_of(config, "CKPT", head), d));
+    red.store_count = d.find_store(red.store)->count;  // check_red found it
     d.reds.push_back(std::move(red));
   }
   bool every_checkpoint_covered = std::any_of(d.reds.begin(), d.reds.end(), [](const RedDesc& r) {

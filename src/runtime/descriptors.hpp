@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/status.hpp"
+#include "redset/params.hpp"
 #include "runtime/config.hpp"
 
 namespace scr::rt {
@@ -39,21 +40,22 @@ struct StoreDesc {
   int count = 1;                         // datasets the store may hold
 };
 
-enum class RedType { single, partner, xor_parity, reed_solomon };
-const char* red_type_name(RedType type);  // "SINGLE", "PARTNER", "XOR", "RS"
-
+// A redundancy descriptor (CKPT=<index> ... lines, or the SCR_* defaults):
+// which datasets it protects, where they are cached and with which scheme.
+// The one model of a descriptor: the runtime protects datasets with it and
+// builds its redundancy sets from `params`.
 struct RedDesc {
   int index = 0;          // CKPT=<index>
   bool enabled = true;
   int interval = 1;       // applies to checkpoint ids divisible by it
   bool output = false;    // reserved for output datasets
-  bool bypass = false;    // write straight to the prefix
-  std::string store;      // a StoreDesc path
+  bool bypass = false;    // write straight to the prefix: no cache, no redundancy
+  std::string store;      // a StoreDesc path (cache base directory)
+  int store_count = 1;    // datasets that store keeps (its COUNT)
   std::string group;      // failure group: members of a set come from different ones
-  RedType type = RedType::xor_parity;
-  int set_size = 8;
-  int failures = 2;       // RS parity blocks per set
-  int replicas = 1;       // PARTNER copies
+  // Scheme, SET_SIZE, SET_FAILURES (RS parity blocks), REPLICAS (PARTNER
+  // copies); the piece size is the runtime's (Settings::mpi_piece_size).
+  redset::Params params;
 };
 
 struct Descriptors {

@@ -115,7 +115,7 @@ Status try_fetch(Context& ctx, int id) {
   kv::Tree desc, mine;
   distribute_summary(ctx, summary, &desc, &mine);
   DatasetInfo info = DatasetInfo::from_tree(desc);
-  const Protection& p = select_protection(ctx.settings, info.ckpt, false);
+  const RedDesc& p = select(ctx.settings.reds, info.ckpt, false);
   std::string dir = ctx.dataset_dir(p.store, id);
   // A dataset written with cache bypass, or SCR_FETCH_BYPASS: read in place.
   bool in_place = ctx.settings.fetch_bypass || desc.int_or("BYPASS", 0) != 0;

@@ -98,7 +98,7 @@ Status load_rescaled(Context& ctx, int id, const kv::Tree& summary) {
   SCR_TRY(mpi::agree(ctx.world, check_whole(ctx, *r)));
   DatasetInfo info = DatasetInfo::from_tree(r->desc);
   r->in_place = ctx.settings.fetch_bypass || r->desc.int_or("BYPASS", 0) != 0;
-  r->node_dir = node_dir(ctx, select_protection(ctx.settings, info.ckpt, false).store, id);
+  r->node_dir = node_dir(ctx, select(ctx.settings.reds, info.ckpt, false).store, id);
   // One process per node makes the directory, fresh: marks left by an
   // earlier attempt must not vouch for files this one has not checked.
   Status made;
@@ -152,7 +152,7 @@ Status drop_rescaled(Context& ctx) {
 
 void sweep_rescaled(Context& ctx) {
   if (ctx.node.rank() == 0)
-    for (const auto& p : ctx.settings.protections) {
+    for (const auto& p : ctx.settings.reds) {
       std::string base = ctx.cache_dir(p.store);
       auto names = ctx.fs().list_dir(base);
       if (!names) continue;

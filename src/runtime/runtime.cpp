@@ -52,7 +52,7 @@ Status check_path_inputs(const Settings& s, const Identity& id) {
                                    {"SCR_CACHE_BASE", s.cache_base}})
     if (!io::path::is_absolute(base))
       return Error(Errc::invalid_argument, what + "=" + base + ": must be an absolute path");
-  for (const auto& p : s.protections)
+  for (const auto& p : s.reds)
     if (!io::path::is_absolute(p.store))
       return Error(Errc::invalid_argument, "store " + p.store + ": must be an absolute path");
   return Status::Ok();
@@ -194,7 +194,7 @@ Status Runtime::setup(const Config& config, const mpi::Comm& world) {
   // Private node-local directories; the prefix's .scr directory.
   ctx_.cntl_dir = job_dir(s.cntl_base, ctx_.id);
   Status st = make_private_job_dir(ctx_.fs(), s.cntl_base, ctx_.cntl_dir);
-  for (const auto& p : s.protections)
+  for (const auto& p : s.reds)
     if (st.ok()) st = make_private_job_dir(ctx_.fs(), p.store, ctx_.cache_dir(p.store));
   if (st.ok() && ctx_.rank() == 0) st = io::make_dirs(ctx_.fs(), prefix_scr_dir(s.prefix), 0700);
   SCR_TRY(mpi::agree(ctx_.world, st));

@@ -89,7 +89,7 @@ Status Runtime::start_output(const std::string& name, int flags) {
 
   int id = ++ctx_.dataset_id;
   int ckpt = (flags & kFlagCheckpoint) ? ++ctx_.checkpoint_id : 0;
-  const Protection& p = select_protection(ctx_.settings, ckpt, !(flags & kFlagCheckpoint));
+  const RedDesc& p = select(ctx_.settings.reds, ckpt, !(flags & kFlagCheckpoint));
   if (ckpt > 0 && !p.bypass) SCR_TRY(evict_for_checkpoint(ctx_, p));
 
   kv::Tree desc;

@@ -6,16 +6,6 @@
 namespace scr::rt {
 namespace {
 
-redset::Scheme scheme_of(RedType t) {
-  switch (t) {
-    case RedType::single: return redset::Scheme::single;
-    case RedType::partner: return redset::Scheme::partner;
-    case RedType::xor_parity: return redset::Scheme::xor_code;
-    case RedType::reed_solomon: return redset::Scheme::rs;
-  }
-  return redset::Scheme::single;
-}
-
 // Typed reads of parameters the registry guarantees to exist with a default;
 // a failure here means the registry and this table disagree.
 struct Reader {
@@ -95,26 +85,7 @@ Result<Settings> settings_from_config(const Config& config) {
   SCR_ASSIGN_OR_RETURN(Descriptors d, build_descriptors(config));
   s.groups = d.groups;
   s.reds = d.reds;
-  for (const RedDesc& red : d.reds) {
-    Protection p;
-    p.index = red.index;
-    p.enabled = red.enabled;
-    p.interval = red.interval;
-    p.output = red.output;
-    p.bypass = red.bypass;
-    p.store = red.store.empty() ? s.cache_base : red.store;
-    // COUNT of its store (SCR_CACHE_SIZE for the cache base, unless a STORE
-    // line for it says otherwise).
-    const StoreDesc* store = d.find_store(p.store);
-    p.store_count = store ? store->count : s.cache_size;
-    p.group = red.group.empty() ? "NODE" : red.group;
-    p.params.scheme = scheme_of(red.type);
-    p.params.set_size = red.set_size;
-    p.params.failures = red.failures;
-    p.params.replicas = red.replicas;
-    p.params.piece_size = s.mpi_piece_size;
-    s.protections.push_back(p);
-  }
+  for (RedDesc& red : s.reds) red.params.piece_size = s.mpi_piece_size;
   return s;
 }
 
@@ -128,11 +99,5 @@ std::vector<std::string> no_effect_warnings(const Config& config) {
   return out;
 }
 
-const Protection& select_protection(const Settings& s, int checkpoint_id, bool output_only) {
-  int index = select(s.reds, checkpoint_id, output_only).index;
-  for (const auto& p : s.protections)
-    if (p.index == index) return p;
-  return s.protections.front();
-}
 
 }  // namespace scr::rt

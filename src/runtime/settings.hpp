@@ -10,24 +10,9 @@
 
 #include "common/status.hpp"
 #include "kvtree/tree.hpp"
-#include "redset/set.hpp"
 #include "runtime/descriptors.hpp"
 
 namespace scr::rt {
-
-// A redundancy descriptor as configured (CKPT=<n> ... lines or defaults).
-struct Protection {
-  int index = 0;
-  int interval = 1;         // applies to checkpoints whose id is a multiple
-  bool output = false;      // preferred for output datasets
-  bool enabled = true;
-  // Datasets go straight to the prefix: no cache, no redundancy.
-  bool bypass = false;
-  std::string store;        // cache base directory
-  int store_count = 1;      // checkpoints that store keeps (its COUNT)
-  std::string group = "NODE";  // failure group name
-  redset::Params params;
-};
 
 struct Settings {
   int debug = 0;
@@ -76,8 +61,7 @@ struct Settings {
   std::string log_syslog_facility = "LOG_LOCAL7";
   std::string log_syslog_level = "LOG_INFO";
   std::string log_syslog_socket = "/dev/log";
-  std::vector<Protection> protections;
-  std::vector<RedDesc> reds;  // as configured; selection follows descriptors.hpp
+  std::vector<RedDesc> reds;  // sorted by index; a dataset's is chosen by select()
   GroupDescs groups;
 };
 
@@ -87,8 +71,5 @@ Result<Settings> settings_from_config(const Config& config);
 // One line per SCR parameter the user set that has no effect in SCR++,
 // saying why (SCR_Init prints them once, on rank 0).
 std::vector<std::string> no_effect_warnings(const Config& config);
-
-// The protection for a dataset, chosen by descriptors.hpp's select().
-const Protection& select_protection(const Settings& s, int checkpoint_id, bool output_only);
 
 }  // namespace scr::rt

@@ -41,10 +41,10 @@ TEST(Descriptors, DefaultsWithoutCkptLines) {
   EXPECT_EQ(r.interval, 1);
   EXPECT_FALSE(r.output);
   EXPECT_TRUE(r.bypass);  // SCR_CACHE_BYPASS=1 is SCR 3.1's default
-  EXPECT_EQ(r.type, RedType::xor_parity);
-  EXPECT_EQ(r.set_size, 8);
-  EXPECT_EQ(r.failures, 2);
-  EXPECT_EQ(r.replicas, 1);
+  EXPECT_EQ(r.params.scheme, redset::Scheme::xor_code);
+  EXPECT_EQ(r.params.set_size, 8);
+  EXPECT_EQ(r.params.failures, 2);
+  EXPECT_EQ(r.params.replicas, 1);
   EXPECT_EQ(r.store, "/dev/shm");
   EXPECT_EQ(r.group, "NODE");
 }
@@ -54,9 +54,9 @@ TEST(Descriptors, DefaultDescriptorFollowsParameters) {
                               "SCR_GROUP=WORLD", "SCR_CACHE_BASE=/tmp/cache/", "SCR_CACHE_SIZE=3",
                               "SCR_CACHE_BYPASS=1"}));
   ASSERT_EQ(d.reds.size(), 1u);
-  EXPECT_EQ(d.reds[0].type, RedType::partner);
-  EXPECT_EQ(d.reds[0].replicas, 2);
-  EXPECT_EQ(d.reds[0].set_size, 4);
+  EXPECT_EQ(d.reds[0].params.scheme, redset::Scheme::partner);
+  EXPECT_EQ(d.reds[0].params.replicas, 2);
+  EXPECT_EQ(d.reds[0].params.set_size, 4);
   EXPECT_EQ(d.reds[0].group, "WORLD");
   EXPECT_EQ(d.reds[0].store, "/tmp/cache");
   EXPECT_TRUE(d.reds[0].bypass);
@@ -87,12 +87,14 @@ TEST(Descriptors, StoresGroupsAndCkptLines) {
   EXPECT_EQ(d.find_store("/ssd")->group, "POWER");
 
   ASSERT_EQ(d.reds.size(), 3u);
-  EXPECT_EQ(d.reds[0].set_size, 16);
-  EXPECT_EQ(d.reds[0].failures, 2);  // unset items take SCR_* defaults
-  EXPECT_EQ(d.reds[1].type, RedType::reed_solomon);
+  EXPECT_EQ(d.reds[0].params.set_size, 16);
+  EXPECT_EQ(d.reds[0].params.failures, 2);  // unset items take SCR_* defaults
+  EXPECT_EQ(d.reds[1].params.scheme, redset::Scheme::rs);
   EXPECT_EQ(d.reds[1].interval, 4);
-  EXPECT_EQ(d.reds[1].failures, 3);
+  EXPECT_EQ(d.reds[1].params.failures, 3);
   EXPECT_EQ(d.reds[1].store, "/ssd");
+  EXPECT_EQ(d.reds[1].store_count, 4);  // the COUNT of its store
+  EXPECT_EQ(d.reds[0].store_count, 2);
   EXPECT_FALSE(d.reds[2].enabled);
   EXPECT_TRUE(d.reds[2].output);
   EXPECT_TRUE(d.reds[2].bypass);
@@ -159,11 +161,11 @@ TEST(Descriptors, SelectionTiesAndNoOutputDescriptor) {
   EXPECT_EQ(select(d.reds, 2, true).index, 2);
 }
 
-TEST(Descriptors, RedTypeNames) {
-  EXPECT_STREQ(red_type_name(RedType::single), "SINGLE");
-  EXPECT_STREQ(red_type_name(RedType::partner), "PARTNER");
-  EXPECT_STREQ(red_type_name(RedType::xor_parity), "XOR");
-  EXPECT_STREQ(red_type_name(RedType::reed_solomon), "RS");
+TEST(Descriptors, SchemeNames) {
+  EXPECT_STREQ(redset::scheme_name(redset::Scheme::single), "SINGLE");
+  EXPECT_STREQ(redset::scheme_name(redset::Scheme::partner), "PARTNER");
+  EXPECT_STREQ(redset::scheme_name(redset::Scheme::xor_code), "XOR");
+  EXPECT_STREQ(redset::scheme_name(redset::Scheme::rs), "RS");
 }
 
 }  // namespace
