@@ -1,3 +1,4 @@
+#include "runtime/outcome.hpp"
 #include "runtime/distribute.hpp"
 
 #include <algorithm>
@@ -177,7 +178,7 @@ Status distribute_files(Context& ctx, Holdings& held, int id) {
     if (!st.ok()) {
       // Leave nothing half-copied; the redundancy scheme may still rebuild it.
       log::warn("moving files of dataset " + std::to_string(id) + ": " + st.message());
-      if (st.code() == Errc::no_space || st.code() == Errc::io_error) noroom = true;
+      if (storage_failed(st)) noroom = true;
       for (const auto& n : in.names) (void)io::remove_file(ctx.fs(), io::path::join(in.dir, n));
     }
   }

@@ -1,5 +1,7 @@
 #include "runtime/fetch.hpp"
 
+#include "runtime/outcome.hpp"
+
 #include <set>
 
 #include "common/log.hpp"
@@ -8,6 +10,7 @@
 #include "mpi/turns.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/index_edit.hpp"
+#include "runtime/outcome.hpp"
 #include "runtime/rescale.hpp"
 
 namespace scr::rt {
@@ -155,20 +158,29 @@ void learn_prefix_ids(Context& ctx) {
   ctx.checkpoint_id = std::max<int>(ctx.checkpoint_id, static_cast<int>(mpi::max(ctx.world, max_ckpt)));
 }
 
+namespace {
+// A fetch that failed for want of room or through an I/O error in cache, or
+// for a reason of this job (invalid_argument: it cannot read that checkpoint
+// here), says nothing about the checkpoint: it stays loadable for a later
+// job. Anything else found its data damaged, and it is marked FAILED.
+bool fetch_spares_data(const Status& st) { return storage_failed(st) || st.code() == Errc::invalid_argument; }
+}  // namespace
+
 Result<int> fetch_checkpoint(Context& ctx) {
   for (int id : agreed_fetch_order(ctx)) {
     double t0 = wall_seconds();
-    Status st = try_fetch(ctx, id);
+    Outcome outcome = agree_outcome(ctx.world, try_fetch(ctx, id), fetch_spares_data);
+    const Status& st = outcome.why;
     std::string name;
     // Record the outcome: CURRENT and FETCHED, or FAILED for damaged data.
     Status recorded = edit_index(ctx, [&](PrefixIndex& idx) {
       kv::Tree* e = idx.find(id);
       if (!e) return Status::Ok();
       name = e->value_or("NAME", "");
-      if (st.ok()) {
+      if (outcome.verdict == Verdict::usable) {
         idx.set_current(name);
         e->set_int("FETCHED", static_cast<int64_t>(wall_seconds()));
-      } else if (st.code() != Errc::invalid_argument) {
+      } else if (outcome.verdict == Verdict::unusable) {
         idx.mark_failed(id);
         if (idx.current() == name) idx.clear_current();
       }

@@ -8,6 +8,7 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "redset/redset.hpp"
+#include "runtime/outcome.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/distribute.hpp"
 #include "runtime/salvage.hpp"
@@ -139,10 +140,6 @@ void keep_intact(Context& ctx, const Holdings& held, int id) {
   ctx.dataset_id = std::max(ctx.dataset_id, id);  // new datasets must not reuse its id
 }
 
-bool transient_failure(const Status& st) {
-  return st.code() == Errc::no_space || st.code() == Errc::io_error;
-}
-
 }  // namespace
 
 void purge_cache(Context& ctx) {
@@ -180,8 +177,9 @@ Status rebuild_cache(Context& ctx) {
   int id = 0;
   while ((id = next_dataset(ctx, held, id)) > 0) {
     double t0 = wall_seconds();
-    Status st = rebuild_one(ctx, held, id);
-    if (!st.ok() && mpi::any_true(ctx.world, transient_failure(st))) {
+    Outcome outcome = agree_outcome(ctx.world, rebuild_one(ctx, held, id));
+    const Status& st = outcome.why;
+    if (outcome.verdict == Verdict::kept) {
       ctx.events.record({"DATASET_KEPT", "", id, wall_seconds() - t0, -1, st.message()});
       if (ctx.rank() == 0)
         log::warn("cached dataset " + std::to_string(id) + " could not be rebuilt: " + st.message() +
@@ -191,7 +189,7 @@ Status rebuild_cache(Context& ctx) {
       ctx.world.barrier();
       continue;
     }
-    if (!st.ok()) {
+    if (outcome.verdict == Verdict::unusable) {
       ctx.events.record({"DATASET_LOST", "", id, wall_seconds() - t0, -1, st.message()});
       if (ctx.rank() == 0)
         log::warn("cached dataset " + std::to_string(id) + " cannot be used: " + st.message() +

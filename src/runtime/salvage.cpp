@@ -1,3 +1,4 @@
+#include "runtime/outcome.hpp"
 #include "runtime/salvage.hpp"
 
 #include <climits>
@@ -203,8 +204,7 @@ Status salvage_resized_cache(Context& ctx, const Holdings& held) {
     }));
     // A full or failing prefix says nothing about the checkpoint: the cache
     // is its only copy, and the caller would delete it. Stop instead.
-    bool transient = st.code() == Errc::no_space || st.code() == Errc::io_error;
-    if (mpi::any_true(ctx.world, transient))
+    if (agree_outcome(ctx.world, st).verdict == Verdict::kept)
       return Error(Errc::no_space, "cached checkpoint " + name + " of the job of " + std::to_string(writers) +
                                        " processes could not be saved to the prefix (" + st.message() +
                                        "); the cache is left as it is: make room in " + ctx.settings.prefix +

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The whole benchmark set, one JSON line per measurement, then a table per
+# part (docs/performance.md explains each one and its baseline):
+#   redset    encode and rebuild of XOR, RS (k=2) and PARTNER, 8 ranks on 4
+#             and on 8 simulated nodes, 64 and 256 MiB per rank, against a
+#             plain write + fsync of the same data (build/bench/redset/redset_bench)
+#   runtime   flush, rebuild at Init and restart at another size
+#             (bench/runtime/run.sh)
+#   files     many small files (bench/runtime/many_files.sh)
+# Usage: scripts/bench.sh [BUILD_DIR]
+#   env: ONLY=redset|runtime|files, REPEAT (default 5 for redset, 3 for the
+#   others), SIZES (default "64MiB 256MiB"), DIR (default /dev/shm/scr_bench_all)
+# Run it on a quiet machine: every ratio is to a baseline of the same run,
+# but other work on the two cores still moves the numbers.
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+build="$(cd "${1:-$here/build}" && pwd)"
+dir="${DIR:-/dev/shm/scr_bench_all}"
+sizes="${SIZES:-64MiB 256MiB}"
+want() { [ -z "${ONLY:-}" ] || [ "$ONLY" = "$1" ]; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_btl=self,vader
+unset SCR_BUILD_DIR SCR_SOURCE_DIR
+results="$(mktemp)"
+trap 'rm -f "$results"; rm -rf "$dir"' EXIT
+
+if want redset; then
+  echo "== redset: encode and rebuild, 8 ranks"
+  for nodes in 4 8; do
+    for size in $sizes; do
+      for scheme in "xor" "rs --k 2" "partner"; do
+        rm -rf "$dir"
+        # shellcheck disable=SC2086
+        line=$(timeout 900 mpirun -n 8 "$build/bench/redset/redset_bench" --scheme $scheme --nodes "$nodes" \
+                 --bytes-per-rank "$size" --repeat "${REPEAT:-5}" --dir "$dir" 2>/dev/null | grep '^{')
+        echo "{\"bench\":\"redset\",\"result\":$line}" | tee -a "$results"
+      done
+    done
+  done
+  python3 - "$results" <<'PY'
+import json, sys
+rows = [json.loads(l)["result"] for l in open(sys.argv[1]) if '"bench":"redset"' in l]
+print(f"{'scheme':>8} {'nodes':>5} {'MiB/rank':>8} {'write s':>8} {'encode s':>9} {'x write':>7} "
+      f"{'rebuild s':>9} {'x encode':>8} {'RSS MiB':>7} {'ok':>3}")
+for r in rows:
+    print(f"{r['scheme']:>8} {r['nodes']:>5} {r['bytes_per_rank'] >> 20:>8} {r['write_s']:>8.3f} "
+          f"{r['encode_s']:>9.3f} {r['encode_over_write']:>7.2f} {r['rebuild_s']:>9.3f} "
+          f"{r['rebuild_over_encode']:>8.2f} {r['peak_rss_mib']:>7.1f} {'yes' if r['verified'] else 'NO':>3}")
+PY
+fi
+
+if want runtime; then
+  echo "== runtime: flush, rebuild at Init, restart at another size"
+  REPEAT="${REPEAT:-3}" bash "$here/bench/runtime/run.sh" "$build"
+fi
+
+if want files; then
+  echo "== many small files"
+  REPEAT="${REPEAT:-3}" bash "$here/bench/runtime/many_files.sh" "$build"
+fi
