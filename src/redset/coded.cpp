@@ -39,6 +39,8 @@ class CodedRebuild : public Rebuild {
   Result<std::vector<FileEntry>> run() override {
     return self_.intact ? run_as_source() : run_as_lost();
   }
+  std::optional<std::vector<uint32_t>> read_crcs() const override { return read_crcs_; }
+  bool wrote_own_files() const override { return !self_.intact; }
 
  private:
   io::Env& env_;
@@ -48,6 +50,7 @@ class CodedRebuild : public Rebuild {
   SetLoss loss_;
   std::map<int, kv::Tree> entries_;  // a lost member's metadata and its neighbours'
   Decoder decode_;
+  std::optional<std::vector<uint32_t>> read_crcs_;
 
   // Every member must open its files before any message flows.
   Status agree(const Status& local) { return agree_in_set(set_, local); }
@@ -57,8 +60,13 @@ class CodedRebuild : public Rebuild {
     auto data = open_measured_files(env_, dir_, self_.files);
     auto red = env_.open(redfile_, io::OpenMode::read);
     SCR_TRY(agree(!data.ok() ? data.status() : red.status()));
+    // The checksums of what the decode reads: recover() checks them against
+    // the header instead of reading every file once more.
+    data->track_crcs();
     SymbolStore store(*data, **red, self_.header.data_offset, loss_.chunk);
     SCR_TRY(agree(decode_(store, loss_.chunk, loss_)));
+    auto crcs = data->part_crcs(set_.params().piece_size);
+    if (crcs) read_crcs_ = std::move(*crcs);
     return self_.files;
   }
 

@@ -57,10 +57,13 @@ class PartnerRebuild : public Rebuild {
     std::vector<InStream> ins = self_.intact ? std::vector<InStream>{} : receives(plan);
     SCR_TRY(agree_in_set(set_, run_streams(set_.comm(), set_.params().piece_size, outs, ins)));
     if (self_.intact) return self_.files;
+    wrote_ = true;
     SCR_TRY(data_out_->commit());
     SCR_TRY(red_out_->commit());
     return data_out_->files();
   }
+
+  bool wrote_own_files() const override { return wrote_; }
 
  private:
   io::Env& env_;
@@ -69,6 +72,7 @@ class PartnerRebuild : public Rebuild {
   SelfCheck self_;
   SetLoss loss_;
   std::map<int, kv::Tree> entries_;
+  bool wrote_ = false;
   // An intact member reads its files and the replicas in its redundancy file.
   std::optional<io::LogicalFile> data_in_;
   std::unique_ptr<io::File> red_in_;

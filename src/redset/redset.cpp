@@ -87,21 +87,58 @@ bool drop_damaged(io::Env& env, const Set& set, const std::string& dir, const st
   return checked.intact.size() == files->size();
 }
 
-}  // namespace
+// After a rebuild that did not check files first: this member's own files
+// must match the CRC32C its header recorded. A source of a decode checks
+// the checksums its read took; a member whose files the rebuild wrote had
+// them checked as they were written; any other reads them now.
+Status check_after(io::Env& env, const Set& set, const std::string& dir, const detail::Rebuild& rebuild,
+                   const std::vector<FileEntry>& files) {
+  if (rebuild.wrote_own_files()) return Status::Ok();
+  std::vector<std::string> damaged;
+  if (auto read = rebuild.read_crcs(); read && read->size() == files.size()) {
+    for (size_t i = 0; i < files.size(); ++i)
+      if (files[i].crc && (*read)[i] != *files[i].crc) damaged.push_back(files[i].name);
+  } else {
+    damaged = check_crcs(env, dir, files, set.params().piece_size).damaged;
+    for (const auto& f : files)  // a file gone since the survey is no better
+      if (f.crc && !env.exists(io::path::join(dir, f.name))) damaged.push_back(f.name);
+  }
+  if (damaged.empty()) return Status::Ok();
+  return Error(Errc::corrupt, io::path::join(dir, damaged.front()) +
+                                  " does not match the CRC32C recorded when the scheme was applied");
+}
 
-// Two halves (see schemes.hpp): every set surveys its loss, all agree it can
-// be rebuilt, and only then does any set write. Files are checked against
-// their CRC32C before the survey (damaged ones count as lost); rebuilt files
-// are checked as they are written (PendingFiles), before they take their
-// names.
-Result<std::vector<std::string>> recover(io::Env& env, const Set& set, const std::string& dir,
-                                         std::map<std::string, uint32_t>* crcs) {
+// One attempt. With `check_first` every member first reads its files against
+// the CRC32C its own header recorded and removes those that no longer match,
+// so they count as lost. Without it the files are checked by the rebuild's
+// own reads (check_after), which costs one read less per file; damage then
+// fails the attempt, and the caller makes the careful one.
+Result<std::vector<FileEntry>> recover_once(io::Env& env, const Set& set, const std::string& dir,
+                                            bool check_first) {
   std::string redfile = redundancy_file(set, dir);
-  bool files_checked = drop_damaged(env, set, dir, redfile);
+  bool files_checked = check_first && drop_damaged(env, set, dir, redfile);
   auto rebuild = survey(env, set, dir, redfile, files_checked);
   SCR_TRY(mpi::agree(set.parent(), rebuild.status()));
   auto got = (*rebuild)->run();
   SCR_TRY(mpi::agree(set.parent(), got.status()));
+  if (!check_first) SCR_TRY(mpi::agree(set.parent(), check_after(env, set, dir, **rebuild, *got)));
+  return got;
+}
+
+}  // namespace
+
+// Two halves (see schemes.hpp): every set surveys its loss, all agree it can
+// be rebuilt, and only then does any set write. Files are checked against
+// their CRC32C by the rebuild's own reads, and rebuilt files as they are
+// written (PendingFiles), before they take their names. Should any file be
+// found damaged (Errc::corrupt), the careful attempt follows: damaged files
+// are removed first and count as lost. Other failures (I/O, a loss beyond
+// repair) are returned as they are.
+Result<std::vector<std::string>> recover(io::Env& env, const Set& set, const std::string& dir,
+                                         std::map<std::string, uint32_t>* crcs) {
+  auto got = recover_once(env, set, dir, false);
+  if (!got && got.status().code() == Errc::corrupt) got = recover_once(env, set, dir, true);
+  if (!got) return got.status();
   if (crcs)
     for (const auto& f : *got)
       if (f.crc) (*crcs)[f.name] = *f.crc;

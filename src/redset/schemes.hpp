@@ -16,6 +16,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,13 @@ class Rebuild {
   virtual ~Rebuild() = default;
   // Rebuild what the set lost; returns this process's files.
   virtual Result<std::vector<FileEntry>> run() = 0;
+  // After run(): the CRC32C of each of this process's own files, taken as
+  // the rebuild read them (a source of a decode), in file order; nothing
+  // when the rebuild did not read them (or wrote them: they were checked
+  // as they were written).
+  virtual std::optional<std::vector<uint32_t>> read_crcs() const { return std::nullopt; }
+  // This process's files were written by the rebuild (and checked then).
+  virtual bool wrote_own_files() const { return false; }
 };
 using Survey = Result<std::unique_ptr<Rebuild>>;
 
