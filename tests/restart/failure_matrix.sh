@@ -24,13 +24,19 @@ esac
 e2e_begin "restart_matrix_${scheme}_$(IFS=_; echo "${*:-default}" | tr -c 'A-Za-z0-9_\n' _)"
 args=(-n 40 -c 10 -g 64 32)
 
+# The job killed after step.30 runs once; every case starts from a copy of
+# what it left (prefix, caches, control directories), at the same path, since
+# the filemaps record where the caches are.
+use_dirs "$E2E_DIR/run"
+run_job "${settings[@]}" -- 8 "$HEAT" "${args[@]}" --crash-at 35 --crash-rank 5
+expect_crashed
+cp -a "$E2E_DIR/run" "$E2E_DIR/crashed"
+
 # case NAME NODES-AFTER EXPECTED LOST-NODE...
 case_run() {
   local name="$1" nodes="$2" expected="$3"
   shift 3
-  use_dirs "$E2E_DIR/$name"
-  run_job "${settings[@]}" -- 8 "$HEAT" "${args[@]}" --crash-at 35 --crash-rank 5
-  expect_crashed
+  rm -rf "$E2E_DIR/run" && cp -a "$E2E_DIR/crashed" "$E2E_DIR/run" && use_dirs "$E2E_DIR/run"
   local n
   for n in "$@"; do lose_node "$n"; done
   run_job "${settings[@]}" "SCR_SIM_NODES=$nodes" -- 8 "$HEAT" "${args[@]}"
