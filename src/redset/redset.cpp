@@ -99,9 +99,12 @@ Status check_after(io::Env& env, const Set& set, const std::string& dir, const d
     for (size_t i = 0; i < files.size(); ++i)
       if (files[i].crc && (*read)[i] != *files[i].crc) damaged.push_back(files[i].name);
   } else {
-    damaged = check_crcs(env, dir, files, set.params().piece_size).damaged;
-    for (const auto& f : files)  // a file gone since the survey is no better
-      if (f.crc && !env.exists(io::path::join(dir, f.name))) damaged.push_back(f.name);
+    // Every file with a checksum must be found intact; one gone since the
+    // survey is no better than a damaged one (check_crcs skips missing files).
+    CrcCheck checked = check_crcs(env, dir, files, set.params().piece_size);
+    std::set<std::string> intact(checked.intact.begin(), checked.intact.end());
+    for (const auto& f : files)
+      if (f.crc && !intact.count(f.name)) damaged.push_back(f.name);
   }
   if (damaged.empty()) return Status::Ok();
   return Error(Errc::corrupt, io::path::join(dir, damaged.front()) +
