@@ -209,6 +209,9 @@ int run(const Options& o) {
     bool need = o.every > 0 ? s % o.every == 0 : scr.need_checkpoint();
     if (need) checkpoint(scr, rod, s, o);
     if (o.out_every > 0 && s % o.out_every == 0) output(scr, rod, s, o);
+    // The barrier lets rank 0 finish reporting this step before a SIGKILL
+    // elsewhere makes mpiexec kill it.
+    if (s == o.crash_at) MPI_Barrier(MPI_COMM_WORLD);
     if (s == o.crash_at && g_rank == o.crash_rank) {
       std::fprintf(stderr, "[heat_cpp] rank %d: simulating a failure at step %d (SIGKILL)\n", g_rank, s);
       std::fflush(stderr);

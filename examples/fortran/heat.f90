@@ -65,6 +65,9 @@ program heat_f90
       if (ierr /= SCR_SUCCESS) call die('SCR_NEED_CHECKPOINT failed')
     end if
     if (need == 1) call checkpoint(s)
+    ! The barrier lets rank 0 finish reporting this step before a SIGKILL
+    ! elsewhere makes mpiexec kill it.
+    if (s == crash_at) call MPI_Barrier(MPI_COMM_WORLD)
     if (s == crash_at .and. rank == crash_rank) then
       write (error_unit, '(a,i0,a,i0,a)') '[heat-f90] rank ', rank, ': simulating a failure at step ', s, ' (SIGKILL)'
       flush (error_unit)

@@ -292,6 +292,9 @@ int main(int argc, char** argv) {
     else if (SCR_Need_checkpoint(&need) != SCR_SUCCESS) die("SCR_Need_checkpoint failed");
     if (need) checkpoint(&g, &o, s);
     if (o.out_every > 0 && s % o.out_every == 0) output(&g, &o, s);
+    /* The barrier lets rank 0 finish reporting this step before a SIGKILL
+     * elsewhere makes mpiexec kill it. */
+    if (s == o.crash_at) MPI_Barrier(MPI_COMM_WORLD);
     if (s == o.crash_at && g.rank == o.crash_rank) {
       fprintf(stderr, "[heat] rank %d: simulating a failure at step %d (SIGKILL)\n", g.rank, s);
       fflush(stderr);

@@ -66,6 +66,10 @@ def main():
             if not ckpt.valid:
                 raise SystemExit(f"checkpoint step.{step} failed")
             say(f"step {step}: checkpoint 'step.{step}' saved")
+        if step == args.crash_at:
+            # Let rank 0 finish reporting this step before the SIGKILL
+            # makes mpiexec kill it.
+            comm.Barrier()
         if step == args.crash_at and rank == size - 1:
             print(f"[heat-py] rank {rank}: simulating a failure at step {step} (SIGKILL)", flush=True)
             os.kill(os.getpid(), signal.SIGKILL)

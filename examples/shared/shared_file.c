@@ -175,6 +175,9 @@ int main(int argc, char** argv) {
   for (int s = start + 1; s <= o.steps; ++s) {
     if (s % o.every == 0) checkpoint(&o, s, buf);
     if (s == o.crash_at) {
+      /* Every rank dies here; the barrier lets rank 0 finish reporting the
+       * last checkpoint before the first SIGKILL makes mpiexec kill it. */
+      MPI_Barrier(MPI_COMM_WORLD);
       fprintf(stderr, "[shared] rank %d: simulating a failure at step %d (SIGKILL)\n", rank, s);
       fflush(stderr);
       raise(SIGKILL);
