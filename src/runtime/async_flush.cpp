@@ -27,7 +27,7 @@ Status AsyncFlusher::start(Context& ctx, int id) {
   SCR_TRY(ctx.filemap.advance(id, CacheState::flushing));
   SCR_TRY(mpi::agree(ctx.world, ctx.filemap.save(ctx.fs())));
   Flight* f = flight.get();
-  io::Env* env = ctx.env;
+  io::Env* env = ctx.job.env;
   std::string prefix = ctx.settings.prefix;
   // The copy's messages carry this rank (each in-process rank has its own).
   f->thread = std::thread([f, env, prefix, speaker = log::current_speaker()] {

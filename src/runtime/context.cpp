@@ -8,7 +8,9 @@
 
 namespace scr::rt {
 
-Context::Context() : flusher(std::make_unique<AsyncFlusher>()) {}
+Context::Context(const Job& j)
+    : job(j), settings(j.settings), id(j.id), world(j.world), node(j.node),
+      flusher(std::make_unique<AsyncFlusher>()) {}
 Context::~Context() = default;
 
 std::string Context::dataset_dir(const std::string& store, int dataset) const {

@@ -1,7 +1,9 @@
-// The one runtime context: everything SCR++ knows about this run. The C and
-// C++ APIs hold exactly one (src/api); the modules of the runtime
-// (cache.cpp, flush.cpp, fetch.cpp, rebuild.cpp, halt.cpp, ...) are free
-// functions over it, each owning one step of the program flow.
+// The one runtime context: everything SCR++ knows about this run, split
+// into the Job fixed at SCR_Init (runtime/job.hpp) and the run state the
+// API calls change. The C and C++ APIs hold exactly one (src/api); the
+// modules of the runtime (cache.cpp, flush.cpp, fetch.cpp, rebuild.cpp,
+// halt.cpp, ...) are free functions over it, each owning one step of the
+// program flow.
 #pragma once
 
 #include <map>
@@ -12,14 +14,10 @@
 #include <unordered_set>
 #include <vector>
 
-#include "io/env.hpp"
-#include "io/file_lock.hpp"
-#include "mpi/comm.hpp"
 #include "redset/set.hpp"
 #include "runtime/dataset.hpp"
 #include "runtime/event_log.hpp"
-#include "runtime/identity.hpp"
-#include "runtime/settings.hpp"
+#include "runtime/job.hpp"
 
 namespace scr::rt {
 
@@ -64,26 +62,24 @@ struct Timing {
 };
 
 struct Context {
-  // Constant after SCR_Init.
-  Settings settings;
-  Identity id;
-  mpi::Comm world;
-  mpi::Comm node;                // processes sharing this node's storage
-  io::Env* env = nullptr;        // PosixEnv, or the fault-injecting one below in tests
-  std::unique_ptr<io::Env> fault_env;
-  std::string cntl_dir;
-  EventLog events;  // records on rank 0 only (SCR_LOG_ENABLE)
-  // Held from SCR_Init to the end of the process: one job per prefix (rank
-  // 0) and per job directory (the first process of each node).
-  std::optional<io::FileLock> prefix_lock;
-  std::optional<io::FileLock> job_lock;
+  // Fixed at SCR_Init and read-only for the rest of the run; the names
+  // below are shorthands into it.
+  const Job& job;
+  const Settings& settings;
+  const Identity& id;
+  const mpi::Comm& world;
+  const mpi::Comm& node;         // processes sharing this node's storage
 
   // Mutable run state.
+  EventLog events;  // records on rank 0 only (SCR_LOG_ENABLE)
   Filemap filemap;
   int dataset_id = 0;            // last id handed out
   int checkpoint_id = 0;
   Timing timing;
   bool halt_logged = false;  // the HALT event is recorded once
+  // The checkpoint a fetch tries first: SCR_CURRENT, then the one
+  // SCR_Current names.
+  std::string current;
 
   // The phase open, if any: at most one of the two is set.
   std::optional<OutputPhase> output;
@@ -110,16 +106,16 @@ struct Context {
   };
   std::map<const RedDesc*, ProtectionSet> sets;
 
-  Context();
+  explicit Context(const Job& job);
   ~Context();
   Context(Context&&) = delete;
 
-  int rank() const { return world.rank(); }
-  int ranks() const { return world.size(); }
-  io::Env& fs() const { return *env; }
+  int rank() const { return job.rank(); }
+  int ranks() const { return job.ranks(); }
+  io::Env& fs() const { return job.fs(); }
 
   // Cache directory of this node for a store, and of a dataset in it.
-  std::string cache_dir(const std::string& store) const { return job_dir(store, id); }
+  std::string cache_dir(const std::string& store) const { return job.cache_dir(store); }
   std::string dataset_dir(const std::string& store, int dataset) const;
   // Dataset directory of a dataset this process holds (store from filemap).
   std::string dataset_dir(int dataset) const;

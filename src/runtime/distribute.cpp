@@ -14,7 +14,7 @@ namespace scr::rt {
 namespace {
 
 std::string filemap_path(const Context& ctx, int rank) {
-  return io::path::join(ctx.cntl_dir, "filemap_" + std::to_string(rank) + ".scr");
+  return io::path::join(ctx.job.cntl_dir, "filemap_" + std::to_string(rank) + ".scr");
 }
 
 // Owner rank of a filemap file name "filemap_<rank>.scr", or -1.
@@ -27,12 +27,12 @@ int owner_of(const std::string& name) {
 // Node leader: every filemap in the control directory, by owner rank.
 std::map<int, kv::Tree> read_node_filemaps(Context& ctx) {
   std::map<int, kv::Tree> out;
-  auto names = ctx.fs().list_dir(ctx.cntl_dir);
+  auto names = ctx.fs().list_dir(ctx.job.cntl_dir);
   if (!names) return out;
   for (const auto& name : *names) {
     int owner = owner_of(name);
     if (owner < 0) continue;
-    auto tree = io::read_tree(ctx.fs(), io::path::join(ctx.cntl_dir, name));
+    auto tree = io::read_tree(ctx.fs(), io::path::join(ctx.job.cntl_dir, name));
     if (!tree) {
       log::warn("ignoring damaged filemap " + name + ": " + tree.status().message());
       continue;

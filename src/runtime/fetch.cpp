@@ -23,7 +23,7 @@ std::vector<int> agreed_fetch_order(Context& ctx) {
     auto idx = PrefixIndex::load(ctx.fs(), ctx.settings.prefix);
     if (!idx) log::error(idx.status().message());
     else {
-      auto ids = idx->fetch_order(ctx.settings.current);
+      auto ids = idx->fetch_order(ctx.current);
       for (size_t i = 0; i < ids.size(); ++i) order.set_int(std::to_string(i), ids[i]);
     }
   }

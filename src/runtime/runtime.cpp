@@ -84,10 +84,10 @@ Status apply_prefix_settings(Context& ctx) {
 // would reuse dataset ids and overwrite the first one's index entries; two
 // jobs with one job id on one node would share a cache. The locks die with
 // their holders, so a relaunch after a crash is never blocked.
-Status take_job_locks(Context& ctx) {
+Status take_job_locks(Job& job) {
   char host[256] = {0};
   ::gethostname(host, sizeof host - 1);
-  std::string holder = "job " + ctx.id.job_id + " (host " + host + ", pid " + std::to_string(::getpid()) + ")";
+  std::string holder = "job " + job.id.job_id + " (host " + host + ", pid " + std::to_string(::getpid()) + ")";
   auto take = [&](const std::string& path, std::optional<io::FileLock>* slot, const char* what) -> Status {
     auto lock = io::FileLock::try_acquire(path, holder);
     if (lock) {
@@ -101,10 +101,10 @@ Status take_job_locks(Context& ctx) {
     return lock.status().with_context(std::string("another job is using ") + what);
   };
   Status st;
-  if (ctx.rank() == 0) st = take(prefix_lock_path(ctx.settings.prefix), &ctx.prefix_lock, "this prefix directory");
-  SCR_TRY(mpi::agree(ctx.world, st));
-  if (ctx.node.rank() == 0) st = take(io::path::join(ctx.cntl_dir, "job.lock"), &ctx.job_lock, "this job directory");
-  return mpi::agree(ctx.world, st);
+  if (job.rank() == 0) st = take(prefix_lock_path(job.settings.prefix), &job.prefix_lock, "this prefix directory");
+  SCR_TRY(mpi::agree(job.world, st));
+  if (job.node.rank() == 0) st = take(io::path::join(job.cntl_dir, "job.lock"), &job.job_lock, "this job directory");
+  return mpi::agree(job.world, st);
 }
 
 // <base>/<user>/scr.<jobid>: both the per-user directory and the job
@@ -123,15 +123,15 @@ Runtime::~Runtime() = default;
 namespace {
 
 // SCR_FAULT_INJECT: the runtime's file system breaks as the plan says.
-Status inject_faults(Context& ctx) {
+Status inject_faults(Job& job) {
 #if SCR_FAULT_INJECTION
-  auto env = std::make_unique<io::FaultEnv>(io::Env::posix());
-  SCR_TRY(env->configure(ctx.settings.fault_inject));
-  ctx.env = env.get();
-  ctx.fault_env = std::move(env);
+  auto env = std::make_unique<io::FaultEnv>(*job.env);
+  SCR_TRY(env->configure(job.settings.fault_inject));
+  job.env = env.get();
+  job.owned_env = std::move(env);
   return Status::Ok();
 #else
-  (void)ctx;
+  (void)job;
   return Error(Errc::unsupported,
                "SCR_FAULT_INJECT is set, but fault injection is compiled only into test builds "
                "(configure with -DSCR_FAULT_INJECTION=ON)");
@@ -144,69 +144,74 @@ Result<std::unique_ptr<Runtime>> Runtime::init(const Config& config) {
   return init(config, mpi::world());
 }
 
-Result<std::unique_ptr<Runtime>> Runtime::init(const Config& config, const mpi::Comm& world) {
+Result<std::unique_ptr<Runtime>> Runtime::init(const Config& config, const mpi::Comm& world,
+                                                io::Env* fs) {
   std::unique_ptr<Runtime> rt(new Runtime());
-  SCR_TRY(rt->setup(config, world));
+  SCR_TRY(rt->setup(config, world, fs));
   SCR_TRY(rt->prepare_restart());
   return rt;
 }
 
-Status Runtime::setup(const Config& config, const mpi::Comm& world) {
-  ctx_.world = world.duplicate();
-  log::set_rank(ctx_.rank());
+// Settles the Job (everything after this only reads it) and starts the run
+// state: the event log and an empty filemap.
+Status Runtime::setup(const Config& config, const mpi::Comm& world, io::Env* fs) {
+  Job& job = job_;
+  job.world = world.duplicate();
+  log::set_rank(job.rank());
   ctx_.timing.run_start = wall_seconds();
   ctx_.timing.last_checkpoint_end = ctx_.timing.run_start;
-  SCR_ASSIGN_OR_RETURN(ctx_.settings, agreed_settings(ctx_.world, config));
-  Settings& s = ctx_.settings;
+  SCR_ASSIGN_OR_RETURN(job.settings, agreed_settings(job.world, config));
+  Settings& s = job.settings;
   log::set_debug_level(s.debug);
   // The background flush is a second thread; the MPI standard allows one
   // only from the FUNNELED thread level on. An application that asked for
   // no thread support (the SINGLE level) gets synchronous flushes instead.
-  if (s.flush_async && !mpi::all_true(ctx_.world, ctx_.world.threads_allowed())) {
+  if (s.flush_async && !mpi::all_true(job.world, job.world.threads_allowed())) {
     s.flush_async = false;
-    if (ctx_.rank() == 0)
+    if (job.rank() == 0)
       log::warn("SCR_FLUSH_ASYNC=1 needs MPI started with thread support of at least FUNNELED; "
                 "this job's MPI provides less, so datasets are flushed synchronously");
   }
-  if (ctx_.rank() == 0)
+  if (job.rank() == 0)
     for (const auto& line : no_effect_warnings(config)) log::warn(line);
-  if (ctx_.rank() == 0)
+  if (job.rank() == 0)
     for (const auto& name : config.unknown_env_names())
       log::warn("ignoring unknown environment variable " + name + " (not an SCR parameter)" +
                 did_you_mean(name));
 
-  ctx_.env = &io::Env::posix();
-  if (!s.fault_inject.empty()) SCR_TRY(mpi::agree(ctx_.world, inject_faults(ctx_)));
+  job.env = fs ? fs : &io::Env::posix();
+  if (!s.fault_inject.empty()) SCR_TRY(mpi::agree(job.world, inject_faults(job)));
 
-  auto node = node_name(s.sim_nodes, ctx_.rank(), ctx_.ranks());
-  SCR_TRY(mpi::agree(ctx_.world, node.status()));
-  ctx_.id.node = *node;
-  ctx_.id.simulated = !s.sim_nodes.empty();
-  ctx_.id.user = user_name(s);
-  Result<std::string> job = std::string();
-  if (ctx_.rank() == 0) job = resolve_job_id(ctx_.fs(), s);
-  SCR_TRY(mpi::agree(ctx_.world, job.status()));
-  ctx_.id.job_id = ctx_.rank() == 0 ? *job : "";
-  mpi::bcast_string(ctx_.world, ctx_.id.job_id, 0);
-  SCR_TRY(mpi::agree(ctx_.world, check_path_inputs(s, ctx_.id)));
-  ctx_.node = mpi::split_by_string(ctx_.world, ctx_.id.node);
+  auto node = node_name(s.sim_nodes, job.rank(), job.ranks());
+  SCR_TRY(mpi::agree(job.world, node.status()));
+  job.id.node = *node;
+  job.id.simulated = !s.sim_nodes.empty();
+  job.id.user = user_name(s);
+  Result<std::string> job_id = std::string();
+  if (job.rank() == 0) job_id = resolve_job_id(job.fs(), s);
+  SCR_TRY(mpi::agree(job.world, job_id.status()));
+  job.id.job_id = job.rank() == 0 ? *job_id : "";
+  mpi::bcast_string(job.world, job.id.job_id, 0);
+  SCR_TRY(mpi::agree(job.world, check_path_inputs(s, job.id)));
+  job.node = mpi::split_by_string(job.world, job.id.node);
 
   // Private node-local directories; the prefix's .scr directory.
-  ctx_.cntl_dir = job_dir(s.cntl_base, ctx_.id);
-  Status st = make_private_job_dir(ctx_.fs(), s.cntl_base, ctx_.cntl_dir);
+  job.cntl_dir = job_dir(s.cntl_base, job.id);
+  Status st = make_private_job_dir(job.fs(), s.cntl_base, job.cntl_dir);
   for (const auto& p : s.reds)
-    if (st.ok()) st = make_private_job_dir(ctx_.fs(), p.store, ctx_.cache_dir(p.store));
-  if (st.ok() && ctx_.rank() == 0) st = io::make_dirs(ctx_.fs(), prefix_scr_dir(s.prefix), 0700);
-  SCR_TRY(mpi::agree(ctx_.world, st));
-  SCR_TRY(take_job_locks(ctx_));
-  clear_finalized(ctx_);
-  ctx_.events = EventLog(s, ctx_.id.job_id, ctx_.id.user, ctx_.rank() == 0);
-  ctx_.events.record({"START", "", 0, -1, -1, std::to_string(ctx_.ranks()) + " processes"});
+    if (st.ok()) st = make_private_job_dir(job.fs(), p.store, job.cache_dir(p.store));
+  if (st.ok() && job.rank() == 0) st = io::make_dirs(job.fs(), prefix_scr_dir(s.prefix), 0700);
+  SCR_TRY(mpi::agree(job.world, st));
+  SCR_TRY(take_job_locks(job));
 
+  clear_finalized(ctx_);
+  ctx_.current = s.current;
+  ctx_.events = EventLog(s, job.id.job_id, job.id.user, job.rank() == 0);
+  ctx_.events.record({"START", "", 0, -1, -1, std::to_string(job.ranks()) + " processes"});
   std::string fm_path =
-      io::path::join(ctx_.cntl_dir, "filemap_" + std::to_string(ctx_.rank()) + ".scr");
+      io::path::join(job.cntl_dir, "filemap_" + std::to_string(job.rank()) + ".scr");
   // Filled from this node's control directory by rebuild_cache/purge_cache.
-  ctx_.filemap = Filemap::empty(fm_path, ctx_.rank());
+  ctx_.filemap = Filemap::empty(fm_path, job.rank());
   return Status::Ok();
 }
 
@@ -270,8 +275,8 @@ Status Runtime::finalize() {
   ctx_.events.record({"END", "", 0, wall_seconds() - ctx_.timing.run_start, -1, st.ok() ? "ok" : st.message()});
   ctx_.world.barrier();
   finalized_ = true;
-  ctx_.prefix_lock.reset();
-  ctx_.job_lock.reset();
+  job_.prefix_lock.reset();  // the run is over: other jobs may come
+  job_.job_lock.reset();
   return st;
 }
 

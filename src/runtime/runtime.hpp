@@ -1,5 +1,5 @@
 // The SCR++ runtime: one object per process between SCR_Init and
-// SCR_Finalize, holding the Context and implementing each API call as a
+// SCR_Finalize, holding the Job and the Context and implementing each API call as a
 // step of the program flow (docs/design.md#program-flow). Every method except route_file is
 // collective over all the job's processes and returns the same status on every
 // process. Calls in the wrong phase return Errc::bad_state.
@@ -22,8 +22,11 @@ class Runtime {
   static Result<std::unique_ptr<Runtime>> init(const Config& config);
   // The same over the processes of `world` (duplicated, so the runtime's
   // messages never meet the caller's): in-process tests give each rank
-  // thread its own (mpi/in_process.hpp).
-  static Result<std::unique_ptr<Runtime>> init(const Config& config, const mpi::Comm& world);
+  // thread its own (mpi/in_process.hpp). `fs`, when given, is the file
+  // system the runtime works through (a test's fault-injecting one); it
+  // must outlive the runtime.
+  static Result<std::unique_ptr<Runtime>> init(const Config& config, const mpi::Comm& world,
+                                               io::Env* fs = nullptr);
   ~Runtime();
 
   Status finalize();
@@ -52,7 +55,7 @@ class Runtime {
 
  private:
   Runtime() = default;
-  Status setup(const Config& config, const mpi::Comm& world);
+  Status setup(const Config& config, const mpi::Comm& world, io::Env* fs);
   Status prepare_restart();
   Status finish_output(bool valid);
   Status complete_cached(const OutputPhase& out, bool valid);
@@ -63,7 +66,8 @@ class Runtime {
   Result<std::string> prefix_relative(const std::string& name) const;
   int cached_by_name(const std::string& name);
 
-  Context ctx_;
+  Job job_;  // filled by setup, read-only through ctx_ afterwards
+  Context ctx_{job_};
   bool finalized_ = false;
 };
 

@@ -82,7 +82,7 @@ Status Runtime::set_current(const std::string& name) {
   }
   int id = cached > 0 ? cached : indexed;
   SCR_TRY(delete_cached_after(ctx_, id));
-  ctx_.settings.current = name;  // the fetch order starts with it
+  ctx_.current = name;  // the fetch order starts with it
   if (ctx_.restart_loaded) return Status::Ok();
   SCR_TRY(drop_rescaled(ctx_));
   ctx_.restart_candidates = cached_checkpoints(ctx_);

@@ -74,13 +74,14 @@ TEST(RescaleSummary, RefusesNamesOutsideThePrefixAndNoCount) {
 // A context with just what routing reads: no MPI.
 struct Routing : ::testing::Test {
   scr::testing::TempDir dir;
-  rt::Context ctx;
+  rt::Job job;
+  rt::Context ctx{job};
   std::string prefix = dir.path() + "/prefix";
   std::string node_dir = dir.path() + "/cache/scr.rescale.5";
 
   void prepare(bool in_place) {
-    ctx.env = &io::Env::posix();
-    ctx.settings.prefix = prefix;
+    job.env = &io::Env::posix();
+    job.settings.prefix = prefix;
     kv::Tree summary;
     summary.set_int("RANKS", 2);
     for (int r = 0; r < 2; ++r) {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "io/env.hpp"
+#include "io/fault_env.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "mpi/in_process.hpp"
@@ -84,7 +85,10 @@ Config SimJob::config() const {
 void SimJob::run(const std::function<void(mpi::Comm& world, Runtime& rt)>& body) {
   Config cfg = config();
   mpi::InProcess(kRanks).run([&](mpi::Comm& world) {
-    auto rt = Runtime::init(cfg, world);
+    // Every rank works through a file system that passes everything on
+    // until a test arms it (inject_faults).
+    io::FaultEnv fs(io::Env::posix());
+    auto rt = Runtime::init(cfg, world, &fs);
     ASSERT_TRUE(rt.ok()) << "rank " << world.rank() << ": " << rt.status().to_string();
     body(world, **rt);
   });
@@ -135,12 +139,8 @@ Status write_checkpoint(Runtime& rt, int rank, const std::string& name) {
 }
 
 io::FaultEnv& inject_faults(Runtime& rt) {
-  Context& ctx = rt.context();
-  auto env = std::make_unique<io::FaultEnv>(*ctx.env);
-  io::FaultEnv& faults = *env;
-  ctx.env = &faults;
-  ctx.fault_env = std::move(env);
-  return faults;
+  // SimJob::run gave every runtime a FaultEnv.
+  return dynamic_cast<io::FaultEnv&>(rt.context().fs());
 }
 
 }  // namespace scr::rt::testing

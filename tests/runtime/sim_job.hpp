@@ -62,8 +62,9 @@ std::string file_bytes(const std::string& name, int rank);
 // it; returns what SCR_Complete_output returned.
 Status write_checkpoint(Runtime& rt, int rank, const std::string& name);
 
-// From now on this rank's runtime works through a fault-injecting file
-// system (owned by its Context); configure the faults on the result.
+// The fault-injecting file system this rank's runtime works through (given
+// to it by SimJob::run, passing everything on until armed); configure the
+// faults on the result.
 io::FaultEnv& inject_faults(Runtime& rt);
 
 }  // namespace scr::rt::testing
