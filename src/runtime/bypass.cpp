@@ -6,6 +6,7 @@
 #include "runtime/flush.hpp"
 #include "runtime/index_edit.hpp"
 #include "runtime/shared_names.hpp"
+#include "runtime/summary.hpp"
 
 namespace scr::rt {
 namespace {

@@ -12,6 +12,7 @@
 #include "runtime/index_edit.hpp"
 #include "runtime/outcome.hpp"
 #include "runtime/rescale.hpp"
+#include "runtime/summary.hpp"
 
 namespace scr::rt {
 namespace {
@@ -34,15 +35,11 @@ std::vector<int> agreed_fetch_order(Context& ctx) {
 }
 
 // Rank 0 hands each process its part of the summary (read by rank 0).
-void distribute_summary(Context& ctx, const kv::Tree& summary, kv::Tree* desc, kv::Tree* mine) {
+void distribute_summary(Context& ctx, const Summary& summary, kv::Tree* desc, kv::Tree* mine) {
   std::map<int, kv::Tree> send;
   if (ctx.rank() == 0) {
-    *desc = summary.get("DSET") ? *summary.get("DSET") : kv::Tree();
-    for (int r = 0; r < ctx.ranks(); ++r) {
-      const kv::Tree* part = summary.at({"RANK", std::to_string(r)});
-      send[r] = part ? *part : kv::Tree();
-      send[r].set_int("PRESENT", 1);
-    }
+    *desc = summary.desc();
+    for (int r = 0; r < ctx.ranks(); ++r) send[r] = summary.rank(r);
   }
   mpi::bcast_tree(ctx.world, *desc, 0);
   auto got = mpi::exchange_trees(ctx.world, send);
@@ -101,22 +98,19 @@ Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string&
 }
 
 Status try_fetch(Context& ctx, int id) {
-  kv::Tree summary;
-  Status st;
-  if (ctx.rank() == 0) {
-    auto read = io::read_tree(ctx.fs(), summary_path(ctx.settings.prefix, id));
-    if (read) summary = std::move(read).value();
-    else st = read.status();
-  }
-  SCR_TRY(mpi::agree(ctx.world, st));
+  Result<Summary> summary = Summary();
+  if (ctx.rank() == 0) summary = Summary::read(ctx.fs(), ctx.settings.prefix, id);
+  SCR_TRY(mpi::agree(ctx.world, summary.status()));
   // Written by a job of another size: every process needs the whole list.
-  int64_t writers = mpi::min(ctx.world, ctx.rank() == 0 ? summary.int_or("RANKS", -1) : INT64_MAX);
+  int64_t writers = mpi::min(ctx.world, ctx.rank() == 0 ? summary->writers() : INT64_MAX);
   if (writers != ctx.ranks()) {
-    mpi::bcast_tree(ctx.world, summary, 0);
-    return load_rescaled(ctx, id, summary);
+    kv::Tree tree = summary->tree();
+    mpi::bcast_tree(ctx.world, tree, 0);
+    SCR_ASSIGN_OR_RETURN(Summary whole, Summary::parse(std::move(tree), summary_path(ctx.settings.prefix, id)));
+    return load_rescaled(ctx, id, whole);
   }
   kv::Tree desc, mine;
-  distribute_summary(ctx, summary, &desc, &mine);
+  distribute_summary(ctx, *summary, &desc, &mine);
   DatasetInfo info = DatasetInfo::from_tree(desc);
   const RedDesc& p = select(ctx.settings.reds, info.ckpt, false);
   std::string dir = ctx.dataset_dir(p.store, id);
@@ -126,7 +120,7 @@ Status try_fetch(Context& ctx, int id) {
   entry.put("DESC", desc);
   entry.set("STORE", p.store);
   if (in_place) ctx.filemap.mark_bypass(id);
-  st = in_place ? Status::Ok() : io::make_dirs(ctx.fs(), dir, 0700);
+  Status st = in_place ? Status::Ok() : io::make_dirs(ctx.fs(), dir, 0700);
   // SCR_FETCH_WIDTH processes read the prefix at a time (every process takes
   // its turn, whatever its own state, so the turns never stall).
   st = mpi::in_turns(ctx.world, ctx.settings.fetch_width,

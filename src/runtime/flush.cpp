@@ -11,6 +11,7 @@
 #include "mpi/turns.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/index_edit.hpp"
+#include "runtime/summary.hpp"
 
 namespace scr::rt {
 namespace {
@@ -90,7 +91,7 @@ Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string
       f.size = bytes;
       if (want_crc) f.crc = crc;
     } else {
-      mine.child("REDFILE").child(io::path::basename(item.dst)).set_uint("SIZE", bytes);
+      add_summary_redundancy(mine, io::path::basename(item.dst), bytes);
     }
     synced.insert(io::path::dirname(item.dst));
   }

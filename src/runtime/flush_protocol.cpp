@@ -3,6 +3,7 @@
 #include "io/files.hpp"
 #include "runtime/dataset.hpp"
 #include "runtime/prefix_window.hpp"
+#include "runtime/summary.hpp"
 
 namespace scr::rt {
 
@@ -13,12 +14,9 @@ void mark_flush_begun(PrefixIndex& idx, const kv::Tree& desc) {
 
 Status write_summary(io::Env& env, const std::string& prefix, const kv::Tree& desc, int writers,
                      std::map<int, kv::Tree> lists) {
-  kv::Tree summary;
-  summary.put("DSET", desc);
-  summary.set_int("RANKS", writers);
-  for (auto& [r, t] : lists) summary.child("RANK").put(std::to_string(r), std::move(t));
-  int id = static_cast<int>(desc.int_or("ID", 0));
-  return io::write_tree(env, summary_path(prefix, id), summary);
+  Summary summary(desc, writers);
+  for (auto& [r, t] : lists) summary.set_rank(r, std::move(t));
+  return summary.write(env, prefix);
 }
 
 bool choose_current(PrefixIndex& idx, int id) {

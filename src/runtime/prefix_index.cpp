@@ -18,23 +18,6 @@ std::string prefix_dataset_dir(const std::string& prefix, int id) {
   return io::path::join(prefix_scr_dir(prefix), "scr.dataset." + std::to_string(id));
 }
 
-std::string summary_path(const std::string& prefix, int id) {
-  return io::path::join(prefix_dataset_dir(prefix, id), "summary.scr");
-}
-
-Result<std::vector<kv::FileRecord>> summary_files(const kv::Tree& rank_entry) {
-  SCR_ASSIGN_OR_RETURN(std::vector<kv::FileRecord> files, kv::get_file_list(rank_entry, "FILELIST"));
-  if (rank_entry.int_or("FILES", 0) != static_cast<int64_t>(files.size()))
-    return Error(Errc::corrupt, "summary lists " + std::to_string(files.size()) + " files where FILES = " +
-                                    rank_entry.value_or("FILES", "(absent)"));
-  return files;
-}
-
-void set_summary_files(kv::Tree& rank_entry, const std::vector<kv::FileRecord>& files) {
-  rank_entry.set_int("FILES", static_cast<int64_t>(files.size()));
-  kv::put_file_list(rank_entry, "FILELIST", files);
-}
-
 Result<PrefixIndex> PrefixIndex::load(io::Env& env, const std::string& prefix) {
   PrefixIndex idx;
   idx.path_ = io::path::join(prefix_scr_dir(prefix), "index.scr");

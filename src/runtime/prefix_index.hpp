@@ -8,8 +8,7 @@
 // FLUSHED=1 and no FAILED mark; an interrupted flush leaves COMPLETE=0.
 //
 // Per-dataset metadata lives beside it in <prefix>/.scr/scr.dataset.<id>/:
-// summary.scr (per-rank file lists with sizes and CRC32C) and the redundancy
-// files of the dataset.
+// summary.scr (runtime/summary.hpp) and the redundancy files of the dataset.
 #pragma once
 
 #include <optional>
@@ -29,12 +28,6 @@ std::string prefix_scr_dir(const std::string& prefix);
 // a tool while it changes the index.
 std::string prefix_lock_path(const std::string& prefix);
 std::string prefix_dataset_dir(const std::string& prefix, int id);
-std::string summary_path(const std::string& prefix, int id);
-
-// A rank's application files in a flush summary, RANK/<w>/{FILES, FILELIST}:
-// prefix-relative names with size, CRC32C and whether the file is shared.
-Result<std::vector<kv::FileRecord>> summary_files(const kv::Tree& rank_entry);
-void set_summary_files(kv::Tree& rank_entry, const std::vector<kv::FileRecord>& files);
 
 class PrefixIndex : public DatasetTable {
  public:

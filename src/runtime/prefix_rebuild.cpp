@@ -3,6 +3,7 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "runtime/prefix_index.hpp"
+#include "runtime/summary.hpp"
 
 namespace scr::rt {
 
@@ -33,7 +34,7 @@ Result<std::map<int, kv::Tree>> rebuild_in_prefix(io::Env& env, const redset::of
       files.push_back({f.name, f.meta.size, crcs.at({r.world_rank, f.name}), false, std::nullopt});
     set_summary_files(entry, files);
     SCR_ASSIGN_OR_RETURN(io::FileInfo red, env.stat(r.redundancy_file));
-    entry.child("REDFILE").child(io::path::basename(r.redundancy_file)).set_uint("SIZE", red.size);
+    add_summary_redundancy(entry, io::path::basename(r.redundancy_file), red.size);
   }
   return entries;
 }

@@ -7,6 +7,7 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "runtime/dataset.hpp"
+#include "runtime/summary.hpp"
 
 namespace scr::rt {
 namespace {
@@ -14,12 +15,11 @@ namespace {
 // Prefix-relative names of a dataset's files, from its summary.
 std::set<std::string> summary_names(io::Env& env, const std::string& prefix, int id) {
   std::set<std::string> out;
-  auto summary = io::read_tree(env, summary_path(prefix, id));
+  auto summary = Summary::read(env, prefix, id);
   if (!summary) return out;
-  if (const kv::Tree* ranks = summary->get("RANK"))
-    for (const auto& [r, t] : ranks->children())
-      if (auto files = rt::summary_files(*t))
-        for (auto& f : *files) out.insert(std::move(f.name));
+  for (int r = 0; r < summary->writers(); ++r)
+    if (auto files = summary_files(summary->rank(r)))
+      for (auto& f : *files) out.insert(std::move(f.name));
   return out;
 }
 

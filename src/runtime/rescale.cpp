@@ -6,18 +6,17 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "runtime/prefix_index.hpp"
+#include "runtime/summary.hpp"
 
 namespace scr::rt {
 
 constexpr const char* kDirPrefix = "scr.rescale.";
 
-Status parse_summary(const std::string& prefix, const kv::Tree& summary, Rescaled* r) {
-  r->writers = static_cast<int>(summary.int_or("RANKS", 0));
-  if (r->writers < 1) return Error(Errc::corrupt, "its summary records no process count");
+Status parse_summary(const std::string& prefix, const Summary& summary, Rescaled* r) {
+  r->writers = summary.writers();
+  r->desc = summary.desc();
   for (int w = 0; w < r->writers; ++w) {
-    const kv::Tree* entry = summary.at({"RANK", std::to_string(w)});
-    if (!entry) continue;
-    SCR_ASSIGN_OR_RETURN(std::vector<kv::FileRecord> files, summary_files(*entry));
+    SCR_ASSIGN_OR_RETURN(std::vector<kv::FileRecord> files, summary_files(summary.rank(w)));
     for (const auto& f : files) {
       const std::string& rel = f.name;
       if (!io::path::is_within(prefix, io::path::join(prefix, rel)) ||
@@ -89,10 +88,9 @@ std::string node_dir(const Context& ctx, const std::string& store, int id) {
 
 }  // namespace
 
-Status load_rescaled(Context& ctx, int id, const kv::Tree& summary) {
+Status load_rescaled(Context& ctx, int id, const Summary& summary) {
   auto r = std::make_unique<Rescaled>();
   r->id = id;
-  if (const kv::Tree* d = summary.get("DSET")) r->desc = *d;
   // The summary is the same tree everywhere, so is the outcome of parsing.
   SCR_TRY(parse_summary(ctx.settings.prefix, summary, r.get()));
   SCR_TRY(mpi::agree(ctx.world, check_whole(ctx, *r)));

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "runtime/context.hpp"
+#include "runtime/summary.hpp"
 
 namespace scr::rt {
 
@@ -33,18 +34,18 @@ struct Rescaled {
   bool failed = false;  // a file this process routed failed its check
 };
 
-// Local: every file of a prefix summary (RANKS, RANK/<r>/FILE/<name>/{SIZE,
-// CRC}) once into r->files, crcs and by_name, and r->writers. A file several
-// processes wrote (N-to-1) is listed under the one whose entry carries the
-// CRC (its owner), else the lowest rank. Errc::corrupt for a name outside
-// the prefix or inside its .scr, or no process count.
-Status parse_summary(const std::string& prefix, const kv::Tree& summary, Rescaled* r);
+// Local: every file of a prefix summary once into r->files, crcs and
+// by_name, with r->writers and r->desc. A file several processes wrote
+// (N-to-1) is listed under the one whose entry carries the CRC (its owner),
+// else the lowest rank. Errc::corrupt for a name outside the prefix or
+// inside its .scr.
+Status parse_summary(const std::string& prefix, const Summary& summary, Rescaled* r);
 
-// Collective. Take dataset `id` of the prefix, whose summary (the same tree
-// on every process) says it was written by a job of another size: check
+// Collective. Take dataset `id` of the prefix, whose summary (the same on
+// every process) says it was written by a job of another size: check
 // every file is present with its recorded size (spread over the processes)
 // and prepare each node's directory. Errc::corrupt when a file is missing.
-Status load_rescaled(Context& ctx, int id, const kv::Tree& summary);
+Status load_rescaled(Context& ctx, int id, const Summary& summary);
 
 // Local. Path to read the dataset file `rel` (prefix-relative) from, after
 // fetching and checking it once for this node. Errc::not_found for a name

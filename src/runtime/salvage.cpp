@@ -14,6 +14,7 @@
 #include "runtime/flush.hpp"
 #include "runtime/index_edit.hpp"
 #include "runtime/prefix_rebuild.hpp"
+#include "runtime/summary.hpp"
 
 namespace scr::rt {
 namespace {

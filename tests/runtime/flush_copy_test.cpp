@@ -12,6 +12,7 @@
 #include "io/env.hpp"
 #include "kvtree/tree.hpp"
 #include "runtime/flush.hpp"
+#include "runtime/summary.hpp"
 
 namespace {
 

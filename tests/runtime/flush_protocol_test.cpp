@@ -16,6 +16,7 @@
 #include "io/files.hpp"
 #include "runtime/dataset.hpp"
 #include "runtime/flush_protocol.hpp"
+#include "runtime/summary.hpp"
 
 namespace {
 

@@ -1,5 +1,6 @@
-// Restart at a different size, the MPI-free parts (runtime/rescale.hpp):
-// the summary becomes one list of files, and routing a file fetches and
+// The flush summary's codec (runtime/summary.hpp), and restart at a
+// different size, the MPI-free parts (runtime/rescale.hpp): the summary
+// becomes one list of files, and routing a file fetches and
 // checks it once for the node, never hands out a damaged one, and refuses a
 // name outside the dataset.
 #include <gtest/gtest.h>
@@ -8,11 +9,13 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include "../io/temp_dir.hpp"
 #include "common/crc32c.hpp"
 #include "runtime/prefix_index.hpp"
 #include "runtime/rescale.hpp"
+#include "runtime/summary.hpp"
 
 namespace {
 
@@ -38,15 +41,29 @@ void add_file(kv::Tree& summary, int rank, const std::string& name, const std::s
   rt::set_summary_files(entry, files);
 }
 
-TEST(RescaleSummary, ListsEachFileOnceUnderItsWriter) {
+// A summary tree of `writers` processes with a descriptor, as a flush writes.
+kv::Tree summary_tree(int writers) {
   kv::Tree summary;
-  summary.set_int("RANKS", 3);
+  summary.child("DSET").set_int("ID", 1);
+  summary.child("DSET").set("NAME", "ckpt");
+  summary.set_int("RANKS", writers);
+  return summary;
+}
+
+rt::Summary parsed(kv::Tree tree) {
+  auto s = rt::Summary::parse(std::move(tree), "test summary");
+  EXPECT_TRUE(s.ok()) << s.status().to_string();
+  return s ? std::move(s).value() : rt::Summary();
+}
+
+TEST(RescaleSummary, ListsEachFileOnceUnderItsWriter) {
+  kv::Tree summary = summary_tree(3);
   add_file(summary, 0, "ckpt/rank_0.dat", "zero", true);
   add_file(summary, 1, "ckpt/shared.dat", "shared!", false);  // N-to-1: rank 2 owns it
   add_file(summary, 2, "ckpt/shared.dat", "shared!", true);
   add_file(summary, 2, "ckpt/rank_2.dat", "two", true);
   rt::Rescaled r;
-  ASSERT_TRUE(rt::parse_summary("/p", summary, &r).ok());
+  ASSERT_TRUE(rt::parse_summary("/p", parsed(summary), &r).ok());
   EXPECT_EQ(r.writers, 3);
   ASSERT_EQ(r.files.size(), 3u);
   EXPECT_EQ(r.files[0].name, "ckpt/rank_0.dat");
@@ -58,17 +75,77 @@ TEST(RescaleSummary, ListsEachFileOnceUnderItsWriter) {
   EXPECT_EQ(r.by_name.at("ckpt/rank_2.dat"), 2u);
 }
 
-TEST(RescaleSummary, RefusesNamesOutsideThePrefixAndNoCount) {
-  rt::Rescaled r;
-  kv::Tree none;
-  EXPECT_EQ(rt::parse_summary("/p", none, &r).code(), Errc::corrupt);
+TEST(RescaleSummary, RefusesNamesOutsideThePrefix) {
   for (std::string bad : {"../outside.dat", ".scr/index.scr"}) {
-    kv::Tree summary;
-    summary.set_int("RANKS", 1);
+    kv::Tree summary = summary_tree(1);
     add_file(summary, 0, bad, "x", true);
     rt::Rescaled one;
-    EXPECT_EQ(rt::parse_summary("/p", summary, &one).code(), Errc::corrupt) << bad;
+    EXPECT_EQ(rt::parse_summary("/p", parsed(summary), &one).code(), Errc::corrupt) << bad;
   }
+}
+
+// The codec checks the shape before anyone walks the tree: a descriptor, a
+// process count, an entry for every writer, well-formed lists.
+TEST(SummaryCodec, RefusesEveryMalformedShape) {
+  std::vector<std::pair<std::string, kv::Tree>> cases;
+  cases.emplace_back("empty", kv::Tree());
+  kv::Tree no_desc = summary_tree(1);
+  no_desc.erase("DSET");
+  add_file(no_desc, 0, "a", "x", true);
+  cases.emplace_back("no descriptor", no_desc);
+  kv::Tree no_count = summary_tree(1);
+  no_count.erase("RANKS");
+  cases.emplace_back("no RANKS", no_count);
+  kv::Tree missing_rank = summary_tree(2);
+  add_file(missing_rank, 0, "a", "x", true);
+  cases.emplace_back("a writer without entry", missing_rank);
+  kv::Tree bad_count = summary_tree(1);
+  add_file(bad_count, 0, "a", "x", true);
+  bad_count.at({"RANK", "0"})->set_int("FILES", 2);
+  cases.emplace_back("FILES disagrees with the list", bad_count);
+  kv::Tree bad_red = summary_tree(1);
+  add_file(bad_red, 0, "a", "x", true);
+  rt::add_summary_redundancy(*bad_red.at({"RANK", "0"}), "../../x", 3);
+  cases.emplace_back("a redundancy name with a path", bad_red);
+  for (auto& [what, tree] : cases)
+    EXPECT_EQ(rt::Summary::parse(std::move(tree), "s").status().code(), Errc::corrupt) << what;
+}
+
+TEST(SummaryCodec, WritesAndReadsBack) {
+  scr::testing::TempDir dir;
+  kv::Tree desc;
+  desc.set_int("ID", 7);
+  desc.set("NAME", "ckpt.7");
+  rt::Summary s(desc, 2);
+  for (int r = 0; r < 2; ++r) {
+    kv::Tree entry;
+    kv::FileRecord f;
+    f.name = "ckpt.7/rank_" + std::to_string(r);
+    f.size = 10u + static_cast<uint64_t>(r);
+    f.crc = 42u + static_cast<uint32_t>(r);
+    rt::set_summary_files(entry, {f});
+    rt::add_summary_redundancy(entry, "red_" + std::to_string(r), 5);
+    s.set_rank(r, std::move(entry));
+  }
+  std::filesystem::create_directories(dir.path() + "/.scr/scr.dataset.7");
+  ASSERT_TRUE(s.write(io::Env::posix(), dir.path()).ok());
+  auto back = rt::Summary::read(io::Env::posix(), dir.path(), 7);
+  ASSERT_TRUE(back.ok()) << back.status().to_string();
+  EXPECT_EQ(back->id(), 7);
+  EXPECT_EQ(back->writers(), 2);
+  auto files = rt::summary_files(back->rank(1));
+  ASSERT_TRUE(files.ok());
+  ASSERT_EQ(files->size(), 1u);
+  EXPECT_EQ((*files)[0].size, 11u);
+  EXPECT_EQ((*files)[0].crc, 43u);
+  auto red = rt::summary_redundancy(back->rank(0));
+  ASSERT_TRUE(red.ok());
+  ASSERT_EQ(red->size(), 1u);
+  EXPECT_EQ((*red)[0].name, "red_0");
+  EXPECT_EQ(rt::Summary::read(io::Env::posix(), dir.path(), 8).status().code(), Errc::not_found);
+  // A file that does not parse is a damaged summary.
+  write(rt::summary_path(dir.path(), 7), "\x01garbage");
+  EXPECT_EQ(rt::Summary::read(io::Env::posix(), dir.path(), 7).status().code(), Errc::corrupt);
 }
 
 // A context with just what routing reads: no MPI.
@@ -82,15 +159,14 @@ struct Routing : ::testing::Test {
   void prepare(bool in_place) {
     job.env = &io::Env::posix();
     job.settings.prefix = prefix;
-    kv::Tree summary;
-    summary.set_int("RANKS", 2);
+    kv::Tree summary = summary_tree(2);
     for (int r = 0; r < 2; ++r) {
       std::string text = "data of old rank " + std::to_string(r);
       write(prefix + "/ckpt/rank_" + std::to_string(r) + ".dat", text);
       add_file(summary, r, "ckpt/rank_" + std::to_string(r) + ".dat", text, true);
     }
     auto r = std::make_unique<rt::Rescaled>();
-    ASSERT_TRUE(rt::parse_summary(prefix, summary, r.get()).ok());
+    ASSERT_TRUE(rt::parse_summary(prefix, parsed(summary), r.get()).ok());
     r->in_place = in_place;
     r->node_dir = node_dir;
     std::filesystem::create_directories(node_dir + "/.scr");

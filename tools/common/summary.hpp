@@ -1,6 +1,6 @@
 // A flushed dataset's summary (<prefix>/.scr/scr.dataset.<id>/summary.scr,
-// docs/formats/prefix.md) as plain structs, checked for the keys the runtime
-// writes, so tools never walk half-valid trees.
+// docs/formats/prefix.md) as plain structs for the tools' listings, read
+// and checked by the runtime's codec (runtime/summary.hpp).
 #pragma once
 
 #include <cstdint>
@@ -12,6 +12,7 @@
 #include "io/env.hpp"
 #include "kvtree/tree.hpp"
 #include "runtime/dataset.hpp"
+#include "runtime/summary.hpp"
 
 namespace scr::tools {
 
@@ -36,8 +37,8 @@ struct Summary {
   size_t file_count() const;
 };
 
-// Errc::corrupt naming `where` and what is missing or malformed.
-Result<Summary> parse_summary(const kv::Tree& tree, const std::string& where);
+Summary view_summary(const rt::Summary& summary);
+// Errc::corrupt naming the file and what is missing or malformed.
 Result<Summary> read_summary(io::Env& env, const std::string& prefix, int id);
 
 // Ids of the scr.dataset.<id> directories in <prefix>/.scr, ascending.

@@ -15,6 +15,7 @@
 #include "tools/scr_index/command.hpp"
 #include "tools/scr_index/dataset_files.hpp"
 #include "tools/scr_index/index_edit.hpp"
+#include "runtime/summary.hpp"
 
 namespace scr::tools::index_cmd {
 namespace {

@@ -14,6 +14,7 @@
 #include "tools/common/table.hpp"
 #include "tools/common/times.hpp"
 #include "tools/scr_inspect/views.hpp"
+#include "runtime/summary.hpp"
 
 namespace scr::tools::inspect {
 namespace {
@@ -73,16 +74,15 @@ Report inspect_prefix(io::Env& env, const std::string& prefix) {
       r.text += "\nDataset " + std::to_string(id) + ": no summary (its flush did not finish)\n";
       continue;
     }
-    auto tree = io::read_tree(env, rt::summary_path(prefix, id));
-    auto s =
-        tree ? parse_summary(*tree, rt::summary_path(prefix, id)) : Result<Summary>(tree.status());
-    if (!s) {
-      r.problems.push_back(s.status().message());
+    auto read = rt::Summary::read(env, prefix, id);
+    if (!read) {
+      r.problems.push_back(read.status().message());
       continue;
     }
-    r.text += summary_text(id, *s);
-    summaries.set(std::to_string(id), tree_to_json(*tree));
-    if (!indexed.count(id)) unindexed.push_back(s->info.name);
+    Summary s = view_summary(*read);
+    r.text += summary_text(id, s);
+    summaries.set(std::to_string(id), tree_to_json(read->tree()));
+    if (!indexed.count(id)) unindexed.push_back(s.info.name);
   }
   r.json.set("summaries", std::move(summaries));
   Json not_in_index = Json::array();

@@ -8,6 +8,7 @@
 #include "io/path.hpp"
 #include "runtime/flush.hpp"
 #include "runtime/prefix_index.hpp"
+#include "runtime/summary.hpp"
 
 namespace scr::tools::scavenge {
 namespace {

@@ -13,6 +13,7 @@
 #include "tools/common/progress.hpp"
 #include "tools/scr_scavenge/copy.hpp"
 #include "tools/scr_scavenge/records.hpp"
+#include "runtime/summary.hpp"
 
 namespace scr::tools::scavenge {
 namespace {
