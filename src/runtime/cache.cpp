@@ -13,7 +13,7 @@ namespace scr::rt {
 
 namespace {
 
-// The set of a protection, built on first use (collective over world).
+// The set of a protection (collective over world when it is not built yet).
 Result<const Context::ProtectionSet*> protection_set(Context& ctx, const RedDesc& p) {
   if (auto it = ctx.sets.find(&p); it != ctx.sets.end()) return &it->second;
   auto group_name = ctx.settings.groups.member_key(ctx.id.node, p.group);
@@ -29,6 +29,11 @@ Result<const Context::ProtectionSet*> protection_set(Context& ctx, const RedDesc
 }
 
 }  // namespace
+
+Status build_protection_sets(Context& ctx) {
+  for (const RedDesc& p : ctx.settings.reds) SCR_TRY(protection_set(ctx, p).status());
+  return Status::Ok();
+}
 
 Status protect_dataset(Context& ctx, int id, const RedDesc& p, std::optional<kv::Tree> described) {
   SCR_ASSIGN_OR_RETURN(const Context::ProtectionSet* ps, protection_set(ctx, p));

@@ -9,6 +9,11 @@
 
 namespace scr::rt {
 
+// Collective, at SCR_Init: build the redundancy set of every descriptor
+// once for the run (Context::sets), so that no checkpoint splits
+// communicators and a descriptor's fallback warnings are given once.
+Status build_protection_sets(Context& ctx);
+
 // Collective. Apply the protection to dataset `id` (files already listed in
 // the filemap) and record every set member's redundancy descriptor in the
 // filemap, so a member whose node is lost can be told its own.

@@ -97,9 +97,9 @@ struct Context {
   // Background flushes in flight (SCR_FLUSH_ASYNC=1).
   std::unique_ptr<AsyncFlusher> flusher;
 
-  // Redundancy sets, built the first time a descriptor protects a
-  // checkpoint and kept (with every member's set descriptor) for the run:
-  // building one splits communicators, which every checkpoint would repeat.
+  // Redundancy sets, one per descriptor, built at SCR_Init and kept (with
+  // every member's set descriptor) for the run: building one splits
+  // communicators, which every checkpoint would otherwise repeat.
   struct ProtectionSet {
     redset::Set set;
     kv::Tree member_descs;  // REDDESC/<world rank> of each member

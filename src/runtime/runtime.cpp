@@ -217,6 +217,7 @@ Status Runtime::setup(const Config& config, const mpi::Comm& world, io::Env* fs)
 
 Status Runtime::prepare_restart() {
   const Settings& s = ctx_.settings;
+  SCR_TRY(build_protection_sets(ctx_));
   // SCR_DISTRIBUTE=0 skips redistribution and rebuild: the cache is not
   // used at all (docs/runtime.md#restart).
   bool use_cache = s.distribute && !s.cache_purge;
