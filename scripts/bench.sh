@@ -4,11 +4,12 @@
 #   redset    encode and rebuild of XOR, RS (k=2) and PARTNER, 8 ranks on 4
 #             and on 8 simulated nodes, 64 and 256 MiB per rank, against a
 #             plain write + fsync of the same data (build/bench/redset/redset_bench)
-#   runtime   flush, rebuild at Init and restart at another size
-#             (bench/runtime/run.sh)
+#   runtime   flush, SCR_Complete_output against the encode, rebuild at Init
+#             and restart at another size (bench/runtime/run.sh)
 #   files     many small files (bench/runtime/many_files.sh)
 # Usage: scripts/bench.sh [BUILD_DIR]
-#   env: ONLY=redset|runtime|files, REPEAT (default 5 for redset, 3 for the
+#   env: ONLY=redset|runtime|files (RUNTIME_ONLY=flush|complete|rebuild|rescale
+#   within runtime), REPEAT (default 5 for redset, 3 for the
 #   others), SIZES (default "64MiB 256MiB"), DIR (default /dev/shm/scr_bench_all)
 # Run it on a quiet machine: every ratio is to a baseline of the same run,
 # but other work on the two cores still moves the numbers.
@@ -54,7 +55,22 @@ fi
 
 if want runtime; then
   echo "== runtime: flush, rebuild at Init, restart at another size"
-  REPEAT="${REPEAT:-3}" bash "$here/bench/runtime/run.sh" "$build"
+  ONLY="${RUNTIME_ONLY:-}" REPEAT="${REPEAT:-3}" bash "$here/bench/runtime/run.sh" "$build" | tee -a "$results"
+  python3 - "$results" <<'PY'
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if '"bench":"complete"' in l]
+by = {}
+for r in rows:
+    key = r["scheme"] + (" async" if "ASYNC=1" in r.get("flush", "") else "")
+    by.setdefault(key, []).append((r["encode"]["encode_s"], r["result"]["complete_blocked_s"]))
+if by:
+    print(f"{'scheme':>14} {'encode s':>9} {'complete s':>10} {'x encode':>8}   (medians)")
+for scheme, v in by.items():
+    e = statistics.median(x for x, _ in v)
+    c = statistics.median(y for _, y in v)
+    ratio = statistics.median(y / x for x, y in v)
+    print(f"{scheme:>14} {e:>9.3f} {c:>10.3f} {ratio:>8.2f}")
+PY
 fi
 
 if want files; then

@@ -8,8 +8,12 @@
 #    cache) and from the cache (6 ranks: a node lost, its files rebuilt),
 #    against a plain parallel copy of the same bytes in the same run, with
 #    the node-local copies and checks SCR++ made (one per file and node).
+#  - complete: time blocked in SCR_Complete_output for a cached checkpoint
+#    (no flush due: XOR, RS (k=2) and PARTNER; an async flush due: XOR) on 8
+#    nodes, against the redundancy bench's encode of the same data and scheme
+#    in the same run.
 # Usage: bench/runtime/run.sh [BUILD_DIR]   (env: BYTES, REPEAT, DIR, ONLY)
-# ONLY=flush|rebuild|rescale runs one of them.
+# ONLY=flush|rebuild|rescale|complete runs one of them.
 set -euo pipefail
 source "$(dirname "$0")/bench_env.sh"
 bench="$build/bench/runtime/scr_bench"
@@ -41,6 +45,23 @@ for i in $(seq "$repeat"); do
       async) flush=(SCR_FLUSH=1 SCR_FLUSH_ASYNC=1 SCR_FLUSH_ASYNC_MAX=1) ;;
     esac
     echo "{\"bench\":\"flush\",\"mode\":\"$mode\",\"run\":$i,\"result\":$(run $nodes8 SCR_COPY_TYPE=XOR "${flush[@]}" -- write "$bytes" 100000)}"
+  done
+done
+fi
+if want complete; then
+for i in $(seq "$repeat"); do
+  for setup in "XOR xor none" "RS rs none" "PARTNER partner none" "XOR xor async"; do
+    read -r scheme lower flush <<< "$setup"
+    case $flush in
+      none) flush=(SCR_FLUSH=0) ;;
+      async) flush=(SCR_FLUSH=1 SCR_FLUSH_ASYNC=1) ;;
+    esac
+    fresh
+    enc=$(timeout 600 mpirun -n "${NP:-8}" "$build/bench/redset/redset_bench" --scheme "$lower" --k 2 --nodes 8 \
+            --bytes-per-rank "$bytes" --repeat 1 --dir "$dir/redset" 2>/dev/null | grep '^{')
+    fresh
+    out=$(run $nodes8 SCR_COPY_TYPE="$scheme" SCR_SET_FAILURES=2 "${flush[@]}" -- write "$bytes")
+    echo "{\"bench\":\"complete\",\"scheme\":\"$scheme\",\"flush\":\"${flush[*]}\",\"run\":$i,\"encode\":$enc,\"result\":$out}"
   done
 done
 fi
