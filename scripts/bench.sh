@@ -4,11 +4,12 @@
 #   redset    encode and rebuild of XOR, RS (k=2) and PARTNER, 8 ranks on 4
 #             and on 8 simulated nodes, 64 and 256 MiB per rank, against a
 #             plain write + fsync of the same data (build/bench/redset/redset_bench)
-#   runtime   flush, SCR_Complete_output against the encode, rebuild at Init
-#             and restart at another size (bench/runtime/run.sh)
+#   runtime   flush, SCR_Complete_output against the encode, flush and fetch
+#             against a plain copy, rebuild at Init and restart at another
+#             size (bench/runtime/run.sh)
 #   files     many small files (bench/runtime/many_files.sh)
 # Usage: scripts/bench.sh [BUILD_DIR]
-#   env: ONLY=redset|runtime|files (RUNTIME_ONLY=flush|complete|rebuild|rescale
+#   env: ONLY=redset|runtime|files (RUNTIME_ONLY=flush|complete|transfer|rebuild|rescale
 #   within runtime), REPEAT (default 5 for redset, 3 for the
 #   others), SIZES (default "64MiB 256MiB"), DIR (default /dev/shm/scr_bench_all)
 # Run it on a quiet machine: every ratio is to a baseline of the same run,
@@ -70,6 +71,19 @@ for scheme, v in by.items():
     c = statistics.median(y for _, y in v)
     ratio = statistics.median(y / x for x, y in v)
     print(f"{scheme:>14} {e:>9.3f} {c:>10.3f} {ratio:>8.2f}")
+rows = [json.loads(l) for l in open(sys.argv[1]) if '"bench":"transfer"' in l]
+if rows:
+    print(f"{'prefix':>8} {'flush s':>8} {'copy s':>7} {'flush/copy':>10} {'fetch s':>8} {'copy s':>7} "
+          f"{'fetch/copy':>10}   (throughput ratios, medians)")
+for where in ("shm", "disk"):
+    r = [x for x in rows if x["prefix"] == where]
+    if not r:
+        continue
+    med = lambda f: statistics.median(f(x) for x in r)
+    print(f"{where:>8} {med(lambda x: x['flush']['finalize_s']):>8.3f} {med(lambda x: x['flush']['plain_copy_s']):>7.3f} "
+          f"{med(lambda x: x['flush']['plain_copy_s'] / x['flush']['finalize_s']):>10.2f} "
+          f"{med(lambda x: x['fetch']['init_s']):>8.3f} {med(lambda x: x['fetch']['plain_copy_s']):>7.3f} "
+          f"{med(lambda x: x['fetch']['plain_copy_s'] / x['fetch']['init_s']):>10.2f}")
 PY
 fi
 

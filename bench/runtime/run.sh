@@ -12,8 +12,13 @@
 #    (no flush due: XOR, RS (k=2) and PARTNER; an async flush due: XOR) on 8
 #    nodes, against the redundancy bench's encode of the same data and scheme
 #    in the same run.
+#  - transfer: the flush (at SCR_Finalize) and the fetch (at SCR_Init after
+#    every cache is lost) of a SINGLE checkpoint, 8 ranks on 8 nodes, against
+#    a plain parallel copy (read, write, fsync) of the same files in the same
+#    run; the prefix in /dev/shm and on the disk (DISK_DIR, default
+#    /work/.scr_bench_disk).
 # Usage: bench/runtime/run.sh [BUILD_DIR]   (env: BYTES, REPEAT, DIR, ONLY)
-# ONLY=flush|rebuild|rescale|complete runs one of them.
+# ONLY=flush|rebuild|rescale|complete|transfer runs one of them.
 set -euo pipefail
 source "$(dirname "$0")/bench_env.sh"
 bench="$build/bench/runtime/scr_bench"
@@ -26,7 +31,8 @@ run() {  # run <nodes> <env...> -- <args>
   local envs=()
   while [ "$1" != "--" ]; do envs+=("$1"); shift; done
   shift
-  (cd "$dir/prefix" && env SCR_CACHE_BYPASS=0 SCR_PREFIX="$dir/prefix" SCR_CACHE_BASE="$dir/cache" SCR_CNTL_BASE="$dir/cntl" \
+  local pre="${prefix:-$dir/prefix}"
+  (cd "$pre" && env SCR_CACHE_BYPASS=0 SCR_PREFIX="$pre" SCR_CACHE_BASE="$dir/cache" SCR_CNTL_BASE="$dir/cntl" \
      SCR_SIM_NODES="$nodes" "${envs[@]}" timeout 600 mpirun -n "${NP:-8}" "$bench" "$@" 2>/dev/null | grep '^{')
 }
 fresh() { rm -rf "$dir"; mkdir -p "$dir/prefix"; }
@@ -64,6 +70,27 @@ for i in $(seq "$repeat"); do
     echo "{\"bench\":\"complete\",\"scheme\":\"$scheme\",\"flush\":\"${flush[*]}\",\"run\":$i,\"encode\":$enc,\"result\":$out}"
   done
 done
+fi
+if want transfer; then
+# The cache stays in /dev/shm; the prefix is in /dev/shm, then on the disk.
+disk="${DISK_DIR:-/work/.scr_bench_disk}"
+for i in $(seq "$repeat"); do
+  for where in shm disk; do
+    fresh
+    prefix="$dir/prefix"
+    if [ "$where" = disk ]; then prefix="$disk"; rm -rf "$disk"; mkdir -p "$disk"; fi
+    # SCR_FLUSH=2: the first checkpoint is not due, SCR_Finalize flushes it
+    # (finalize_s), after the plain copy of the same files (plain_copy_s).
+    w=$(run $nodes8 SCR_COPY_TYPE=SINGLE SCR_FLUSH=2 BENCH_COPY_DIR="$prefix/plain.flush" -- write "$bytes")
+    rm -rf "$dir/cache" "$dir/cntl" "$prefix/plain.flush"
+    # Every cache lost: SCR_Init fetches (init_s), then the plain copy from
+    # the prefix into the node's tmpfs (plain_copy_s).
+    r=$(run $nodes8 SCR_COPY_TYPE=SINGLE BENCH_COPY_DIR="$dir/plain.fetch" -- restart)
+    echo "{\"bench\":\"transfer\",\"prefix\":\"$where\",\"run\":$i,\"flush\":$w,\"fetch\":$r}"
+    unset prefix
+  done
+done
+rm -rf "$disk"
 fi
 if want rebuild; then
 for i in $(seq "$repeat"); do

@@ -11,6 +11,10 @@
  * waiting), and the number of compute steps run while an async flush was in
  * flight (a counter, not a timing).
  * restart prints the seconds spent in SCR_Init and whether the data matched.
+ * With BENCH_COPY_DIR set, write and restart also time a plain parallel copy
+ * (read, write, fsync) of each process's file into that directory: from the
+ * cache after SCR_Complete_output (the baseline of a flush), from the prefix
+ * after the restart (the baseline of a fetch).
  * rescale takes the checkpoint of `write` (W files of BYTES, W ranks) on any
  * number of ranks N: rank r reads bytes [r*W*BYTES/N, (r+1)*W*BYTES/N) of
  * the concatenated files, routing every file that holds part of them, and
@@ -41,6 +45,39 @@ static double max_all(double v) {
   double out;
   MPI_Allreduce(&v, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   return out;
+}
+
+/* The baseline of a flush or a fetch: what `cp` and `sync` do, one file,
+ * 1 MiB at a time, fsync'd. Returns 0 on any error. */
+static int plain_copy(const char* src, const char* dst) {
+  static unsigned char buf[1 << 20];
+  FILE* in = fopen(src, "rb");
+  FILE* out = in ? fopen(dst, "wb") : NULL;
+  int ok = in && out;
+  size_t n;
+  while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0) ok = fwrite(buf, 1, n, out) == n;
+  if (out) {
+    ok = ok && fflush(out) == 0 && fsync(fileno(out)) == 0;
+    if (fclose(out) != 0) ok = 0;
+  }
+  if (in) fclose(in);
+  return ok;
+}
+
+/* BENCH_COPY_DIR set: every process copies `src` into it as rank_<r>.dat, all
+ * at once; returns the slowest one's seconds (-1 if any copy failed). */
+static double timed_plain_copies(int rank, const char* src) {
+  const char* dir = getenv("BENCH_COPY_DIR");
+  if (!dir) return 0;
+  char dst[2 * SCR_MAX_FILENAME];
+  snprintf(dst, sizeof dst, "%s/rank_%d.dat", dir, rank);
+  if (rank == 0) mkdir(dir, 0700);
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t0 = now();
+  int ok = plain_copy(src, dst), all_ok;
+  double t = max_all(now() - t0);
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  return all_ok ? t : -1;
 }
 
 static int bench_write(int rank, int ranks, uint64_t bytes, int compute) {
@@ -83,14 +120,19 @@ static int bench_write(int rank, int ranks, uint64_t bytes, int compute) {
     if (x < 0) puts("");
     ++steps;
   }
+  /* The same file copied plainly to the prefix's file system, before
+   * SCR_Finalize (which flushes it when SCR_FLUSH > 1 left it unflushed). */
+  double t_copy = timed_plain_copies(rank, path);
+  MPI_Barrier(MPI_COMM_WORLD);
   double t2 = now();
   SCR_Finalize();
   double t_finalize = now() - t2;
   double w = max_all(t_write), c = max_all(t_complete), fz = max_all(t_finalize), in = max_all(t_init);
   if (rank == 0)
     printf("{\"phase\":\"write\",\"ranks\":%d,\"bytes_per_rank\":%llu,\"init_s\":%.4f,\"write_s\":%.4f,"
-           "\"complete_blocked_s\":%.4f,\"finalize_s\":%.4f,\"steps_during_flush\":%d,\"rc\":%d}\n",
-           ranks, (unsigned long long)bytes, in, w, c, fz, steps, rc);
+           "\"complete_blocked_s\":%.4f,\"finalize_s\":%.4f,\"plain_copy_s\":%.4f,"
+           "\"steps_during_flush\":%d,\"rc\":%d}\n",
+           ranks, (unsigned long long)bytes, in, w, c, fz, t_copy, steps, rc);
   free(buf);
   return rc;
 }
@@ -121,9 +163,15 @@ static int bench_restart(int rank, int ranks) {
   }
   int all_ok;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  /* The baseline of a fetch: the prefix's copy of the file copied plainly. */
+  char src[3 * SCR_MAX_FILENAME];
+  const char* prefix = getenv("SCR_PREFIX");
+  snprintf(src, sizeof src, "%s/%s/rank_%d.dat", prefix ? prefix : ".", name, rank);
+  double t_copy = have ? timed_plain_copies(rank, src) : 0;
   if (rank == 0)
-    printf("{\"phase\":\"restart\",\"ranks\":%d,\"init_s\":%.4f,\"restarted\":\"%s\",\"data_ok\":%d}\n",
-           ranks, t_init, have ? name : "", all_ok);
+    printf("{\"phase\":\"restart\",\"ranks\":%d,\"init_s\":%.4f,\"plain_copy_s\":%.4f,\"restarted\":\"%s\","
+           "\"data_ok\":%d}\n",
+           ranks, t_init, t_copy, have ? name : "", all_ok);
   SCR_Finalize();
   return all_ok && have ? 0 : 1;
 }

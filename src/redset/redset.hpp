@@ -49,8 +49,11 @@ std::string redundancy_file(const Set& set, const std::string& dir);
 Status apply(io::Env& env, const Set& set, const std::string& dir,
              const std::vector<std::string>& files, std::vector<uint32_t>* crcs = nullptr);
 // The same for files the caller has described already (describe_files in
-// meta.hpp, without checksums): a checkpoint's completion checks that every
-// routed file exists with that one stat per file.
+// meta.hpp): a checkpoint's completion checks that every routed file exists
+// with that one stat per file. Checksums in `described` are taken as the
+// files' own (a fetch has just checked every byte): SINGLE, which reads
+// nothing to encode, then reads nothing at all; the other schemes take
+// theirs from the encode's read anyway.
 Status apply(io::Env& env, const Set& set, const std::string& dir, kv::Tree described,
              std::vector<uint32_t>* crcs = nullptr);
 

@@ -1,5 +1,7 @@
 // SINGLE: no redundancy data, only a header recording this process's file
 // metadata, so a restart can tell a complete dataset from a damaged one.
+#include <algorithm>
+
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "redset/crcs.hpp"
@@ -10,10 +12,16 @@ namespace scr::redset::detail {
 
 Status apply_single(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
                     const std::string& redfile, std::vector<uint32_t>& crcs) {
-  // Nothing is read to encode: the checksums take a pass of their own.
+  // Nothing is read to encode: the checksums take a pass of their own,
+  // unless the caller gave them (a fetch checked every byte it copied).
   SCR_ASSIGN_OR_RETURN(auto own, files_from_tree(files));
-  SCR_ASSIGN_OR_RETURN(crcs, read_file_crcs(env, dir, own, set.params().piece_size));
-  SCR_TRY(set_file_crcs(files, crcs));
+  if (std::all_of(own.begin(), own.end(), [](const FileEntry& f) { return f.crc.has_value(); })) {
+    crcs.clear();
+    for (const auto& f : own) crcs.push_back(*f.crc);
+  } else {
+    SCR_ASSIGN_OR_RETURN(crcs, read_file_crcs(env, dir, own, set.params().piece_size));
+    SCR_TRY(set_file_crcs(files, crcs));
+  }
   std::map<int, kv::Tree> entries;
   entries.emplace(set.rank(), member_entry(set, std::move(files)));
   kv::Tree header = header_with(set, std::move(entries));

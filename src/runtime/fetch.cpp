@@ -1,13 +1,13 @@
 #include "runtime/fetch.hpp"
 
-#include "runtime/outcome.hpp"
-
 #include <set>
 
 #include "common/log.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "mpi/turns.hpp"
+#include "redset/crcs.hpp"
+#include "redset/meta.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/index_edit.hpp"
 #include "runtime/outcome.hpp"
@@ -59,7 +59,10 @@ Status verify(const std::string& src, const kv::FileRecord& f, uint64_t bytes, u
 // where they lie in the prefix) and check sizes and CRCs. A shared file is
 // checked by its owner; the others compare its size (the summary has no CRC
 // for them).
-Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string& dir, bool in_place) {
+// `described` receives the copies as redset::describe_files gives them, with
+// the checksums they were just checked against.
+Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string& dir, bool in_place,
+                  std::optional<kv::Tree>* described) {
   SCR_ASSIGN_OR_RETURN(std::vector<kv::FileRecord> files, summary_files(mine));
   io::CopyOptions opt;
   opt.piece_size = ctx.settings.piece_size;
@@ -94,6 +97,19 @@ Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string&
   }
   for (const auto& d : made) SCR_TRY(ctx.fs().sync_dir(d));
   ctx.filemap.set_file_records(id, files);
+  if (!in_place) {
+    std::vector<std::string> names;
+    std::vector<uint32_t> crcs;
+    bool all_crcs = true;
+    for (const auto& f : files) {
+      names.push_back(f.name);
+      all_crcs = all_crcs && f.crc.has_value();
+      crcs.push_back(f.crc.value_or(0));
+    }
+    SCR_ASSIGN_OR_RETURN(kv::Tree tree, redset::describe_files(ctx.fs(), dir, names));
+    if (all_crcs) SCR_TRY(redset::set_file_crcs(tree, crcs));
+    *described = std::move(tree);
+  }
   return ctx.filemap.save(ctx.fs());
 }
 
@@ -121,17 +137,18 @@ Status try_fetch(Context& ctx, int id) {
   entry.set("STORE", p.store);
   if (in_place) ctx.filemap.mark_bypass(id);
   Status st = in_place ? Status::Ok() : io::make_dirs(ctx.fs(), dir, 0700);
+  std::optional<kv::Tree> described;
   // SCR_FETCH_WIDTH processes read the prefix at a time (every process takes
   // its turn, whatever its own state, so the turns never stall).
   st = mpi::in_turns(ctx.world, ctx.settings.fetch_width,
-                     [&] { return st.ok() ? load_files(ctx, id, mine, dir, in_place) : st; });
+                     [&] { return st.ok() ? load_files(ctx, id, mine, dir, in_place, &described) : st; });
   st = mpi::agree(ctx.world, st);
   if (!st.ok()) {
     (void)delete_cached(ctx, id);
     return st;
   }
   // Fetched into cache: protect it like a new checkpoint.
-  if (!in_place) SCR_TRY(protect_dataset(ctx, id, p));
+  if (!in_place) SCR_TRY(protect_dataset(ctx, id, p, std::move(described)));
   SCR_TRY(ctx.filemap.advance(id, CacheState::flushed));  // it came from the prefix
   return mpi::agree(ctx.world, ctx.filemap.save(ctx.fs()));
 }

@@ -2,6 +2,9 @@
 // fetches it from the prefix.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "sim_job.hpp"
 
 namespace scr::rt::testing {
@@ -32,6 +35,40 @@ TEST(RuntimeInProcess, FetchIntoAFullCacheLeavesTheCheckpointLoadable) {
   job.settings.erase("SCR_FAULT_INJECT");
   job.lose_every_node();
   job.restart_from("ckpt.1");
+}
+
+namespace fs = std::filesystem;
+
+// The cached copies of `file` ("rank_1.dat") on every simulated node.
+std::vector<fs::path> cached_copies(const SimJob& job, const std::string& file) {
+  std::vector<fs::path> out;
+  fs::path cache = fs::path(job.prefix()).parent_path() / "cache";
+  for (const auto& e : fs::recursive_directory_iterator(cache))
+    if (e.is_regular_file() && e.path().filename() == file) out.push_back(e.path());
+  return out;
+}
+
+// A SINGLE checkpoint fetched into cache is protected with the checksums
+// the fetch checked, not with checksums read again: the next restart in
+// place accepts the intact copy and refuses a damaged one.
+TEST(RuntimeInProcess, AFetchedSingleCheckpointKeepsItsChecksumsInCache) {
+  SimJob job;
+  job.set("SCR_COPY_TYPE", "SINGLE");
+  job.set("SCR_FLUSH", "1");
+  job.checkpoint("ckpt.1");
+  job.lose_every_node();
+  job.restart_from("ckpt.1");  // fetched into every node's cache
+  // Without the prefix copy, only the cache can serve the next restart.
+  fs::remove_all(fs::path(job.prefix()) / "ckpt.1");
+  job.restart_from("ckpt.1");
+  auto copies = cached_copies(job, "rank_1.dat");
+  ASSERT_EQ(copies.size(), 1u);
+  {
+    std::fstream f(copies[0], std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(10);
+    f.put('#');  // same size, other bytes
+  }
+  job.restart_from("");  // nothing usable: never the damaged bytes
 }
 
 }  // namespace
