@@ -15,8 +15,8 @@
 #  - transfer: the flush (at SCR_Finalize) and the fetch (at SCR_Init after
 #    every cache is lost) of a SINGLE checkpoint, 8 ranks on 8 nodes, against
 #    a plain parallel copy (read, write, fsync) of the same files in the same
-#    run; the prefix in /dev/shm and on the disk (DISK_DIR, default
-#    /work/.scr_bench_disk).
+#    run; the prefix in /dev/shm and on the disk (a fresh directory under
+#    DISK_DIR, default /work).
 # Usage: bench/runtime/run.sh [BUILD_DIR]   (env: BYTES, REPEAT, DIR, ONLY)
 # ONLY=flush|rebuild|rescale|complete|transfer runs one of them.
 set -euo pipefail
@@ -31,7 +31,7 @@ run() {  # run <nodes> <env...> -- <args>
   local envs=()
   while [ "$1" != "--" ]; do envs+=("$1"); shift; done
   shift
-  local pre="${prefix:-$dir/prefix}"
+  local pre="${bench_prefix:-$dir/prefix}"
   (cd "$pre" && env SCR_CACHE_BYPASS=0 SCR_PREFIX="$pre" SCR_CACHE_BASE="$dir/cache" SCR_CNTL_BASE="$dir/cntl" \
      SCR_SIM_NODES="$nodes" "${envs[@]}" timeout 600 mpirun -n "${NP:-8}" "$bench" "$@" 2>/dev/null | grep '^{')
 }
@@ -72,25 +72,28 @@ for i in $(seq "$repeat"); do
 done
 fi
 if want transfer; then
-# The cache stays in /dev/shm; the prefix is in /dev/shm, then on the disk.
-disk="${DISK_DIR:-/work/.scr_bench_disk}"
+# The cache stays in /dev/shm; the prefix is in /dev/shm, then in a fresh
+# directory on the disk, under DISK_DIR (default /work) when it is writable.
+wheres=shm
+disk=$(mktemp -d "${DISK_DIR:-/work}/scr_bench_transfer.XXXXXX" 2>/dev/null) && wheres="shm disk" ||
+  echo "transfer: ${DISK_DIR:-/work} is not writable; measuring the prefix in /dev/shm only" >&2
 for i in $(seq "$repeat"); do
-  for where in shm disk; do
+  for where in $wheres; do
     fresh
-    prefix="$dir/prefix"
-    if [ "$where" = disk ]; then prefix="$disk"; rm -rf "$disk"; mkdir -p "$disk"; fi
+    bench_prefix="$dir/prefix"
+    if [ "$where" = disk ]; then bench_prefix="$disk/prefix"; rm -rf "$bench_prefix"; mkdir -p "$bench_prefix"; fi
     # SCR_FLUSH=2: the first checkpoint is not due, SCR_Finalize flushes it
     # (finalize_s), after the plain copy of the same files (plain_copy_s).
-    w=$(run $nodes8 SCR_COPY_TYPE=SINGLE SCR_FLUSH=2 BENCH_COPY_DIR="$prefix/plain.flush" -- write "$bytes")
-    rm -rf "$dir/cache" "$dir/cntl" "$prefix/plain.flush"
+    w=$(run $nodes8 SCR_COPY_TYPE=SINGLE SCR_FLUSH=2 BENCH_COPY_DIR="$bench_prefix/plain.flush" -- write "$bytes")
+    rm -rf "$dir/cache" "$dir/cntl" "$bench_prefix/plain.flush"
     # Every cache lost: SCR_Init fetches (init_s), then the plain copy from
     # the prefix into the node's tmpfs (plain_copy_s).
     r=$(run $nodes8 SCR_COPY_TYPE=SINGLE BENCH_COPY_DIR="$dir/plain.fetch" -- restart)
     echo "{\"bench\":\"transfer\",\"prefix\":\"$where\",\"run\":$i,\"flush\":$w,\"fetch\":$r}"
-    unset prefix
+    unset bench_prefix
   done
 done
-rm -rf "$disk"
+if [ -n "${disk:-}" ]; then rm -rf "$disk"; fi
 fi
 if want rebuild; then
 for i in $(seq "$repeat"); do

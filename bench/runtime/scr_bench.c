@@ -143,7 +143,7 @@ static int bench_restart(int rank, int ranks) {
   SCR_Init();
   double t_init = max_all(now() - t0);
   int have = 0, ok = 1;
-  char name[SCR_MAX_FILENAME], file[SCR_MAX_FILENAME], path[SCR_MAX_FILENAME];
+  char name[SCR_MAX_FILENAME] = "", file[SCR_MAX_FILENAME], path[SCR_MAX_FILENAME];
   SCR_Have_restart(&have, name);
   if (have) {
     SCR_Start_restart(name);

@@ -126,6 +126,8 @@ Status FaultEnv::on_step(const std::string& op, const std::string& path) {
 
 Result<std::unique_ptr<File>> FaultEnv::open(const std::string& path, OpenMode mode,
                                              uint32_t perms) {
+  if (mode == OpenMode::read && !read_pattern_.empty() && path.find(read_pattern_) != std::string::npos)
+    ++reads_;
   if (mode != OpenMode::read) {
     if (kind_ == Kind::kill && path.find(pattern_) != std::string::npos && ++matches_ == trigger_)
       ::raise(SIGKILL);

@@ -50,6 +50,11 @@ class FaultEnv : public EnvWrapper {
   // Parse the SCR_FAULT_INJECT syntax above.
   Status configure(const std::string& spec);
 
+  // Count the files opened for reading whose path contains `pattern` (a
+  // test's check that something is not read again).
+  void count_reads(const std::string& pattern) { read_pattern_ = pattern; }
+  int reads() const { return reads_; }
+
   int steps() const { return steps_; }
   int writes() const { return writes_; }
   bool crashed() const { return crashed_; }
@@ -70,10 +75,15 @@ class FaultEnv : public EnvWrapper {
   Status set_meta(const std::string& path, const FileInfo& meta) override;
 
  private:
+  // Steps and writes count from here: a test arms the faults part way
+  // through a run, and "the N-th step" means the N-th one after that.
   void arm(Kind kind, int n, int err) {
     kind_ = kind;
     trigger_ = n;
     err_ = err;
+    matches_ = 0;
+    steps_ = 0;
+    writes_ = 0;
   }
   Kind kind_ = Kind::none;
   int trigger_ = 0;
@@ -83,6 +93,8 @@ class FaultEnv : public EnvWrapper {
   std::atomic<int> steps_{0};
   std::atomic<int> writes_{0};
   std::atomic<bool> crashed_{false};
+  std::string read_pattern_;
+  std::atomic<int> reads_{0};
 };
 
 }  // namespace scr::io

@@ -31,7 +31,10 @@ Result<const Context::ProtectionSet*> protection_set(Context& ctx, const RedDesc
 }  // namespace
 
 Status build_protection_sets(Context& ctx) {
-  for (const RedDesc& p : ctx.settings.reds) SCR_TRY(protection_set(ctx, p).status());
+  // A bypass descriptor writes to the prefix and protects nothing in cache
+  // (a fetch that caches such a dataset builds its set then).
+  for (const RedDesc& p : ctx.settings.reds)
+    if (!p.bypass) SCR_TRY(protection_set(ctx, p).status());
   return Status::Ok();
 }
 

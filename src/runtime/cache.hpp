@@ -10,8 +10,11 @@
 namespace scr::rt {
 
 // Collective, at SCR_Init: build the redundancy set of every descriptor
-// once for the run (Context::sets), so that no checkpoint splits
-// communicators and a descriptor's fallback warnings are given once.
+// that caches (not bypass) once for the run (Context::sets), so that no
+// checkpoint splits communicators and a descriptor's fallback warnings are
+// given once. A caching descriptor that cannot form its sets (its GROUP has
+// no value for a node) fails SCR_Init with the reason; SCR too creates its
+// descriptors at Init.
 Status build_protection_sets(Context& ctx);
 
 // Collective. Apply the protection to dataset `id` (files already listed in

@@ -19,9 +19,8 @@ void apply_prefix_window(io::Env& env, const std::string& prefix, int keep_n, Pr
                          int just_marked);
 
 // Delete a dataset's files from the prefix as listed in its summary, and its
-// .scr/scr.dataset.<id> directory, except files named in `keep`. Missing
-// files are fine.
-Status delete_prefix_files(io::Env& env, const std::string& prefix, int id,
-                           const std::set<std::string>& keep = {});
+// .scr/scr.dataset.<id> directory. Missing files are fine; with a summary
+// that cannot be read, its files stay (unlisted) and the directory goes.
+Status delete_prefix_files(io::Env& env, const std::string& prefix, int id);
 
 }  // namespace scr::rt

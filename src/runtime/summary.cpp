@@ -35,7 +35,7 @@ Result<std::vector<SummaryRedFile>> summary_redundancy(const kv::Tree& rank_entr
   for (const auto& [name, meta] : list->children()) {
     auto size = meta->get_uint("SIZE");
     if (!size) return Error(Errc::corrupt, "redundancy file " + name + " has no valid SIZE");
-    if (!io::path::component_problem(name).empty())
+    if (!io::path::is_plain_name(name))
       return Error(Errc::corrupt, "redundancy file name '" + name + "' is not a plain file name");
     out.push_back({name, *size});
   }

@@ -2,6 +2,7 @@
 // fetches it from the prefix.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 
@@ -57,7 +58,17 @@ TEST(RuntimeInProcess, AFetchedSingleCheckpointKeepsItsChecksumsInCache) {
   job.set("SCR_FLUSH", "1");
   job.checkpoint("ckpt.1");
   job.lose_every_node();
-  job.restart_from("ckpt.1");  // fetched into every node's cache
+  // The fetch reads each file from the prefix once; nothing in cache is
+  // read again for its checksum.
+  job.before_init = [](io::FaultEnv& fs) { fs.count_reads("/cache/"); };
+  std::atomic<int> cache_reads{0};
+  job.run([&](mpi::Comm& world, Runtime& rt) {
+    cache_reads += inject_faults(rt).reads();
+    EXPECT_EQ(restart_and_verify(rt, world.rank()), "ckpt.1");
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+  job.before_init = nullptr;
+  EXPECT_EQ(cache_reads, 0) << "fetched files were read again in cache";
   // Without the prefix copy, only the cache can serve the next restart.
   fs::remove_all(fs::path(job.prefix()) / "ckpt.1");
   job.restart_from("ckpt.1");

@@ -147,6 +147,27 @@ TEST_F(FlushProtocol, WindowDeletesTheOldestBeyondPrefixSize) {
   EXPECT_TRUE(std::filesystem::exists(prefix + "/step.2/rank_0.dat"));
 }
 
+// Which files a kept dataset names is unknown when its summary cannot be
+// read: the window deletes nothing rather than a file it may share. A doomed
+// dataset whose summary cannot be read stays too (its files are unknown).
+TEST_F(FlushProtocol, WindowDeletesNothingItCannotTellIsUnshared) {
+  rt::MarkPolicy window;
+  window.prefix_size = 2;
+  for (int id : {1, 2}) flush(id, window);
+  std::ofstream(rt::summary_path(prefix, 2), std::ios::trunc) << "damaged";
+  flush(3, window);
+  EXPECT_TRUE(index().has(1));
+  EXPECT_TRUE(std::filesystem::exists(prefix + "/step.1/rank_0.dat"));
+  std::ofstream(rt::summary_path(prefix, 1), std::ios::trunc) << "damaged";
+  std::filesystem::remove(rt::summary_path(prefix, 2));  // no summary: names no file
+  flush(4, window);
+  auto idx = index();
+  EXPECT_TRUE(idx.has(1)) << "a dataset whose files are unknown was dropped";
+  EXPECT_TRUE(std::filesystem::exists(prefix + "/step.1/rank_0.dat"));
+  EXPECT_TRUE(std::filesystem::exists(rt::prefix_dataset_dir(prefix, 1)));
+  EXPECT_FALSE(idx.has(2));  // its summary gone, its files are not listed
+}
+
 TEST_F(FlushProtocol, WindowKeepsAnOldDatasetJustSavedAndTheNewerOnes) {
   rt::MarkPolicy window;
   window.prefix_size = 2;

@@ -16,8 +16,8 @@ std::string file_name(const std::string& dataset, int rank) {
   return dataset + "/rank_" + std::to_string(rank) + ".dat";
 }
 
-// Restarts from the checkpoint offered, checks that this rank's file holds
-// the bytes written for it and returns that checkpoint's name ("" if none).
+}  // namespace
+
 std::string restart_and_verify(Runtime& rt, int rank) {
   bool have = false;
   std::string name;
@@ -34,8 +34,6 @@ std::string restart_and_verify(Runtime& rt, int rank) {
   EXPECT_TRUE(rt.complete_restart(valid).ok());
   return name;
 }
-
-}  // namespace
 
 SimJob::SimJob() {
   char tmpl[] = "/tmp/scr_sim_job.XXXXXX";
@@ -88,6 +86,7 @@ void SimJob::run(const std::function<void(mpi::Comm& world, Runtime& rt)>& body)
     // Every rank works through a file system that passes everything on
     // until a test arms it (inject_faults).
     io::FaultEnv fs(io::Env::posix());
+    if (before_init) before_init(fs);
     auto rt = Runtime::init(cfg, world, &fs);
     ASSERT_TRUE(rt.ok()) << "rank " << world.rank() << ": " << rt.status().to_string();
     body(world, **rt);

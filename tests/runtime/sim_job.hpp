@@ -33,6 +33,10 @@ class SimJob {
   std::map<std::string, std::string> settings;
   void set(const std::string& key, std::string value) { settings[key] = std::move(value); }
 
+  // Called on every rank's file system before its runtime starts (arm
+  // faults or counters that must cover SCR_Init); reset it to stop.
+  std::function<void(io::FaultEnv&)> before_init;
+
   // Starts one job: every rank initializes its runtime and runs `body`.
   // Failures of SCR_Init, of `body` and of gtest assertions fail the test.
   void run(const std::function<void(mpi::Comm& world, Runtime& rt)>& body);
@@ -57,6 +61,10 @@ class SimJob {
 // The bytes rank `rank` writes into checkpoint `name`: distinct per rank and
 // checkpoint, a few KB so that XOR works on several pieces.
 std::string file_bytes(const std::string& name, int rank);
+
+// Restarts from the checkpoint offered, checks that this rank's file holds
+// the bytes written for it and returns that checkpoint's name ("" if none).
+std::string restart_and_verify(Runtime& rt, int rank);
 
 // Writes one file per rank as checkpoint `name` (rank_<r>.dat) and completes
 // it; returns what SCR_Complete_output returned.
