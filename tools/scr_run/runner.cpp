@@ -16,13 +16,6 @@
 namespace scr::tools::run {
 namespace {
 
-std::string g_tool = "scr_run";
-
-void say(const std::string& msg) {
-  std::printf("%s: %s\n", g_tool.c_str(), msg.c_str());
-  std::fflush(stdout);
-}
-
 std::vector<std::string> launch_argv(const RunOptions& o, const std::vector<std::string>& nodes) {
   std::vector<std::string> argv{o.launcher};
   for (std::string a : o.launcher_args) {
@@ -48,7 +41,8 @@ std::string down_words(const std::set<std::string>& down) {
 
 class Runner {
  public:
-  explicit Runner(RunOptions o) : o_(std::move(o)), nodes_(o_.nodes), spares_(o_.spares) {
+  Runner(RunOptions o, std::string tool)
+      : o_(std::move(o)), tool_(std::move(tool)), nodes_(o_.nodes), spares_(o_.spares) {
     min_nodes_ = o_.min_nodes > 0 ? o_.min_nodes : static_cast<int>(nodes_.size());
   }
 
@@ -156,7 +150,14 @@ class Runner {
     return code;
   }
 
+  // Every line this loop prints names the command the user ran.
+  void say(const std::string& msg) const {
+    std::printf("%s: %s\n", tool_.c_str(), msg.c_str());
+    std::fflush(stdout);
+  }
+
   RunOptions o_;
+  std::string tool_;
   io::Env& env_ = io::Env::posix();
   std::vector<std::string> nodes_;
   std::vector<std::string> spares_;
@@ -166,8 +167,7 @@ class Runner {
 }  // namespace
 
 int run_loop(RunOptions options, const std::string& tool) {
-  g_tool = tool;
-  return Runner(std::move(options)).run();
+  return Runner(std::move(options), tool).run();
 }
 
 }  // namespace scr::tools::run
