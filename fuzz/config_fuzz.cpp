@@ -14,13 +14,11 @@
 #include <string_view>
 
 #include "runtime/config_file.hpp"
+#include "fuzz_checks.hpp"
 
 namespace {
 
-[[noreturn]] void fail(const char* what) {
-  std::fprintf(stderr, "config_fuzz: %s\n", what);
-  std::abort();
-}
+[[noreturn]] void fail(const char* what) { scr::fuzz::fail("config_fuzz", what); }
 
 const char* fuzz_env(const char* name) {
   std::string_view n(name);

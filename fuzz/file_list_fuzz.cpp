@@ -9,13 +9,11 @@
 #include <string_view>
 
 #include "kvtree/file_list.hpp"
+#include "fuzz_checks.hpp"
 
 namespace {
 
-[[noreturn]] void fail(const char* what) {
-  std::fprintf(stderr, "file_list_fuzz: %s\n", what);
-  std::abort();
-}
+[[noreturn]] void fail(const char* what) { scr::fuzz::fail("file_list_fuzz", what); }
 
 }  // namespace
 
@@ -23,8 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view input(reinterpret_cast<const char*>(data), size);
   auto files = scr::kv::decode_file_list(input);
   if (!files.ok()) {
-    if (files.status().code() != scr::Errc::corrupt) fail("decode failed with a code other than corrupt");
-    if (files.status().message().empty()) fail("decode failed without a message");
+    scr::fuzz::check_refusal("file_list_fuzz", files.status(), scr::Errc::corrupt);
     return 0;
   }
   for (const auto& f : *files)

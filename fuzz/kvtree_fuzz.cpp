@@ -18,18 +18,13 @@
 #include "common/crc32c.hpp"
 #include "common/status.hpp"
 #include "kvtree/codec.hpp"
+#include "fuzz_checks.hpp"
 
 namespace {
 
-[[noreturn]] void fail(const char* what) {
-  std::fprintf(stderr, "kvtree_fuzz: %s\n", what);
-  std::abort();
-}
+[[noreturn]] void fail(const char* what) { scr::fuzz::fail("kvtree_fuzz", what); }
 
-void check_rejection(const scr::Status& st) {
-  if (st.code() != scr::Errc::corrupt) fail("decode failed with a code other than corrupt");
-  if (st.message().empty()) fail("decode failed without a message");
-}
+void check_rejection(const scr::Status& st) { scr::fuzz::check_refusal("kvtree_fuzz", st, scr::Errc::corrupt); }
 
 void check_tree(const scr::kv::Tree& tree) {
   std::string again = scr::kv::encode(tree);

@@ -18,18 +18,13 @@
 #include "common/crc32c.hpp"
 #include "kvtree/codec.hpp"
 #include "runtime/summary.hpp"
+#include "fuzz_checks.hpp"
 
 namespace {
 
-[[noreturn]] void fail(const char* what) {
-  std::fprintf(stderr, "summary_fuzz: %s\n", what);
-  std::abort();
-}
+[[noreturn]] void fail(const char* what) { scr::fuzz::fail("summary_fuzz", what); }
 
-void check_rejection(const scr::Status& st) {
-  if (st.code() != scr::Errc::corrupt) fail("a summary was refused with a code other than corrupt");
-  if (st.message().empty()) fail("a summary was refused without a message");
-}
+void check_rejection(const scr::Status& st) { scr::fuzz::check_refusal("summary_fuzz", st, scr::Errc::corrupt); }
 
 void check_summary(const scr::rt::Summary& s) {
   if (s.writers() <= 0) fail("accepted a summary without writers");
