@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "sim_job.hpp"
@@ -39,6 +40,30 @@ TEST(RuntimeInProcess, RanksOnOtherNodesGetTheirFilesDistributed) {
   // Every rank now runs where another rank wrote: only a move between nodes
   // (no prefix copy exists) gives each its own files back.
   job.set("SCR_SIM_NODES", "n1,n0,n3,n2");
+  job.restart_from("ckpt.1");
+}
+
+// The redundancy sets are formed at SCR_Init: a cached descriptor whose
+// failure group has no value for some node fails Init, on every process,
+// naming the group; the same configuration with cache bypass (which forms no
+// sets) starts.
+TEST(RuntimeInProcess, InitFormsTheSetsOfEveryCachingDescriptor) {
+  SimJob job;
+  std::string conf = fs::path(job.prefix()).parent_path() / "groups.conf";
+  std::ofstream(conf) << "GROUPS=n0 POWER=psu0\nGROUPS=n1 POWER=psu0\nGROUPS=n2 POWER=psu1\n";
+  job.set("SCR_CONF_FILE", conf);
+  job.set("SCR_GROUP", "POWER");
+  for (const Status& st : job.init_only()) {
+    EXPECT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("POWER"), std::string::npos) << st.to_string();
+  }
+  job.set("SCR_CACHE_BYPASS", "1");
+  for (const Status& st : job.init_only()) EXPECT_TRUE(st.ok()) << st.to_string();
+  // With every node in a POWER group, the cached descriptor works.
+  job.set("SCR_CACHE_BYPASS", "0");
+  std::ofstream(conf, std::ios::app) << "GROUPS=n3 POWER=psu1\n";
+  job.checkpoint("ckpt.1");
+  job.lose_node(2);
   job.restart_from("ckpt.1");
 }
 

@@ -93,6 +93,20 @@ void SimJob::run(const std::function<void(mpi::Comm& world, Runtime& rt)>& body)
   });
 }
 
+std::vector<Status> SimJob::init_only() {
+  Config cfg = config();
+  std::vector<Status> out(kRanks);
+  mpi::InProcess(kRanks).run([&](mpi::Comm& world) {
+    io::FaultEnv fs(io::Env::posix());
+    auto rt = Runtime::init(cfg, world, &fs);
+    out[static_cast<size_t>(world.rank())] = rt.status();
+    if (rt.ok()) {
+      EXPECT_TRUE((*rt)->finalize().ok());
+    }
+  });
+  return out;
+}
+
 void SimJob::checkpoint(const std::string& name) {
   run([&](mpi::Comm& world, Runtime& rt) {
     EXPECT_TRUE(write_checkpoint(rt, world.rank(), name).ok());

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "io/fault_env.hpp"
 #include "mpi/comm.hpp"
@@ -40,6 +41,10 @@ class SimJob {
   // Starts one job: every rank initializes its runtime and runs `body`.
   // Failures of SCR_Init, of `body` and of gtest assertions fail the test.
   void run(const std::function<void(mpi::Comm& world, Runtime& rt)>& body);
+
+  // One job that only starts and finalizes: what SCR_Init returned on each
+  // rank (a failed Init leaves nothing to finalize).
+  std::vector<Status> init_only();
 
   // One job that writes checkpoint `name` on every rank and finalizes.
   void checkpoint(const std::string& name);
