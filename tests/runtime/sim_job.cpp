@@ -80,25 +80,28 @@ Config SimJob::config() const {
   return loaded ? std::move(loaded).value() : Config();
 }
 
-void SimJob::run(const std::function<void(mpi::Comm& world, Runtime& rt)>& body) {
+void SimJob::start(const std::function<void(mpi::Comm& world, Result<std::unique_ptr<Runtime>>& rt)>& each) {
   Config cfg = config();
   mpi::InProcess(kRanks).run([&](mpi::Comm& world) {
     // Every rank works through a file system that passes everything on
-    // until a test arms it (inject_faults).
+    // until a test arms it (inject_faults, before_init).
     io::FaultEnv fs(io::Env::posix());
     if (before_init) before_init(fs);
     auto rt = Runtime::init(cfg, world, &fs);
+    each(world, rt);
+  });
+}
+
+void SimJob::run(const std::function<void(mpi::Comm& world, Runtime& rt)>& body) {
+  start([&](mpi::Comm& world, Result<std::unique_ptr<Runtime>>& rt) {
     ASSERT_TRUE(rt.ok()) << "rank " << world.rank() << ": " << rt.status().to_string();
     body(world, **rt);
   });
 }
 
 std::vector<Status> SimJob::init_only() {
-  Config cfg = config();
   std::vector<Status> out(kRanks);
-  mpi::InProcess(kRanks).run([&](mpi::Comm& world) {
-    io::FaultEnv fs(io::Env::posix());
-    auto rt = Runtime::init(cfg, world, &fs);
+  start([&](mpi::Comm& world, Result<std::unique_ptr<Runtime>>& rt) {
     out[static_cast<size_t>(world.rank())] = rt.status();
     if (rt.ok()) {
       EXPECT_TRUE((*rt)->finalize().ok());

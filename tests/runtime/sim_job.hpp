@@ -60,6 +60,8 @@ class SimJob {
 
  private:
   Config config() const;
+  // Starts every rank's runtime and hands each what SCR_Init returned.
+  void start(const std::function<void(mpi::Comm& world, Result<std::unique_ptr<Runtime>>& rt)>& each);
   std::string root_, prefix_, cache_, cntl_;
 };
 
