@@ -37,16 +37,38 @@ std::vector<std::string> redundancy_files(const Set& set) {
 }
 
 Status apply(io::Env& env, const Set& set, const std::string& dir,
-             const std::vector<std::string>& files, std::vector<uint32_t>* crcs) {
+             const std::vector<std::string>& files, std::vector<kv::FileRecord>* recorded) {
   auto described = describe_files(env, dir, files);
   // Every member must get this far, or the collective encoders would hang.
   SCR_TRY(mpi::agree(set.parent(), described.status()));
-  return apply(env, set, dir, std::move(*described), crcs);
+  return apply(env, set, dir, std::move(*described), recorded);
 }
 
+namespace {
+// Name, size and CRC32C of each file, the form a caller keeps.
+std::vector<kv::FileRecord> records_of(const std::vector<FileEntry>& files) {
+  std::vector<kv::FileRecord> out;
+  out.reserve(files.size());
+  for (const auto& f : files) {
+    kv::FileRecord& r = out.emplace_back();
+    r.name = f.name;
+    r.size = f.meta.size;
+    r.crc = f.crc;
+  }
+  return out;
+}
+}  // namespace
+
 Status apply(io::Env& env, const Set& set, const std::string& dir, kv::Tree described,
-             std::vector<uint32_t>* crcs) {
+             std::vector<kv::FileRecord>* recorded) {
   std::string redfile = redundancy_file(set, dir);
+  // The names and sizes, before the scheme takes the description.
+  std::vector<kv::FileRecord> records;
+  if (recorded) {
+    auto files = files_from_tree(described);
+    SCR_TRY(mpi::agree(set.parent(), files.status()));
+    records = records_of(*files);
+  }
   std::vector<uint32_t> taken;
   Status st;
   switch (set.scheme()) {
@@ -56,7 +78,9 @@ Status apply(io::Env& env, const Set& set, const std::string& dir, kv::Tree desc
     case Scheme::rs: st = detail::apply_rs(env, set, dir, std::move(described), redfile, taken); break;
   }
   st = mpi::agree(set.parent(), st);
-  if (st.ok() && crcs) *crcs = std::move(taken);
+  if (!st.ok() || !recorded) return st;
+  for (size_t i = 0; i < records.size() && i < taken.size(); ++i) records[i].crc = taken[i];
+  *recorded = std::move(records);
   return st;
 }
 
@@ -138,13 +162,11 @@ Result<std::vector<FileEntry>> recover_once(io::Env& env, const Set& set, const 
 // are removed first and count as lost. Other failures (I/O, a loss beyond
 // repair) are returned as they are.
 Result<std::vector<std::string>> recover(io::Env& env, const Set& set, const std::string& dir,
-                                         std::map<std::string, uint32_t>* crcs) {
+                                         std::vector<kv::FileRecord>* recorded) {
   auto got = recover_once(env, set, dir, false);
   if (!got && got.status().code() == Errc::corrupt) got = recover_once(env, set, dir, true);
   if (!got) return got.status();
-  if (crcs)
-    for (const auto& f : *got)
-      if (f.crc) (*crcs)[f.name] = *f.crc;
+  if (recorded) *recorded = records_of(*got);
   return names(*got);
 }
 

@@ -26,12 +26,12 @@
 //    grow with file size.
 #pragma once
 
-#include <map>
 #include <string>
 #include <vector>
 
 #include "common/status.hpp"
 #include "io/env.hpp"
+#include "kvtree/file_list.hpp"
 #include "kvtree/tree.hpp"
 #include "redset/set.hpp"
 
@@ -44,10 +44,11 @@ inline constexpr const char* kRedundancyDir = ".scr";
 // Path of this process's redundancy file in dir.
 std::string redundancy_file(const Set& set, const std::string& dir);
 
-// Collective over the set's parent communicator. `crcs`, if given, receives
-// the CRC32C recorded for each file, in the order of `files`.
+// Collective over the set's parent communicator. `recorded`, if given,
+// receives each file as the header records it (name, size and CRC32C, no
+// attributes), in the order of `files`.
 Status apply(io::Env& env, const Set& set, const std::string& dir,
-             const std::vector<std::string>& files, std::vector<uint32_t>* crcs = nullptr);
+             const std::vector<std::string>& files, std::vector<kv::FileRecord>* recorded = nullptr);
 // The same for files the caller has described already (describe_files in
 // meta.hpp): a checkpoint's completion checks that every routed file exists
 // with that one stat per file. Checksums in `described` are taken as the
@@ -55,13 +56,13 @@ Status apply(io::Env& env, const Set& set, const std::string& dir,
 // nothing to encode, then reads nothing at all; the other schemes take
 // theirs from the encode's read anyway.
 Status apply(io::Env& env, const Set& set, const std::string& dir, kv::Tree described,
-             std::vector<uint32_t>* crcs = nullptr);
+             std::vector<kv::FileRecord>* recorded = nullptr);
 
 // Collective. On success returns this process's files (relative to dir), all
-// present, complete and matching their CRC32C; `crcs`, if given, receives
-// those CRC32Cs by file name.
+// present, complete and matching their CRC32C; `recorded`, if given,
+// receives them with their sizes and CRC32Cs as apply() recorded them.
 Result<std::vector<std::string>> recover(io::Env& env, const Set& set, const std::string& dir,
-                                         std::map<std::string, uint32_t>* crcs = nullptr);
+                                         std::vector<kv::FileRecord>* recorded = nullptr);
 
 // Remove this process's redundancy file (and PARTNER replicas it holds).
 Status unapply(io::Env& env, const Set& set, const std::string& dir);

@@ -42,12 +42,12 @@ Status protect_dataset(Context& ctx, int id, const RedDesc& p, std::optional<kv:
   SCR_ASSIGN_OR_RETURN(const Context::ProtectionSet* ps, protection_set(ctx, p));
   const redset::Set& set = ps->set;
   std::string dir = ctx.dataset_dir(p.store, id);
-  std::vector<std::string> files = ctx.filemap.files(id);
-  std::vector<uint32_t> crcs;
-  SCR_TRY(described ? redset::apply(ctx.fs(), set, dir, std::move(*described), &crcs)
-                    : redset::apply(ctx.fs(), set, dir, files, &crcs));
-  // Recorded for every later copy to check: flush, fetch, scavenge, rebuild.
-  ctx.filemap.set_files(id, files, crcs);
+  std::vector<kv::FileRecord> recorded;
+  SCR_TRY(described ? redset::apply(ctx.fs(), set, dir, std::move(*described), &recorded)
+                    : redset::apply(ctx.fs(), set, dir, ctx.filemap.files(id), &recorded));
+  // The CRC32Cs, for every later copy to check (flush, fetch, scavenge,
+  // rebuild); the sizes, for the restart listing.
+  ctx.filemap.set_file_records(id, recorded);
   ctx.filemap.set_redundancy_files(id, redset::redundancy_files(set));
   ctx.filemap.entry(id).put("REDDESC", ps->member_descs);
   return Status::Ok();

@@ -77,7 +77,7 @@ std::vector<std::string> Filemap::files(int id) const {
   return out;
 }
 
-void Filemap::set_files(int id, const std::vector<std::string>& names, const std::vector<uint32_t>& crcs) {
+void Filemap::set_files(int id, const std::vector<std::string>& names) {
   std::vector<kv::FileRecord> records;
   records.reserve(names.size());
   std::unordered_set<std::string_view> seen;
@@ -85,7 +85,6 @@ void Filemap::set_files(int id, const std::vector<std::string>& names, const std
     if (!seen.insert(names[i]).second) continue;
     kv::FileRecord f;
     f.name = names[i];
-    if (i < crcs.size()) f.crc = crcs[i];
     records.push_back(std::move(f));
   }
   set_file_records(id, records);

@@ -70,13 +70,14 @@ class Filemap : public DatasetTable {
   const std::string& path() const { return path_; }
 
   // Application files of a dataset, sorted by name (routed names are kept in
-  // a set until Complete writes them), with their CRC32C where recorded.
+  // a set until Complete writes them), with their size and CRC32C once the
+  // dataset is protected.
   std::vector<kv::FileRecord> file_records(int id) const;
   std::vector<std::string> files(int id) const;
-  // Replace the list (duplicates dropped, order kept); crcs is empty or has
-  // one CRC32C per name. Written once per dataset, at Complete, fetch or
-  // rebuild: never per routed file.
-  void set_files(int id, const std::vector<std::string>& names, const std::vector<uint32_t>& crcs = {});
+  // Replace the list: set_files with bare names (duplicates dropped, order
+  // kept), set_file_records with sizes and CRC32Cs. Written once per dataset,
+  // at Complete, fetch or rebuild: never per routed file.
+  void set_files(int id, const std::vector<std::string>& names);
   void set_file_records(int id, const std::vector<kv::FileRecord>& records);
   // Redundancy files this process keeps with the dataset (names in its dir).
   std::vector<std::string> redundancy_files(int id) const;

@@ -90,8 +90,7 @@ Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string&
       SCR_ASSIGN_OR_RETURN(bytes, io::copy_file(ctx.fs(), src, dst, opt));
     }
     SCR_TRY(verify(src, f, bytes, crc));
-    // The filemap keeps the name and CRC32C only.
-    f.size = 0;
+    // The filemap keeps the name, size and CRC32C only.
     f.shared = false;
     f.attrs.reset();
   }

@@ -84,15 +84,8 @@ Status rebuild_one(Context& ctx, Holdings& held, int id) {
   SCR_TRY(mpi::agree(ctx.world, io::make_dirs(ctx.fs(), dir, 0700)));
   // recover() checks every file against the CRC32C recorded at Complete:
   // a damaged file is rebuilt, and damaged redundancy data is refused.
-  std::map<std::string, uint32_t> crcs;
-  SCR_ASSIGN_OR_RETURN(auto files, redset::recover(ctx.fs(), set, dir, &crcs));
-
   std::vector<kv::FileRecord> records;
-  for (const auto& name : files) {
-    kv::FileRecord& f = records.emplace_back();
-    f.name = name;
-    if (auto crc = crcs.find(name); crc != crcs.end()) f.crc = crc->second;
-  }
+  SCR_TRY(redset::recover(ctx.fs(), set, dir, &records).status());
   ctx.filemap.set_file_records(id, records);
   ctx.filemap.set_redundancy_files(id, redset::redundancy_files(set));
   mine.child("REDDESC").put(std::to_string(ctx.rank()), reddesc);

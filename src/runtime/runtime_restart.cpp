@@ -34,13 +34,10 @@ std::vector<kv::FileRecord> files_or_none(const kv::Tree& t) {
 }
 
 std::vector<RestartFile> gather_listing(Context& ctx, int id) {
-  bool bypass = ctx.filemap.bypass(id);
-  std::string dir = bypass ? ctx.settings.prefix : ctx.dataset_dir(id);
+  // Sizes as the filemap recorded them when the files were last checked
+  // (Complete, the rebuild or the fetch at SCR_Init): no file is touched.
   std::vector<kv::FileRecord> mine = ctx.filemap.file_records(id);
-  for (auto& f : mine) {
-    auto info = ctx.fs().stat(io::path::join(dir, f.name));
-    f = {std::move(f.name), info ? info->size : 0, std::nullopt, false, std::nullopt};
-  }
+  for (auto& f : mine) f = {std::move(f.name), f.size, std::nullopt, false, std::nullopt};
   std::map<int, kv::Tree> send;
   kv::put_file_list(send[0], "FILELIST", mine);
   auto got = mpi::exchange_trees(ctx.world, send);

@@ -25,6 +25,18 @@ std::string restart_and_verify(Runtime& rt, int rank) {
   if (!have) return "";
   auto started = rt.start_restart();
   EXPECT_TRUE(started.ok()) << started.status().to_string();
+  // The listing names this rank's file with its size, however the files got
+  // into cache (Complete, a rebuild, a fetch).
+  auto listing = rt.restart_listing();
+  EXPECT_TRUE(listing.ok()) << listing.status().to_string();
+  bool listed = false;
+  for (const auto& f : listing.ok() ? **listing : std::vector<RestartFile>{})
+    if (f.name == file_name(name, rank)) {
+      listed = true;
+      EXPECT_EQ(f.rank, rank) << f.name;
+      EXPECT_EQ(f.size, file_bytes(name, rank).size()) << f.name;
+    }
+  EXPECT_TRUE(listed) << file_name(name, rank) << " is not in the restart listing";
   auto path = rt.route_file(file_name(name, rank));
   EXPECT_TRUE(path.ok()) << path.status().to_string();
   auto bytes = path.ok() ? io::read_file(io::Env::posix(), *path, 1 << 20) : Result<std::string>(path.status());
