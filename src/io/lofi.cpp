@@ -40,6 +40,7 @@ Result<LogicalFile> LogicalFile::open_read_measured(Env& env, std::vector<Part> 
   LogicalFile lf;
   lf.env_ = &env;
   lf.parts_ = std::move(parts);
+  lf.exact_sizes_ = true;
   lf.index();
   return lf;
 }
@@ -102,6 +103,9 @@ Result<File*> LogicalFile::part(size_t i) {
     SCR_ASSIGN_OR_RETURN(FileInfo info, info_of(*env_, *files_[i]));
     if (info.size < parts_[i].size)
       return Error(Errc::corrupt, parts_[i].path + " is truncated: " + std::to_string(info.size) +
+                                      " bytes, expected " + std::to_string(parts_[i].size));
+    if (exact_sizes_ && info.size != parts_[i].size)
+      return Error(Errc::corrupt, parts_[i].path + " has grown: " + std::to_string(info.size) +
                                       " bytes, expected " + std::to_string(parts_[i].size));
   }
   return files_[i].get();

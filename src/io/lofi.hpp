@@ -37,9 +37,10 @@ class LogicalFile {
   // recorded; a physical file shorter than its recorded size is reported as
   // truncated, a missing one or one that is not a regular file as such).
   static Result<LogicalFile> open_read(Env& env, std::vector<Part> parts);
-  // The same for files the caller has just opened and measured (a checkpoint
-  // being protected): each is checked only when first read, saving a stat
-  // per file.
+  // The same for files the caller has measured (a checkpoint being
+  // protected, one being rebuilt): each is checked only when first read,
+  // saving a stat per file, and must have exactly its recorded size (bytes
+  // past it were never protected).
   static Result<LogicalFile> open_read_measured(Env& env, std::vector<Part> parts);
   // Files for writing, created (truncated) when first written, or by sync()
   // or close() if never written; each will hold exactly its size.
@@ -100,6 +101,7 @@ class LogicalFile {
 
   Env* env_ = nullptr;
   bool writing_ = false;
+  bool exact_sizes_ = false;  // open_read_measured: a part of another size is corrupt
   uint32_t perms_ = 0600;
   std::vector<Part> parts_;
   std::vector<std::unique_ptr<File>> files_;

@@ -118,6 +118,13 @@ bool drop_damaged(io::Env& env, const Set& set, const std::string& dir, const st
 Status check_after(io::Env& env, const Set& set, const std::string& dir, const detail::Rebuild& rebuild,
                    const std::vector<FileEntry>& files) {
   if (rebuild.wrote_own_files()) return Status::Ok();
+  // A file without a checksum (a header from before they were recorded) can
+  // only be checked for presence and size, which the survey left to here.
+  std::vector<FileEntry> unchecked;
+  for (const auto& f : files)
+    if (!f.crc) unchecked.push_back(f);
+  if (!files_present(env, dir, unchecked))
+    return Error(Errc::corrupt, dir + ": a file without a recorded CRC32C is missing or has another size");
   std::vector<std::string> damaged;
   if (auto read = rebuild.read_crcs(); read && read->size() == files.size()) {
     for (size_t i = 0; i < files.size(); ++i)
@@ -143,7 +150,9 @@ Status check_after(io::Env& env, const Set& set, const std::string& dir, const d
 Result<std::vector<FileEntry>> recover_once(io::Env& env, const Set& set, const std::string& dir,
                                             bool check_first) {
   std::string redfile = redundancy_file(set, dir);
-  bool files_checked = check_first && drop_damaged(env, set, dir, redfile);
+  // Without check_first, presence is left to the rebuild's reads too: a
+  // file missing or of another size fails the attempt like a damaged one.
+  bool files_checked = !check_first || drop_damaged(env, set, dir, redfile);
   auto rebuild = survey(env, set, dir, redfile, files_checked);
   SCR_TRY(mpi::agree(set.parent(), rebuild.status()));
   auto got = (*rebuild)->run();
@@ -164,7 +173,8 @@ Result<std::vector<FileEntry>> recover_once(io::Env& env, const Set& set, const 
 Result<std::vector<std::string>> recover(io::Env& env, const Set& set, const std::string& dir,
                                          std::vector<kv::FileRecord>* recorded) {
   auto got = recover_once(env, set, dir, false);
-  if (!got && got.status().code() == Errc::corrupt) got = recover_once(env, set, dir, true);
+  if (!got && (got.status().code() == Errc::corrupt || got.status().code() == Errc::not_found))
+    got = recover_once(env, set, dir, true);
   if (!got) return got.status();
   if (recorded) *recorded = records_of(*got);
   return names(*got);

@@ -6,8 +6,10 @@
 // Each apply records the CRC32C of every file in the headers (crcs.hpp) and
 // returns this process's in `crcs`, in list order.
 //
-// `files_checked`: recover() has just read every file the member's header
-// lists and found each intact, so the survey does not look at them again.
+// `files_checked`: the survey does not look at the files the member's header
+// lists: recover() has just read each and found it intact, or leaves them to
+// the rebuild's own reads (a file missing, resized or damaged then fails the
+// attempt, and the careful one follows).
 //
 // recover() runs in two halves so that no set writes anything before every
 // set knows its loss can be rebuilt: survey_*() only reads (collective over

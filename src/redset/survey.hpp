@@ -31,8 +31,8 @@ using HeaderCheck = std::function<Status(const Header& header, uint64_t file_siz
 
 // A member is intact when its redundancy file has a valid header that belongs
 // to it and passes `check`, and every file it lists is present at its size.
-// With `files_checked` the caller has just found every listed file intact
-// (read against its CRC32C), and presence is not checked again.
+// With `files_checked` presence is not checked here: the caller has just
+// found every listed file intact, or checks them by the rebuild's reads.
 SelfCheck check_self(io::Env& env, const Set& set, const std::string& dir,
                      const std::string& redfile, const HeaderCheck& check, bool files_checked = false);
 // The same for set member `member` of a set known by its shape.

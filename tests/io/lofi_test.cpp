@@ -244,6 +244,10 @@ TEST(LogicalFile, MeasuredPartsAreCheckedWhenRead) {
   auto missing = LogicalFile::open_read_measured(Env::posix(), {{dir / "none", 4}});
   ASSERT_TRUE(missing.ok());
   EXPECT_FALSE(missing->read_pad(0, buf.data(), 4).ok());
+  // Longer than measured: the extra bytes were never part of the stream.
+  auto grown = LogicalFile::open_read_measured(Env::posix(), {{dir / "a", 4}});
+  ASSERT_TRUE(grown.ok());
+  EXPECT_EQ(grown->read_pad(0, buf.data(), 4).code(), Errc::corrupt);
 }
 
 // The CRC32C of each part, taken from the bytes as they are read, is the

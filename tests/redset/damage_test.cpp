@@ -53,6 +53,11 @@ std::vector<Damage> damages() {
        }},
       {"data file cut short",
        [](auto& me, auto&, auto&) { cut(me.dir() + "/" + me.files()[0], 1, false); }},
+      // Bytes past the recorded size were never protected.
+      {"data file grown",
+       [](auto& me, auto&, auto&) {
+         std::ofstream(me.dir() + "/" + me.files()[0], std::ios::app) << "appended";
+       }},
       {"data file missing",
        [](auto& me, auto&, auto&) { ::unlink((me.dir() + "/" + me.files()[1]).c_str()); }},
       // Same size, wrong content: only the CRC32C recorded at apply tells.
@@ -118,6 +123,33 @@ TEST_P(DamageTest, DamageBeyondToleranceIsRefusedAndLeavesFilesAlone) {
   EXPECT_EQ(before, me.contents());
   if (lost_here) {
     EXPECT_EQ("", me.present());
+  }
+}
+
+// A member's file that grew after apply, while another member is lost: the
+// grown member is a source of the rebuild, whose reads stop at the recorded
+// size, so only its size tells. It counts as lost too: rebuilt exactly when
+// the scheme tolerates two losses, else the recovery is refused.
+TEST_P(DamageTest, AGrownFileIsNeverKeptAsASource) {
+  redset::test::Scratch scratch(world_);
+  mpi::Comm comm = world_.split(world_.rank() / 4, world_.rank());
+  std::string node = "node" + std::to_string(world_.rank());
+  auto set = redset::Set::create(comm, node, GetParam());
+  ASSERT_TRUE(set.ok());
+  std::string dir = scratch.node_dir(node) + "/dataset";
+  redset::test::Member me(
+      dir, redset::test::make_files(dir, "", 7u + static_cast<uint64_t>(world_.rank())));
+  ASSERT_TRUE(redset::apply(env_, *set, dir, me.files()).ok());
+  me.snapshot(*set);
+  if (set->rank() == 1) std::ofstream(me.dir() + "/" + me.files()[0], std::ios::app) << "appended";
+  if (set->rank() == 2) me.lose();
+  comm.barrier();
+  auto got = redset::recover(env_, *set, dir);
+  if (set->tolerance() >= 2) {
+    EXPECT_TRUE(got.ok()) << got.status().to_string();
+    EXPECT_EQ("", me.differences());
+  } else {
+    EXPECT_EQ(Errc::unrecoverable, got.status().code()) << got.status().to_string();
   }
 }
 
