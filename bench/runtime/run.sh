@@ -83,11 +83,13 @@ for i in $(seq "$repeat"); do
     bench_prefix="$dir/prefix"
     if [ "$where" = disk ]; then bench_prefix="$disk/prefix"; rm -rf "$bench_prefix"; mkdir -p "$bench_prefix"; fi
     # SCR_FLUSH=2: the first checkpoint is not due, SCR_Finalize flushes it
-    # (finalize_s), after the plain copy of the same files (plain_copy_s).
+    # (finalize_s), between two plain copies of the same files
+    # (plain_copy_s before, plain_copy_other_s after).
     w=$(run $nodes8 SCR_COPY_TYPE=SINGLE SCR_FLUSH=2 BENCH_COPY_DIR="$bench_prefix/plain.flush" -- write "$bytes")
-    rm -rf "$dir/cache" "$dir/cntl" "$bench_prefix/plain.flush"
-    # Every cache lost: SCR_Init fetches (init_s), then the plain copy from
-    # the prefix into the node's tmpfs (plain_copy_s).
+    rm -rf "$dir/cache" "$dir/cntl" "$bench_prefix/plain.flush" "$bench_prefix/plain.flush.after"
+    # Every cache lost: SCR_Init fetches (init_s), between two plain copies
+    # from the prefix into the node's tmpfs (plain_copy_other_s before,
+    # plain_copy_s after).
     r=$(run $nodes8 SCR_COPY_TYPE=SINGLE BENCH_COPY_DIR="$dir/plain.fetch" -- restart)
     echo "{\"bench\":\"transfer\",\"prefix\":\"$where\",\"run\":$i,\"flush\":$w,\"fetch\":$r}"
     unset bench_prefix

@@ -64,12 +64,17 @@ static int plain_copy(const char* src, const char* dst) {
   return ok;
 }
 
-/* BENCH_COPY_DIR set: every process copies `src` into it as rank_<r>.dat, all
- * at once; returns the slowest one's seconds (-1 if any copy failed). */
-static double timed_plain_copies(int rank, const char* src) {
-  const char* dir = getenv("BENCH_COPY_DIR");
-  if (!dir) return 0;
-  char dst[2 * SCR_MAX_FILENAME];
+/* BENCH_COPY_DIR set: every process copies `src` into BENCH_COPY_DIR<suffix>
+ * as rank_<r>.dat, all at once; returns the slowest one's seconds (-1 if any
+ * copy failed). The baseline is copied once before SCR's transfer and once
+ * after it, into fresh directories, and the faster copy counts: on this
+ * machine whichever copy of the same bytes runs first in a job is 10-20%
+ * slower, and one copy would favour whichever side goes second. */
+static double timed_plain_copies(int rank, const char* src, const char* suffix) {
+  const char* base = getenv("BENCH_COPY_DIR");
+  if (!base) return 0;
+  char dir[SCR_MAX_FILENAME], dst[2 * SCR_MAX_FILENAME];
+  snprintf(dir, sizeof dir, "%s%s", base, suffix);
   snprintf(dst, sizeof dst, "%s/rank_%d.dat", dir, rank);
   if (rank == 0) mkdir(dir, 0700);
   MPI_Barrier(MPI_COMM_WORLD);
@@ -120,24 +125,31 @@ static int bench_write(int rank, int ranks, uint64_t bytes, int compute) {
     if (x < 0) puts("");
     ++steps;
   }
-  /* The same file copied plainly to the prefix's file system, before
-   * SCR_Finalize (which flushes it when SCR_FLUSH > 1 left it unflushed). */
-  double t_copy = timed_plain_copies(rank, path);
+  /* The same file copied plainly to the prefix's file system, before and
+   * after SCR_Finalize (which flushes it when SCR_FLUSH > 1 left it
+   * unflushed). */
+  double t_copy = timed_plain_copies(rank, path, "");
   MPI_Barrier(MPI_COMM_WORLD);
   double t2 = now();
   SCR_Finalize();
   double t_finalize = now() - t2;
+  double t_copy_after = timed_plain_copies(rank, path, ".after");
   double w = max_all(t_write), c = max_all(t_complete), fz = max_all(t_finalize), in = max_all(t_init);
   if (rank == 0)
     printf("{\"phase\":\"write\",\"ranks\":%d,\"bytes_per_rank\":%llu,\"init_s\":%.4f,\"write_s\":%.4f,"
            "\"complete_blocked_s\":%.4f,\"finalize_s\":%.4f,\"plain_copy_s\":%.4f,"
-           "\"steps_during_flush\":%d,\"rc\":%d}\n",
-           ranks, (unsigned long long)bytes, in, w, c, fz, t_copy, steps, rc);
+           "\"plain_copy_other_s\":%.4f,\"steps_during_flush\":%d,\"rc\":%d}\n",
+           ranks, (unsigned long long)bytes, in, w, c, fz, t_copy, t_copy_after, steps, rc);
   free(buf);
   return rc;
 }
 
 static int bench_restart(int rank, int ranks) {
+  /* The baseline's first copy, of the checkpoint the write phase made. */
+  char src[3 * SCR_MAX_FILENAME];
+  const char* prefix = getenv("SCR_PREFIX");
+  snprintf(src, sizeof src, "%s/bench.1/rank_%d.dat", prefix ? prefix : ".", rank);
+  double t_copy_before = access(src, R_OK) == 0 ? timed_plain_copies(rank, src, ".before") : 0;
   MPI_Barrier(MPI_COMM_WORLD);
   double t0 = now();
   SCR_Init();
@@ -164,14 +176,12 @@ static int bench_restart(int rank, int ranks) {
   int all_ok;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
   /* The baseline of a fetch: the prefix's copy of the file copied plainly. */
-  char src[3 * SCR_MAX_FILENAME];
-  const char* prefix = getenv("SCR_PREFIX");
   snprintf(src, sizeof src, "%s/%s/rank_%d.dat", prefix ? prefix : ".", name, rank);
-  double t_copy = have ? timed_plain_copies(rank, src) : 0;
+  double t_copy = have ? timed_plain_copies(rank, src, "") : 0;
   if (rank == 0)
-    printf("{\"phase\":\"restart\",\"ranks\":%d,\"init_s\":%.4f,\"plain_copy_s\":%.4f,\"restarted\":\"%s\","
-           "\"data_ok\":%d}\n",
-           ranks, t_init, t_copy, have ? name : "", all_ok);
+    printf("{\"phase\":\"restart\",\"ranks\":%d,\"init_s\":%.4f,\"plain_copy_s\":%.4f,"
+           "\"plain_copy_other_s\":%.4f,\"restarted\":\"%s\",\"data_ok\":%d}\n",
+           ranks, t_init, t_copy, t_copy_before, have ? name : "", all_ok);
   SCR_Finalize();
   return all_ok && have ? 0 : 1;
 }
