@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,57 +69,63 @@ std::vector<Damage> damages() {
 
 class DamageTest : public ::testing::TestWithParam<Params> {
  protected:
+  std::string node() const { return "node" + std::to_string(world_.rank()); }
+
+  // This rank's member of its set (four ranks, each on its own simulated
+  // node), with `me`'s files protected by the scheme under test.
+  std::optional<redset::Set> protect(redset::test::Member& me) {
+    auto set = redset::Set::create(comm_, node(), GetParam());
+    if (!set.ok()) {
+      ADD_FAILURE() << set.status().to_string();
+      return std::nullopt;
+    }
+    EXPECT_TRUE(redset::apply(env_, *set, dir_, me.files()).ok());
+    me.snapshot(*set);
+    return std::move(*set);
+  }
+
   mpi::Comm world_ = mpi::Comm::borrow(MPI_COMM_WORLD);
   io::Env& env_ = io::Env::posix();
+  redset::test::Scratch scratch_{world_};
+  mpi::Comm comm_ = world_.split(world_.rank() / 4, world_.rank());
+  std::string dir_ = scratch_.node_dir(node()) + "/dataset";
 };
 
 TEST_P(DamageTest, DamagedMembersAreRebuiltAndNeverTrusted) {
-  redset::test::Scratch scratch(world_);
-  mpi::Comm comm = world_.split(world_.rank() / 4, world_.rank());
-  std::string node = "node" + std::to_string(world_.rank());
-  auto set = redset::Set::create(comm, node, GetParam());
-  ASSERT_TRUE(set.ok());
-  ASSERT_EQ(4, set->ranks());
-  std::string dir = scratch.node_dir(node) + "/dataset";
   redset::test::Member me(
-      dir, redset::test::make_sized_files(dir, "",
+      dir_, redset::test::make_sized_files(dir_, "",
                                           {5000u + 37u * static_cast<uint64_t>(world_.rank()), 100},
                                           static_cast<uint64_t>(world_.rank())));
-  ASSERT_TRUE(redset::apply(env_, *set, dir, me.files()).ok());
-  me.snapshot(*set);
-  std::string redfile = redset::redundancy_file(*set, dir);
+  auto set = protect(me);
+  ASSERT_TRUE(set);
+  ASSERT_EQ(4, set->ranks());
+  std::string redfile = redset::redundancy_file(*set, dir_);
   auto all_redfiles = mpi::allgather_strings(set->comm(), redfile);
 
   for (const Damage& d : damages()) {
     if (set->rank() == 1) d.apply(me, redfile, all_redfiles[2]);
-    comm.barrier();
-    auto got = redset::recover(env_, *set, dir);
+    comm_.barrier();
+    auto got = redset::recover(env_, *set, dir_);
     EXPECT_TRUE(got.ok()) << d.name << ": " << got.status().to_string();
     EXPECT_EQ("", me.differences()) << d.name;
-    comm.barrier();
+    comm_.barrier();
   }
 }
 
 // The damaged member plus enough lost ones to exceed the tolerance.
 TEST_P(DamageTest, DamageBeyondToleranceIsRefusedAndLeavesFilesAlone) {
-  redset::test::Scratch scratch(world_);
-  mpi::Comm comm = world_.split(world_.rank() / 4, world_.rank());
-  std::string node = "node" + std::to_string(world_.rank());
-  auto set = redset::Set::create(comm, node, GetParam());
-  ASSERT_TRUE(set.ok());
-  std::string dir = scratch.node_dir(node) + "/dataset";
   redset::test::Member me(
-      dir, redset::test::make_files(dir, "", 99u + static_cast<uint64_t>(world_.rank())));
-  ASSERT_TRUE(redset::apply(env_, *set, dir, me.files()).ok());
-  me.snapshot(*set);
+      dir_, redset::test::make_files(dir_, "", 99u + static_cast<uint64_t>(world_.rank())));
+  auto set = protect(me);
+  ASSERT_TRUE(set);
   // Member 1 damaged; then members 2, 3, ... lost until one more than tolerated.
-  if (set->rank() == 1) flip_byte(redset::redundancy_file(*set, dir), 40);
+  if (set->rank() == 1) flip_byte(redset::redundancy_file(*set, dir_), 40);
   // (For PARTNER with one replica, member 2 keeps member 1's only copy.)
   bool lost_here = set->rank() >= 2 && set->rank() <= set->tolerance() + 1;
   if (lost_here) me.lose();
   auto before = me.contents();
-  comm.barrier();
-  auto got = redset::recover(env_, *set, dir);
+  comm_.barrier();
+  auto got = redset::recover(env_, *set, dir_);
   EXPECT_EQ(Errc::unrecoverable, got.status().code()) << got.status().to_string();
   EXPECT_EQ(before, me.contents());
   if (lost_here) {
@@ -131,20 +138,14 @@ TEST_P(DamageTest, DamageBeyondToleranceIsRefusedAndLeavesFilesAlone) {
 // size, so only its size tells. It counts as lost too: rebuilt exactly when
 // the scheme tolerates two losses, else the recovery is refused.
 TEST_P(DamageTest, AGrownFileIsNeverKeptAsASource) {
-  redset::test::Scratch scratch(world_);
-  mpi::Comm comm = world_.split(world_.rank() / 4, world_.rank());
-  std::string node = "node" + std::to_string(world_.rank());
-  auto set = redset::Set::create(comm, node, GetParam());
-  ASSERT_TRUE(set.ok());
-  std::string dir = scratch.node_dir(node) + "/dataset";
   redset::test::Member me(
-      dir, redset::test::make_files(dir, "", 7u + static_cast<uint64_t>(world_.rank())));
-  ASSERT_TRUE(redset::apply(env_, *set, dir, me.files()).ok());
-  me.snapshot(*set);
+      dir_, redset::test::make_files(dir_, "", 7u + static_cast<uint64_t>(world_.rank())));
+  auto set = protect(me);
+  ASSERT_TRUE(set);
   if (set->rank() == 1) std::ofstream(me.dir() + "/" + me.files()[0], std::ios::app) << "appended";
   if (set->rank() == 2) me.lose();
-  comm.barrier();
-  auto got = redset::recover(env_, *set, dir);
+  comm_.barrier();
+  auto got = redset::recover(env_, *set, dir_);
   if (set->tolerance() >= 2) {
     EXPECT_TRUE(got.ok()) << got.status().to_string();
     EXPECT_EQ("", me.differences());
@@ -165,18 +166,12 @@ INSTANTIATE_TEST_SUITE_P(Schemes, DamageTest,
 // rebuild can only produce wrong bytes, which the CRC32C recorded at apply
 // catches. recover() fails on every process and leaves no wrong data file.
 TEST_P(DamageTest, DamagedRedundancyDataNeverYieldsAWrongFile) {
-  redset::test::Scratch scratch(world_);
-  mpi::Comm comm = world_.split(world_.rank() / 4, world_.rank());
-  std::string node = "node" + std::to_string(world_.rank());
-  auto set = redset::Set::create(comm, node, GetParam());
-  ASSERT_TRUE(set.ok());
-  std::string dir = scratch.node_dir(node) + "/dataset";
   redset::test::Member me(
-      dir, redset::test::make_sized_files(dir, "", {6000u + 13u * static_cast<uint64_t>(world_.rank())},
+      dir_, redset::test::make_sized_files(dir_, "", {6000u + 13u * static_cast<uint64_t>(world_.rank())},
                                           7u + static_cast<uint64_t>(world_.rank())));
-  ASSERT_TRUE(redset::apply(env_, *set, dir, me.files()).ok());
-  me.snapshot(*set);
-  std::string redfile = redset::redundancy_file(*set, dir);
+  auto set = protect(me);
+  ASSERT_TRUE(set);
+  std::string redfile = redset::redundancy_file(*set, dir_);
   bool lost_here = set->rank() == 2;
   if (lost_here) {
     me.lose();
@@ -185,13 +180,13 @@ TEST_P(DamageTest, DamagedRedundancyDataNeverYieldsAWrongFile) {
     auto size = static_cast<uint64_t>(fs::file_size(redfile));
     for (uint64_t off = redset::kDataAlign; off < size; off += 97) flip_byte(redfile, off);
   }
-  comm.barrier();
-  auto got = redset::recover(env_, *set, dir);
+  comm_.barrier();
+  auto got = redset::recover(env_, *set, dir_);
   EXPECT_FALSE(got.ok());
   EXPECT_TRUE(got.status().code() == Errc::corrupt || got.status().code() == Errc::unrecoverable)
       << got.status().to_string();
   if (lost_here) {
-    for (const auto& f : me.files()) EXPECT_FALSE(fs::exists(dir + "/" + f)) << f << " was left behind";
+    for (const auto& f : me.files()) EXPECT_FALSE(fs::exists(dir_ + "/" + f)) << f << " was left behind";
   }
 }
 
