@@ -94,21 +94,39 @@ Result<File*> LogicalFile::part(size_t i) {
     else parts_[i].path = temp_path_(i);  // something is there already: never touched
   }
   if (!files_[i]) {
-    SCR_ASSIGN_OR_RETURN(files_[i], env_->open(parts_[i].path, mode, perms));
+    auto opened = env_->open(parts_[i].path, mode, perms);
+    // A measured part gone, or replaced by a symlink or anything but a
+    // regular file, is as damaged as one cut short (a device error is not).
+    if (!opened && exact_sizes_ && opened.status().code() != Errc::io_error)
+      return Error(Errc::corrupt, opened.status().message());
+    if (!opened) return opened.status();
+    files_[i] = std::move(*opened);
+  }
+  if (!writing_) {
+    // Checked before the part counts as open: a later call must fail the
+    // same way, never read a part that failed its check.
+    Status checked = check_read_part(i);
+    if (!checked.ok()) {
+      (void)files_[i]->close();
+      files_[i].reset();
+      return checked;
+    }
   }
   if (mode == OpenMode::read_write) meta_applied_[i] = false;  // written again
   states_[i] = State::open;
   open_order_.push_back(i);
-  if (!writing_) {
-    SCR_ASSIGN_OR_RETURN(FileInfo info, info_of(*env_, *files_[i]));
-    if (info.size < parts_[i].size)
-      return Error(Errc::corrupt, parts_[i].path + " is truncated: " + std::to_string(info.size) +
-                                      " bytes, expected " + std::to_string(parts_[i].size));
-    if (exact_sizes_ && info.size != parts_[i].size)
-      return Error(Errc::corrupt, parts_[i].path + " has grown: " + std::to_string(info.size) +
-                                      " bytes, expected " + std::to_string(parts_[i].size));
-  }
   return files_[i].get();
+}
+
+Status LogicalFile::check_read_part(size_t i) {
+  SCR_ASSIGN_OR_RETURN(FileInfo info, info_of(*env_, *files_[i]));
+  if (info.size < parts_[i].size)
+    return Error(Errc::corrupt, parts_[i].path + " is truncated: " + std::to_string(info.size) +
+                                    " bytes, expected " + std::to_string(parts_[i].size));
+  if (exact_sizes_ && info.size != parts_[i].size)
+    return Error(Errc::corrupt, parts_[i].path + " has grown: " + std::to_string(info.size) +
+                                    " bytes, expected " + std::to_string(parts_[i].size));
+  return Status::Ok();
 }
 
 Status LogicalFile::read_pad(uint64_t offset, void* buf, size_t n) {

@@ -96,6 +96,7 @@ class LogicalFile {
   // Part i, opened if needed (closing the oldest open part beyond the cap).
   Result<File*> part(size_t i);
   Status retire(size_t i);  // fsync (when writing) and close an open part
+  Status check_read_part(size_t i);  // the size of part i, just opened for reading
   Status finish_part(size_t i);  // writing: its meta, once every byte is written
   void index();
 

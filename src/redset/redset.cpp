@@ -118,13 +118,14 @@ bool drop_damaged(io::Env& env, const Set& set, const std::string& dir, const st
 Status check_after(io::Env& env, const Set& set, const std::string& dir, const detail::Rebuild& rebuild,
                    const std::vector<FileEntry>& files) {
   if (rebuild.wrote_own_files()) return Status::Ok();
-  // A file without a checksum (a header from before they were recorded) can
-  // only be checked for presence and size, which the survey left to here.
-  std::vector<FileEntry> unchecked;
+  // Presence and size, which the survey left to here, of the files no read
+  // opens: those without a checksum (headers from before they were
+  // recorded) and empty ones (whose checksum no read can contradict).
+  std::vector<FileEntry> unread;
   for (const auto& f : files)
-    if (!f.crc) unchecked.push_back(f);
-  if (!files_present(env, dir, unchecked))
-    return Error(Errc::corrupt, dir + ": a file without a recorded CRC32C is missing or has another size");
+    if (!f.crc || f.meta.size == 0) unread.push_back(f);
+  if (!files_present(env, dir, unread))
+    return Error(Errc::corrupt, dir + ": a file is missing, not a regular file or of another size");
   std::vector<std::string> damaged;
   if (auto read = rebuild.read_crcs(); read && read->size() == files.size()) {
     for (size_t i = 0; i < files.size(); ++i)

@@ -245,9 +245,17 @@ TEST(LogicalFile, MeasuredPartsAreCheckedWhenRead) {
   ASSERT_TRUE(missing.ok());
   EXPECT_FALSE(missing->read_pad(0, buf.data(), 4).ok());
   // Longer than measured: the extra bytes were never part of the stream.
+  // The check holds for every later read too, whichever way it reads.
   auto grown = LogicalFile::open_read_measured(Env::posix(), {{dir / "a", 4}});
   ASSERT_TRUE(grown.ok());
+  EXPECT_EQ(grown->view(0, 4).status().code(), Errc::corrupt);
   EXPECT_EQ(grown->read_pad(0, buf.data(), 4).code(), Errc::corrupt);
+  EXPECT_EQ(grown->read_pad(0, buf.data(), 4).code(), Errc::corrupt);
+  // Not a regular file any more: damaged too, not an error of another kind.
+  std::filesystem::create_symlink(dir / "a", dir / "link");
+  auto linked = LogicalFile::open_read_measured(Env::posix(), {{dir / "link", 10}});
+  ASSERT_TRUE(linked.ok());
+  EXPECT_EQ(linked->read_pad(0, buf.data(), 4).code(), Errc::corrupt);
 }
 
 // The CRC32C of each part, taken from the bytes as they are read, is the
