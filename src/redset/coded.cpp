@@ -98,7 +98,7 @@ class CodedRebuild : public Rebuild {
 }  // namespace
 
 Status apply_coded(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
-                   const std::string& redfile, int checks, std::vector<uint32_t>& crcs,
+                   const std::string& redfile, int checks, std::vector<FileEntry>& own_out,
                    const Encoder& encode) {
   SCR_TRY(check_geometry(set, checks));
   Status reserved = reserve_file_crcs(files);
@@ -115,8 +115,11 @@ Status apply_coded(io::Env& env, const Set& set, const std::string& dir, kv::Tre
   data->track_crcs();
   SymbolStore store(*data, red->file(), red->data_offset(), chunk);
   SCR_TRY(agree_in_set(set, encode(store, chunk)));
+  std::vector<uint32_t> crcs;
   SCR_TRY(record_encoded_crcs(set, *data, header, checks, *red, crcs));
-  return red->commit();
+  SCR_TRY(red->commit());
+  own_out = with_crcs(std::move(*own), crcs);
+  return Status::Ok();
 }
 
 Survey survey_coded(io::Env& env, const Set& set, const std::string& dir,

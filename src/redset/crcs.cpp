@@ -22,6 +22,11 @@ Status set_file_crcs(kv::Tree& files, const std::vector<uint32_t>& crcs) {
   return Status::Ok();
 }
 
+std::vector<FileEntry> with_crcs(std::vector<FileEntry> files, const std::vector<uint32_t>& crcs) {
+  for (size_t i = 0; i < files.size() && i < crcs.size(); ++i) files[i].crc = crcs[i];
+  return files;
+}
+
 Status reserve_file_crcs(kv::Tree& files) {
   return set_file_crcs(files, std::vector<uint32_t>(static_cast<size_t>(files.uint_or("FILES", 0)), 0));
 }

@@ -21,6 +21,8 @@ namespace scr::redset {
 
 // Sets the CRC32C of each file of a {FILES, FILELIST} tree, in list order.
 Status set_file_crcs(kv::Tree& files, const std::vector<uint32_t>& crcs);
+// `files` with the CRC32C of each set, in list order.
+std::vector<FileEntry> with_crcs(std::vector<FileEntry> files, const std::vector<uint32_t>& crcs);
 // Zeroed slots for every file: the header keeps its size when they are filled.
 Status reserve_file_crcs(kv::Tree& files);
 

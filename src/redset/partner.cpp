@@ -27,7 +27,7 @@ Status check_replicas(const Set& set) {
 }  // namespace
 
 Status apply_partner(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
-                     const std::string& redfile, std::vector<uint32_t>& crcs) {
+                     const std::string& redfile, std::vector<FileEntry>& own_out) {
   SCR_TRY(check_replicas(set));
   int r = set.params().replicas;
   Status reserved = reserve_file_crcs(files);
@@ -57,8 +57,11 @@ Status apply_partner(io::Env& env, const Set& set, const std::string& dir, kv::T
                    }});
   }
   SCR_TRY(agree_in_set(set, run_streams(set.comm(), set.params().piece_size, {mine}, ins)));
+  std::vector<uint32_t> crcs;
   SCR_TRY(record_encoded_crcs(set, *data, *header, r, *red, crcs));
-  return red->commit();
+  SCR_TRY(red->commit());
+  own_out = with_crcs(std::move(*own), crcs);
+  return Status::Ok();
 }
 
 Survey survey_partner(io::Env& env, const Set& set, const std::string& dir,

@@ -62,25 +62,16 @@ std::vector<kv::FileRecord> records_of(const std::vector<FileEntry>& files) {
 Status apply(io::Env& env, const Set& set, const std::string& dir, kv::Tree described,
              std::vector<kv::FileRecord>* recorded) {
   std::string redfile = redundancy_file(set, dir);
-  // The names and sizes, before the scheme takes the description.
-  std::vector<kv::FileRecord> records;
-  if (recorded) {
-    auto files = files_from_tree(described);
-    SCR_TRY(mpi::agree(set.parent(), files.status()));
-    records = records_of(*files);
-  }
-  std::vector<uint32_t> taken;
+  std::vector<FileEntry> own;
   Status st;
   switch (set.scheme()) {
-    case Scheme::single: st = detail::apply_single(env, set, dir, std::move(described), redfile, taken); break;
-    case Scheme::partner: st = detail::apply_partner(env, set, dir, std::move(described), redfile, taken); break;
-    case Scheme::xor_code: st = detail::apply_xor(env, set, dir, std::move(described), redfile, taken); break;
-    case Scheme::rs: st = detail::apply_rs(env, set, dir, std::move(described), redfile, taken); break;
+    case Scheme::single: st = detail::apply_single(env, set, dir, std::move(described), redfile, own); break;
+    case Scheme::partner: st = detail::apply_partner(env, set, dir, std::move(described), redfile, own); break;
+    case Scheme::xor_code: st = detail::apply_xor(env, set, dir, std::move(described), redfile, own); break;
+    case Scheme::rs: st = detail::apply_rs(env, set, dir, std::move(described), redfile, own); break;
   }
   st = mpi::agree(set.parent(), st);
-  if (!st.ok() || !recorded) return st;
-  for (size_t i = 0; i < records.size() && i < taken.size(); ++i) records[i].crc = taken[i];
-  *recorded = std::move(records);
+  if (st.ok() && recorded) *recorded = records_of(own);
   return st;
 }
 
@@ -174,8 +165,7 @@ Result<std::vector<FileEntry>> recover_once(io::Env& env, const Set& set, const 
 Result<std::vector<std::string>> recover(io::Env& env, const Set& set, const std::string& dir,
                                          std::vector<kv::FileRecord>* recorded) {
   auto got = recover_once(env, set, dir, false);
-  if (!got && (got.status().code() == Errc::corrupt || got.status().code() == Errc::not_found))
-    got = recover_once(env, set, dir, true);
+  if (!got && got.status().code() == Errc::corrupt) got = recover_once(env, set, dir, true);
   if (!got) return got.status();
   if (recorded) *recorded = records_of(*got);
   return names(*got);

@@ -11,16 +11,14 @@
 namespace scr::redset::detail {
 
 Status apply_single(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
-                    const std::string& redfile, std::vector<uint32_t>& crcs) {
+                    const std::string& redfile, std::vector<FileEntry>& own_out) {
   // Nothing is read to encode: the checksums take a pass of their own,
   // unless the caller gave them (a fetch checked every byte it copied).
   SCR_ASSIGN_OR_RETURN(auto own, files_from_tree(files));
-  if (std::all_of(own.begin(), own.end(), [](const FileEntry& f) { return f.crc.has_value(); })) {
-    crcs.clear();
-    for (const auto& f : own) crcs.push_back(*f.crc);
-  } else {
-    SCR_ASSIGN_OR_RETURN(crcs, read_file_crcs(env, dir, own, set.params().piece_size));
+  if (!std::all_of(own.begin(), own.end(), [](const FileEntry& f) { return f.crc.has_value(); })) {
+    SCR_ASSIGN_OR_RETURN(auto crcs, read_file_crcs(env, dir, own, set.params().piece_size));
     SCR_TRY(set_file_crcs(files, crcs));
+    own = with_crcs(std::move(own), crcs);
   }
   std::map<int, kv::Tree> entries;
   entries.emplace(set.rank(), member_entry(set, std::move(files)));
@@ -29,7 +27,9 @@ Status apply_single(io::Env& env, const Set& set, const std::string& dir, kv::Tr
   SCR_ASSIGN_OR_RETURN(auto out, env.open(redfile, io::OpenMode::create, 0600));
   SCR_TRY(write_header(*out, header).status());
   SCR_TRY(out->sync());
-  return out->close();
+  SCR_TRY(out->close());
+  own_out = std::move(own);
+  return Status::Ok();
 }
 
 Survey survey_single(io::Env& env, const Set& set, const std::string& dir,

@@ -37,7 +37,7 @@ std::vector<RestartFile> gather_listing(Context& ctx, int id) {
   // Sizes as the filemap recorded them when the files were last checked
   // (Complete, the rebuild or the fetch at SCR_Init): no file is touched.
   std::vector<kv::FileRecord> mine = ctx.filemap.file_records(id);
-  for (auto& f : mine) f = {std::move(f.name), f.size, std::nullopt, false, std::nullopt};
+  for (auto& f : mine) f.crc.reset();  // the listing carries names and sizes
   std::map<int, kv::Tree> send;
   kv::put_file_list(send[0], "FILELIST", mine);
   auto got = mpi::exchange_trees(ctx.world, send);
