@@ -213,7 +213,7 @@ Result<uint64_t> copy_file(Env& env, const std::string& src, const std::string& 
                            const CopyOptions& options) {
   if (options.piece_size == 0)
     return Error(Errc::invalid_argument, "copy " + src + ": piece size must be positive");
-  SCR_ASSIGN_OR_RETURN(auto in, env.open(src, OpenMode::read));
+  SCR_ASSIGN_OR_RETURN(auto in, open_in(env, options.src_dir, src, OpenMode::read));
   SCR_ASSIGN_OR_RETURN(FileInfo meta, info_of(env, *in));
   // A destination that does not exist yet is written in place: there is
   // nothing to protect, and a crash leaves a partial file under a name that
@@ -223,10 +223,10 @@ Result<uint64_t> copy_file(Env& env, const std::string& src, const std::string& 
   std::string written = dst;
   // Created with the mode it will get, so that setting it costs nothing.
   uint32_t perms = options.keep_meta ? (meta.mode & 0777) | 0600 : 0600;
-  auto out = env.open(dst, OpenMode::create_excl, perms);
+  auto out = open_in(env, options.dst_dir, dst, OpenMode::create_excl, perms);
   if (!out) {
     written = temp_name(dst);
-    out = env.open(written, OpenMode::create, perms);
+    out = open_in(env, options.dst_dir, written, OpenMode::create, perms);
     if (!out) return out.status();
   }
   // Never more than the file needs, and not zeroed: a checkpoint of many
@@ -241,6 +241,11 @@ Result<uint64_t> copy_file(Env& env, const std::string& src, const std::string& 
   if (st.ok() && options.keep_meta) {
     st = (*out)->set_meta(meta);
     if (st.code() == Errc::unsupported) st = env.set_meta(written, meta);
+  }
+  if (st.ok() && options.written_info) {
+    auto info = info_of(env, **out);
+    if (info) *options.written_info = *info;
+    st = info.status();
   }
   Status closed = (*out)->close();
   if (st.ok()) st = closed;

@@ -64,6 +64,13 @@ struct CopyOptions {
   // When set, the bytes must have this CRC32C: otherwise the copy fails with
   // Errc::corrupt before the destination is replaced.
   std::optional<uint32_t> expect_crc32c;
+  // When set, receives the copy's own metadata as written (size, mode, owner,
+  // times), from the open copy: no second lookup of its path.
+  FileInfo* written_info = nullptr;
+  // Directories held open that src and dst lie below (a flush or a fetch of
+  // many files): each is looked up from there. Either may be null.
+  Dir* src_dir = nullptr;
+  Dir* dst_dir = nullptr;
   // Called after each piece with bytes copied so far; may sleep to throttle.
   std::function<void(uint64_t)> progress;
 };

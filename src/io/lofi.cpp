@@ -21,12 +21,13 @@ void LogicalFile::index() {
   meta_applied_.assign(parts_.size(), false);
 }
 
-Result<LogicalFile> LogicalFile::open_read(Env& env, std::vector<Part> parts) {
+Result<LogicalFile> LogicalFile::open_read(Env& env, std::vector<Part> parts, std::unique_ptr<Dir> dir) {
   LogicalFile lf;
   lf.env_ = &env;
+  lf.dir_ = std::move(dir);
   lf.parts_ = std::move(parts);
   for (const auto& p : lf.parts_) {
-    SCR_ASSIGN_OR_RETURN(FileInfo info, env.stat(p.path));
+    SCR_ASSIGN_OR_RETURN(FileInfo info, stat_in(env, lf.dir_.get(), p.path));
     if (!info.is_regular()) return Error(Errc::invalid_argument, "open " + p.path + ": not a regular file");
     if (info.size < p.size)
       return Error(Errc::corrupt, p.path + " is truncated: " + std::to_string(info.size) +
@@ -36,18 +37,22 @@ Result<LogicalFile> LogicalFile::open_read(Env& env, std::vector<Part> parts) {
   return lf;
 }
 
-Result<LogicalFile> LogicalFile::open_read_measured(Env& env, std::vector<Part> parts) {
+Result<LogicalFile> LogicalFile::open_read_measured(Env& env, std::vector<Part> parts,
+                                                    std::unique_ptr<Dir> dir) {
   LogicalFile lf;
   lf.env_ = &env;
+  lf.dir_ = std::move(dir);
   lf.parts_ = std::move(parts);
   lf.exact_sizes_ = true;
   lf.index();
   return lf;
 }
 
-Result<LogicalFile> LogicalFile::open_write(Env& env, std::vector<Part> parts, uint32_t perms) {
+Result<LogicalFile> LogicalFile::open_write(Env& env, std::vector<Part> parts, uint32_t perms,
+                                            std::unique_ptr<Dir> dir) {
   LogicalFile lf;
   lf.env_ = &env;
+  lf.dir_ = std::move(dir);
   lf.writing_ = true;
   lf.perms_ = perms;
   lf.parts_ = std::move(parts);
@@ -56,8 +61,9 @@ Result<LogicalFile> LogicalFile::open_write(Env& env, std::vector<Part> parts, u
 }
 
 Result<LogicalFile> LogicalFile::open_write_new(Env& env, std::vector<Part> parts,
-                                               std::function<std::string(size_t)> temp_path, uint32_t perms) {
-  SCR_ASSIGN_OR_RETURN(LogicalFile lf, open_write(env, std::move(parts), perms));
+                                               std::function<std::string(size_t)> temp_path, uint32_t perms,
+                                               std::unique_ptr<Dir> dir) {
+  SCR_ASSIGN_OR_RETURN(LogicalFile lf, open_write(env, std::move(parts), perms, std::move(dir)));
   lf.temp_path_ = std::move(temp_path);
   return lf;
 }
@@ -89,12 +95,12 @@ Result<File*> LogicalFile::part(size_t i) {
   // that setting the mode later costs nothing.
   uint32_t perms = parts_[i].meta ? (parts_[i].meta->mode & 0777) | 0600 : perms_;
   if (mode == OpenMode::create && temp_path_) {
-    auto fresh = env_->open(parts_[i].path, OpenMode::create_excl, perms);
+    auto fresh = open_in(*env_, dir_.get(), parts_[i].path, OpenMode::create_excl, perms);
     if (fresh) files_[i] = std::move(*fresh);
     else parts_[i].path = temp_path_(i);  // something is there already: never touched
   }
   if (!files_[i]) {
-    auto opened = env_->open(parts_[i].path, mode, perms);
+    auto opened = open_in(*env_, dir_.get(), parts_[i].path, mode, perms);
     // A measured part gone, or replaced by a symlink or anything but a
     // regular file, is as damaged as one cut short (a device error is not).
     if (!opened && exact_sizes_ && opened.status().code() != Errc::io_error)

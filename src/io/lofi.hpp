@@ -7,6 +7,9 @@
 // once (the least recently opened is closed first, after an fsync when it
 // was written): a checkpoint of 10,000 files per process must not need
 // 10,000 descriptors, far above the usual limit of 1,024.
+//
+// Given a directory held open (`dir`, optional), parts below it are opened
+// and checked through it: one lookup per part instead of a walk from the root.
 #pragma once
 
 #include <cstdint>
@@ -36,21 +39,23 @@ class LogicalFile {
   // Existing files for reading, each checked now (sizes are the ones
   // recorded; a physical file shorter than its recorded size is reported as
   // truncated, a missing one or one that is not a regular file as such).
-  static Result<LogicalFile> open_read(Env& env, std::vector<Part> parts);
+  static Result<LogicalFile> open_read(Env& env, std::vector<Part> parts, std::unique_ptr<Dir> dir = nullptr);
   // The same for files the caller has measured (a checkpoint being
   // protected, one being rebuilt): each is checked only when first read,
   // saving a stat per file, and must have exactly its recorded size (bytes
   // past it were never protected).
-  static Result<LogicalFile> open_read_measured(Env& env, std::vector<Part> parts);
+  static Result<LogicalFile> open_read_measured(Env& env, std::vector<Part> parts,
+                                                std::unique_ptr<Dir> dir = nullptr);
   // Files for writing, created (truncated) when first written, or by sync()
   // or close() if never written; each will hold exactly its size.
-  static Result<LogicalFile> open_write(Env& env, std::vector<Part> parts, uint32_t perms = 0600);
+  static Result<LogicalFile> open_write(Env& env, std::vector<Part> parts, uint32_t perms = 0600,
+                                        std::unique_ptr<Dir> dir = nullptr);
   // The same, but no existing file is touched: a part is created where it
   // is named when nothing is there, else written to temp_path(i) (parts()
   // then names that temporary; the caller renames it into place).
   static Result<LogicalFile> open_write_new(Env& env, std::vector<Part> parts,
                                             std::function<std::string(size_t)> temp_path,
-                                            uint32_t perms = 0600);
+                                            uint32_t perms = 0600, std::unique_ptr<Dir> dir = nullptr);
   LogicalFile() = default;
   LogicalFile(LogicalFile&&) noexcept = default;
   LogicalFile& operator=(LogicalFile&&) noexcept = default;
@@ -101,6 +106,7 @@ class LogicalFile {
   void index();
 
   Env* env_ = nullptr;
+  std::unique_ptr<Dir> dir_;  // may be null: parts by their full paths
   bool writing_ = false;
   bool exact_sizes_ = false;  // open_read_measured: a part of another size is corrupt
   uint32_t perms_ = 0600;

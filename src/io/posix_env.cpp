@@ -10,6 +10,7 @@
 
 #include "io/env.hpp"
 #include "io/file_view.hpp"
+#include "io/path.hpp"
 
 namespace scr::io {
 
@@ -166,47 +167,82 @@ class PosixFile final : public File {
   struct stat at_open_;
 };
 
-class PosixEnv final : public Env {
- public:
-  Result<std::unique_ptr<File>> open(const std::string& path, OpenMode mode,
-                                     uint32_t perms) override {
-    // O_NONBLOCK: a FIFO planted where a file is expected would otherwise
-    // block open() until some writer shows up. It is cleared again below; for
-    // regular files it changes nothing.
-    int flags = O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
-    switch (mode) {
-      case OpenMode::read: flags |= O_RDONLY; break;
-      case OpenMode::create: flags |= O_WRONLY | O_CREAT | O_TRUNC; break;
-      case OpenMode::create_excl: flags |= O_WRONLY | O_CREAT | O_EXCL; break;
-      case OpenMode::read_write: flags |= O_RDWR; break;
+// Opens `name` relative to directory `at` (AT_FDCWD: a full path); `path`
+// is the full path, for the File and its messages.
+Result<std::unique_ptr<File>> open_at(int at, const char* name, const std::string& path, OpenMode mode,
+                                      uint32_t perms) {
+  // O_NONBLOCK: a FIFO planted where a file is expected would otherwise
+  // block open() until some writer shows up. It is cleared again below; for
+  // regular files it changes nothing.
+  int flags = O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
+  switch (mode) {
+    case OpenMode::read: flags |= O_RDONLY; break;
+    case OpenMode::create: flags |= O_WRONLY | O_CREAT | O_TRUNC; break;
+    case OpenMode::create_excl: flags |= O_WRONLY | O_CREAT | O_EXCL; break;
+    case OpenMode::read_write: flags |= O_RDWR; break;
+  }
+  int fd = ::openat(at, name, flags, static_cast<mode_t>(perms));
+  if (fd < 0) return errno_status(errno, "open", path);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    return errno_status(err, "open", path);
+  }
+  std::optional<FileInfo> opened;
+  if (mode == OpenMode::read) {
+    if (!S_ISREG(st.st_mode)) {
+      ::close(fd);
+      return Error(Errc::invalid_argument, "open " + path + ": not a regular file");
     }
-    int fd = ::open(path.c_str(), flags, static_cast<mode_t>(perms));
-    if (fd < 0) return errno_status(errno, "open", path);
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) {
+    opened = info_from(st);
+  }
+  // A regular file ignores O_NONBLOCK, so it is left set: two fcntl calls
+  // saved per file count when a checkpoint has thousands of them.
+  if (!S_ISREG(st.st_mode)) {
+    int fl = ::fcntl(fd, F_GETFL);
+    if (fl == -1 || ::fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1) {
       int err = errno;
       ::close(fd);
       return errno_status(err, "open", path);
     }
-    std::optional<FileInfo> opened;
-    if (mode == OpenMode::read) {
-      if (!S_ISREG(st.st_mode)) {
-        ::close(fd);
-        return Error(Errc::invalid_argument, "open " + path + ": not a regular file");
-      }
-      opened = info_from(st);
-    }
-    // A regular file ignores O_NONBLOCK, so it is left set: two fcntl calls
-    // saved per file count when a checkpoint has thousands of them.
-    if (!S_ISREG(st.st_mode)) {
-      int fl = ::fcntl(fd, F_GETFL);
-      if (fl == -1 || ::fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1) {
-        int err = errno;
-        ::close(fd);
-        return errno_status(err, "open", path);
-      }
-    }
-    return std::unique_ptr<File>(std::make_unique<PosixFile>(fd, path, std::move(opened), st));
+  }
+  return std::unique_ptr<File>(std::make_unique<PosixFile>(fd, path, std::move(opened), st));
+}
+
+// A directory held by an O_PATH descriptor: enough to look names up from,
+// no read access needed, never followed at its own last component.
+class PosixDir final : public Dir {
+ public:
+  PosixDir(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  ~PosixDir() override { ::close(fd_); }
+  const std::string& path() const override { return path_; }
+  Result<std::unique_ptr<File>> open(const std::string& name, OpenMode mode, uint32_t perms) override {
+    return open_at(fd_, name.c_str(), path::join(path_, name), mode, perms);
+  }
+  Result<FileInfo> stat(const std::string& name) override {
+    struct stat st {};
+    if (::fstatat(fd_, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+      return errno_status(errno, "stat", path::join(path_, name));
+    return info_from(st);
+  }
+
+ private:
+  int fd_;
+  std::string path_;
+};
+
+class PosixEnv final : public Env {
+ public:
+  Result<std::unique_ptr<File>> open(const std::string& path, OpenMode mode,
+                                     uint32_t perms) override {
+    return open_at(AT_FDCWD, path.c_str(), path, mode, perms);
+  }
+
+  Result<std::unique_ptr<Dir>> open_dir(const std::string& path) override {
+    int fd = ::open(path.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return errno_status(errno, "open directory", path);
+    return std::unique_ptr<Dir>(std::make_unique<PosixDir>(fd, path));
   }
 
   Result<FileInfo> stat(const std::string& path) override {

@@ -40,24 +40,29 @@ Result<kv::Tree> describe_files(io::Env& env, const std::string& dir,
                                 const std::vector<std::string>& files, size_t crc_piece_size) {
   std::vector<kv::FileRecord> records;
   records.reserve(files.size());
+  std::unique_ptr<io::Dir> held = io::held_dir(env, dir);
   for (const auto& name : files) {
     SCR_TRY(check_name(name));
     std::string path = io::path::join(dir, name);
     if (crc_piece_size == 0) {
       // Metadata only: one stat, which sees a link as a link, not its target.
-      SCR_ASSIGN_OR_RETURN(io::FileInfo info, env.stat(path));
+      SCR_ASSIGN_OR_RETURN(io::FileInfo info, io::stat_in(env, held.get(), path));
       if (!info.is_regular()) return Error(Errc::invalid_argument, path + " is not a regular file");
       records.push_back({name, info.size, std::nullopt, false, attrs_of(info)});
       continue;
     }
     // One open per file for its metadata and checksum: it refuses links
     // and anything but a regular file.
-    SCR_ASSIGN_OR_RETURN(auto file, env.open(path, io::OpenMode::read));
+    SCR_ASSIGN_OR_RETURN(auto file, io::open_in(env, held.get(), path, io::OpenMode::read));
     SCR_ASSIGN_OR_RETURN(io::FileInfo info, io::info_of(env, *file));
     kv::FileRecord r{name, info.size, std::nullopt, false, attrs_of(info)};
     SCR_ASSIGN_OR_RETURN(r.crc, io::file_crc32c(*file, info.size, crc_piece_size));
     records.push_back(std::move(r));
   }
+  return files_tree(records);
+}
+
+kv::Tree files_tree(const std::vector<kv::FileRecord>& records) {
   kv::Tree t;
   t.set_int("FILES", static_cast<int64_t>(records.size()));
   kv::put_file_list(t, "FILELIST", records);
@@ -104,8 +109,9 @@ CrcCheck check_crcs(io::Env& env, const std::string& dir, const std::vector<File
 }
 
 bool files_present(io::Env& env, const std::string& dir, const std::vector<FileEntry>& files) {
+  std::unique_ptr<io::Dir> held = files.empty() ? nullptr : io::held_dir(env, dir);
   for (const auto& f : files) {
-    auto info = env.stat(io::path::join(dir, f.name));
+    auto info = io::stat_in(env, held.get(), io::path::join(dir, f.name));
     if (!info || !info->is_regular() || info->size != f.meta.size) return false;
   }
   return true;
@@ -122,12 +128,12 @@ std::vector<io::LogicalFile::Part> parts_of(const std::string& dir,
 
 Result<io::LogicalFile> open_files_read(io::Env& env, const std::string& dir,
                                         const std::vector<FileEntry>& files) {
-  return io::LogicalFile::open_read(env, parts_of(dir, files));
+  return io::LogicalFile::open_read(env, parts_of(dir, files), io::held_dir(env, dir));
 }
 
 Result<io::LogicalFile> open_measured_files(io::Env& env, const std::string& dir,
                                              const std::vector<FileEntry>& files) {
-  return io::LogicalFile::open_read_measured(env, parts_of(dir, files));
+  return io::LogicalFile::open_read_measured(env, parts_of(dir, files), io::held_dir(env, dir));
 }
 
 Result<io::LogicalFile> open_files_write(io::Env& env, const std::string& dir,
@@ -136,7 +142,7 @@ Result<io::LogicalFile> open_files_write(io::Env& env, const std::string& dir,
   for (const auto& f : files)
     if (std::string parent = io::path::dirname(io::path::join(dir, f.name)); made.insert(parent).second)
       SCR_TRY(io::make_dirs(env, parent));
-  return io::LogicalFile::open_write(env, parts_of(dir, files));
+  return io::LogicalFile::open_write(env, parts_of(dir, files), 0600, io::held_dir(env, dir));
 }
 
 Status restore_meta(io::Env& env, const std::string& dir, const std::vector<FileEntry>& files) {

@@ -36,6 +36,9 @@ io::FileInfo info_of(uint64_t size, const kv::FileAttrs& attrs);
 // relative and stay inside dir.
 Result<kv::Tree> describe_files(io::Env& env, const std::string& dir,
                                 const std::vector<std::string>& files, size_t crc_piece_size = 0);
+// {FILES, FILELIST} of records the caller has just taken itself (a copy's
+// own metadata, for example); their names must already be checked.
+kv::Tree files_tree(const std::vector<kv::FileRecord>& records);
 // Parse {FILES, FILELIST} back; rejects entries that would escape dir.
 Result<std::vector<FileEntry>> files_from_tree(const kv::Tree& files_tree);
 uint64_t total_size(const std::vector<FileEntry>& files);

@@ -69,7 +69,8 @@ Result<PendingFiles> PendingFiles::create(io::Env& env, const std::string& dir,
   }
   SCR_TRY(io::make_dirs(env, io::path::dirname(redfile)));
   auto temp_path = [base = pending_path(redfile)](size_t i) { return base + "." + std::to_string(i); };
-  SCR_ASSIGN_OR_RETURN(out.logical_, io::LogicalFile::open_write_new(env, std::move(parts), temp_path));
+  SCR_ASSIGN_OR_RETURN(out.logical_,
+                       io::LogicalFile::open_write_new(env, std::move(parts), temp_path, 0600, io::held_dir(env, dir)));
   out.logical_.track_crcs();
   return out;
 }

@@ -6,7 +6,6 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "mpi/turns.hpp"
-#include "redset/crcs.hpp"
 #include "redset/meta.hpp"
 #include "runtime/cache.hpp"
 #include "runtime/index_edit.hpp"
@@ -59,8 +58,9 @@ Status verify(const std::string& src, const kv::FileRecord& f, uint64_t bytes, u
 // where they lie in the prefix) and check sizes and CRCs. A shared file is
 // checked by its owner; the others compare its size (the summary has no CRC
 // for them).
-// `described` receives the copies as redset::describe_files gives them, with
-// the checksums they were just checked against.
+// `described` receives the copies in the form redset::describe_files gives,
+// taken from each copy as it was written (no second stat per file), with the
+// checksums they were just checked against.
 Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string& dir, bool in_place,
                   std::optional<kv::Tree>* described) {
   SCR_ASSIGN_OR_RETURN(std::vector<kv::FileRecord> files, summary_files(mine));
@@ -68,7 +68,14 @@ Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string&
   opt.piece_size = ctx.settings.piece_size;
   opt.keep_meta = ctx.settings.copy_metadata;
   opt.sync_dir = false;        // each directory is synced once, below
+  // Both ends held open: each file is looked up from there, not from the root.
+  std::unique_ptr<io::Dir> from = io::held_dir(ctx.fs(), ctx.settings.prefix);
+  std::unique_ptr<io::Dir> to = in_place ? nullptr : io::held_dir(ctx.fs(), dir);
+  opt.src_dir = from.get();
+  opt.dst_dir = to.get();
   std::set<std::string> made;  // each cache directory is made once
+  std::vector<kv::FileRecord> copies;  // each copy's own metadata, as redset describes files
+  if (!in_place) copies.reserve(files.size());
   for (auto& f : files) {
     std::string src = io::path::join(ctx.settings.prefix, f.name);
     std::string dst = io::path::join(dir, f.name);
@@ -77,7 +84,7 @@ Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string&
     uint32_t crc = 0;
     uint64_t bytes = 0;
     if (in_place) {
-      SCR_ASSIGN_OR_RETURN(io::FileInfo info, ctx.fs().stat(src));
+      SCR_ASSIGN_OR_RETURN(io::FileInfo info, io::stat_in(ctx.fs(), from.get(), src));
       if (!info.is_regular()) return Error(Errc::corrupt, src + " is not a regular file");
       bytes = info.size;
       if (f.crc) {
@@ -86,8 +93,11 @@ Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string&
     } else {
       if (made.insert(io::path::dirname(dst)).second)
         SCR_TRY(io::make_dirs_within(ctx.fs(), dir, io::path::dirname(dst), 0700));
+      io::FileInfo written;
       opt.crc32c = &crc;
+      opt.written_info = &written;
       SCR_ASSIGN_OR_RETURN(bytes, io::copy_file(ctx.fs(), src, dst, opt));
+      copies.push_back({f.name, written.size, f.crc, false, redset::attrs_of(written)});
     }
     SCR_TRY(verify(src, f, bytes, crc));
     // The filemap keeps the name, size and CRC32C only.
@@ -96,19 +106,7 @@ Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string&
   }
   for (const auto& d : made) SCR_TRY(ctx.fs().sync_dir(d));
   ctx.filemap.set_file_records(id, files);
-  if (!in_place) {
-    std::vector<std::string> names;
-    std::vector<uint32_t> crcs;
-    bool all_crcs = true;
-    for (const auto& f : files) {
-      names.push_back(f.name);
-      all_crcs = all_crcs && f.crc.has_value();
-      crcs.push_back(f.crc.value_or(0));
-    }
-    SCR_ASSIGN_OR_RETURN(kv::Tree tree, redset::describe_files(ctx.fs(), dir, names));
-    if (all_crcs) SCR_TRY(redset::set_file_crcs(tree, crcs));
-    *described = std::move(tree);
-  }
+  if (!in_place) *described = redset::files_tree(copies);
   return ctx.filemap.save(ctx.fs());
 }
 

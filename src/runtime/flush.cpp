@@ -43,6 +43,7 @@ FlushJob plan_copies(const Filemap& fm, int id, const std::string& dir, const st
   const kv::Tree* entry = fm.find(id);
   job.desc = entry && entry->get("DESC") ? *entry->get("DESC") : kv::Tree();
   job.started = wall_seconds();
+  job.src_dir = dir;
   std::string meta_dir = prefix_dataset_dir(prefix, id);
   job.dirs.push_back(meta_dir);
   for (const auto& f : fm.file_records(id)) {
@@ -67,6 +68,11 @@ Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string
   opt.piece_size = job.piece_size;
   opt.sync_dir = false;  // every destination directory is synced once, below
   opt.keep_meta = job.keep_meta;
+  // Both ends held open: each file is looked up from its dataset's
+  // directory instead of from the root.
+  std::unique_ptr<io::Dir> from = io::held_dir(env, job.src_dir), to = io::held_dir(env, prefix);
+  opt.src_dir = from.get();
+  opt.dst_dir = to.get();
   std::set<std::string> synced;
   for (const auto& item : job.items) {
     uint64_t before = total;

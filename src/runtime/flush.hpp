@@ -35,6 +35,7 @@ struct FlushJob {
   int id = 0;
   kv::Tree desc;
   std::vector<CopyItem> items;
+  std::string src_dir;            // the dataset's directory in cache, where the items come from
   std::vector<std::string> dirs;  // prefix directories to create first
   bool crc = true;
   size_t piece_size = 1 << 20;

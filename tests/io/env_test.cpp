@@ -206,6 +206,87 @@ TEST(PosixEnv, SetMetaRestoresModeAndTimes) {
   EXPECT_FALSE(env.set_meta(dir / "none", want).ok());
 }
 
+// A directory held open resolves names below it with the same rules as a
+// full path: files and stats by name (nested too), a symlink at the last
+// component refused and seen as a link, errors and File::path() naming the
+// full path.
+TEST(PosixDir, OpensAndStatsNamesBelowItWithTheSameRules) {
+  TempDir dir;
+  Env& env = Env::posix();
+  ASSERT_EQ(::mkdir((dir / "sub").c_str(), 0700), 0);
+  write_raw(dir / "sub/f", "12345");
+  write_raw(dir / "target", "secret");
+  ASSERT_EQ(::symlink((dir / "target").c_str(), (dir / "link").c_str()), 0);
+  auto held = env.open_dir(dir.path());
+  ASSERT_TRUE(held.ok()) << held.status().to_string();
+  scr::io::Dir& d = **held;
+  EXPECT_EQ(d.path(), dir.path());
+
+  auto f = d.open("sub/f", OpenMode::read);
+  ASSERT_TRUE(f.ok()) << f.status().to_string();
+  EXPECT_EQ((*f)->path(), dir / "sub/f");
+  char buf[8] = {};
+  EXPECT_EQ(*(*f)->pread(buf, sizeof buf, 0), 5u);
+  EXPECT_EQ(std::string(buf, 5), "12345");
+  EXPECT_EQ((*f)->info()->size, 5u);
+
+  auto made = d.open("sub/new", OpenMode::create_excl, 0640);
+  ASSERT_TRUE(made.ok());
+  ASSERT_TRUE((*made)->pwrite("abc", 3, 0).ok());
+  ASSERT_TRUE((*made)->close().ok());
+  EXPECT_EQ(read_raw(dir / "sub/new"), "abc");
+  EXPECT_EQ(mode_of(dir / "sub/new"), 0640u);
+  EXPECT_EQ(d.open("sub/new", OpenMode::create_excl).status().code(), Errc::io_error);  // exists
+
+  for (OpenMode m : {OpenMode::read, OpenMode::create, OpenMode::read_write}) {
+    auto l = d.open("link", m, 0600);
+    ASSERT_FALSE(l.ok());
+    EXPECT_EQ(l.status().code(), Errc::permission);
+    EXPECT_NE(l.status().message().find(dir / "link"), std::string::npos) << l.status().message();
+  }
+  EXPECT_EQ(read_raw(dir / "target"), "secret");
+  EXPECT_TRUE(d.stat("link")->is_symlink());
+  EXPECT_EQ(d.stat("sub/f")->size, 5u);
+  auto missing = d.stat("sub/none");
+  EXPECT_EQ(missing.status().code(), Errc::not_found);
+  EXPECT_NE(missing.status().message().find(dir / "sub/none"), std::string::npos);
+}
+
+// open_in and stat_in take the held directory only for paths plainly below
+// it; anything else (another directory, "..", the directory itself) goes by
+// its full path, and no directory at all is the same as before.
+TEST(PosixDir, OpenInFallsBackToTheFullPathOutsideTheHeldDirectory) {
+  TempDir dir;
+  Env& env = Env::posix();
+  ASSERT_EQ(::mkdir((dir / "a").c_str(), 0700), 0);
+  ASSERT_EQ(::mkdir((dir / "ab").c_str(), 0700), 0);
+  write_raw(dir / "a/f", "in a");
+  write_raw(dir / "ab/f", "in ab");
+  write_raw(dir / "top", "top");
+  auto held = env.open_dir(dir / "a");
+  ASSERT_TRUE(held.ok());
+  auto content = [&](scr::io::Dir* d, const std::string& p) {
+    auto f = scr::io::open_in(env, d, p, OpenMode::read);
+    if (!f.ok()) return std::string("error");
+    char buf[16] = {};
+    size_t n = *(*f)->pread(buf, sizeof buf, 0);
+    return std::string(buf, n);
+  };
+  for (scr::io::Dir* d : {held->get(), static_cast<scr::io::Dir*>(nullptr)}) {
+    EXPECT_EQ(content(d, dir / "a/f"), "in a");
+    EXPECT_EQ(content(d, dir / "ab/f"), "in ab");  // a name sharing the prefix, not below
+    EXPECT_EQ(content(d, dir / "a/../top"), "top");
+    EXPECT_EQ(content(d, dir / "top"), "top");
+    EXPECT_EQ(scr::io::stat_in(env, d, dir / "ab/f")->size, 5u);
+    EXPECT_TRUE(scr::io::stat_in(env, d, dir / "a")->is_dir());
+  }
+  // A directory that is itself a symlink is not held: callers use full paths.
+  ASSERT_EQ(::symlink((dir / "a").c_str(), (dir / "alias").c_str()), 0);
+  EXPECT_FALSE(env.open_dir(dir / "alias").ok());
+  EXPECT_EQ(scr::io::held_dir(env, dir / "alias"), nullptr);
+  EXPECT_EQ(scr::io::held_dir(env, dir / "none"), nullptr);
+}
+
 TEST(ErrnoStatus, MapsCodesAndNamesPath) {
   struct Case {
     int err;

@@ -33,6 +33,25 @@ TEST(FaultEnv, PassesThroughWhenDisarmed) {
   EXPECT_FALSE(env.crashed());
 }
 
+// A directory held open through a FaultEnv still goes through it by full
+// path: files opened from it count as the FaultEnv's steps and writes, and
+// its faults apply (code that holds directories stays testable).
+TEST(FaultEnv, DirectoriesHeldOpenStillGoThroughIt) {
+  TempDir dir;
+  FaultEnv env(Env::posix());
+  auto held = env.open_dir(dir.path());
+  ASSERT_TRUE(held.ok());
+  auto f = (*held)->open("f", OpenMode::create, 0600);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ((*f)->path(), dir / "f");
+  EXPECT_TRUE((*f)->pwrite("abc", 3, 0).ok());
+  EXPECT_EQ(env.writes(), 1);
+  env.fail_write(1, ENOSPC);
+  auto g = scr::io::open_in(env, held->get(), dir / "g", OpenMode::create, 0600);
+  ASSERT_TRUE(g.ok());
+  EXPECT_EQ((*g)->pwrite("x", 1, 0).code(), Errc::no_space);
+}
+
 TEST(FaultEnv, FailsTheNthWrite) {
   TempDir dir;
   FaultEnv env(Env::posix());

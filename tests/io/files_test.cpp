@@ -551,6 +551,39 @@ TEST(CopyFile, WithoutKeepMetaIsPrivate) {
   EXPECT_EQ(read_raw(dir / "dst"), "abc");
 }
 
+// The fetch describes each copy from what copy_file reports instead of a
+// second stat by path: the report must be what a stat would say, for a new
+// destination and a replaced one, with and without the source's metadata.
+TEST(CopyFile, ReportsTheCopysOwnMetadata) {
+  TempDir dir;
+  write_raw(dir / "src", std::string(5000, 'x'));
+  ASSERT_EQ(::chmod((dir / "src").c_str(), 0640), 0);
+  for (bool keep : {true, false}) {
+    for (bool replace : {false, true}) {
+      SCOPED_TRACE(std::string(keep ? "keep" : "private") + (replace ? ", replaced" : ", new"));
+      std::string dst = dir / "dst";
+      if (replace) write_raw(dst, "older and shorter");
+      io::FileInfo written;
+      io::CopyOptions opt;
+      opt.keep_meta = keep;
+      opt.written_info = &written;
+      ASSERT_TRUE(io::copy_file(Env::posix(), dir / "src", dst, opt).ok());
+      auto got = Env::posix().stat(dst);
+      ASSERT_TRUE(got.ok());
+      EXPECT_EQ(written.size, 5000u);
+      EXPECT_EQ(written.size, got->size);
+      EXPECT_EQ(written.mode, got->mode);
+      EXPECT_EQ(written.uid, got->uid);
+      EXPECT_EQ(written.gid, got->gid);
+      EXPECT_EQ(written.mtime.tv_sec, got->mtime.tv_sec);
+      EXPECT_EQ(written.mtime.tv_nsec, got->mtime.tv_nsec);
+      EXPECT_EQ(written.atime.tv_sec, got->atime.tv_sec);
+      EXPECT_EQ(written.atime.tv_nsec, got->atime.tv_nsec);
+      ASSERT_EQ(::unlink(dst.c_str()), 0);
+    }
+  }
+}
+
 TEST(CopyFile, EmptyFile) {
   TempDir dir;
   write_raw(dir / "src", "");

@@ -38,6 +38,25 @@ TEST(RuntimeInProcess, FetchIntoAFullCacheLeavesTheCheckpointLoadable) {
   job.restart_from("ckpt.1");
 }
 
+// A checkpoint fetched into cache is protected again from what the fetch
+// recorded of each copy: that protection must hold on its own. With the
+// prefix copy gone, a node lost after the fetch is rebuilt from the cache,
+// for every scheme that can.
+TEST(RuntimeInProcess, AFetchedCheckpointIsProtectedWellEnoughToRebuildANode) {
+  for (const char* scheme : {"XOR", "RS", "PARTNER"}) {
+    SCOPED_TRACE(scheme);
+    SimJob job;
+    job.set("SCR_COPY_TYPE", scheme);
+    job.set("SCR_FLUSH", "1");
+    job.checkpoint("ckpt.1");
+    job.lose_every_node();
+    job.restart_from("ckpt.1");  // fetched, then protected in cache
+    std::filesystem::remove_all(std::filesystem::path(job.prefix()) / "ckpt.1");
+    job.lose_node(2);
+    job.restart_from("ckpt.1");  // rebuilt from the other nodes' caches
+  }
+}
+
 namespace fs = std::filesystem;
 
 // The cached copies of `file` ("rank_1.dat") on every simulated node.
