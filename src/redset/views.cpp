@@ -1,5 +1,4 @@
 #include "redset/views.hpp"
-#include <cstdlib>
 
 namespace scr::redset {
 namespace {
@@ -7,8 +6,7 @@ namespace {
 // A view if the file offers one; nullptr to fall back on a copy.
 template <class F>
 const uint8_t* try_view(F& file, uint64_t offset, size_t n, ViewHold& hold) {
-  static const bool off = getenv("XNOVIEW") != nullptr;
-  if (off || n < kMinView) return nullptr;
+  if (n < kMinView) return nullptr;
   auto v = file.view(offset, n);
   if (!v.ok()) return nullptr;
   hold = std::move(*v);
