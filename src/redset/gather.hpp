@@ -25,7 +25,8 @@
 namespace scr::redset {
 
 // 8 MiB keeps a process's peak under 32 MiB (with MPI's own 13 MiB); 16 MiB
-// was 2-7% faster at 8 ranks and 64 MiB each, but peaked at 35-37 MiB.
+// encoded 2-25% faster (8 ranks, 64 and 256 MiB each) but peaked at 35-37 MiB
+// (docs/performance.md).
 inline constexpr size_t kGatherMemory = size_t{8} << 20;
 
 struct Located {
