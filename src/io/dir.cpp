@@ -24,14 +24,16 @@ class PathDir final : public Dir {
   std::string path_;
 };
 
-// The part of `p` below `dir`, or empty when p is not plainly below it (a
-// path with "." or ".." components goes by its full path, as before).
+// The part of `p` below `dir`, or empty when p is not plainly below it: a
+// path with ".", ".." or empty components goes by its full path, as before.
+// The part is never absolute ("base//etc" would otherwise give "/etc", which
+// openat resolves from the root, not from the directory).
 std::string_view below(const Dir& dir, std::string_view p) {
   std::string_view base = dir.path();
   while (base.size() > 1 && base.back() == '/') base.remove_suffix(1);
   if (p.size() <= base.size() + 1 || p.compare(0, base.size(), base) != 0 || p[base.size()] != '/') return {};
   std::string_view rest = p.substr(base.size() + 1);
-  if (path::normalize(rest) != rest || rest == ".." || rest.rfind("../", 0) == 0) return {};
+  if (rest.front() == '/' || path::normalize(rest) != rest || rest == ".." || rest.rfind("../", 0) == 0) return {};
   return rest;
 }
 

@@ -218,9 +218,11 @@ class PosixDir final : public Dir {
   ~PosixDir() override { ::close(fd_); }
   const std::string& path() const override { return path_; }
   Result<std::unique_ptr<File>> open(const std::string& name, OpenMode mode, uint32_t perms) override {
+    SCR_TRY(check_relative(name));
     return open_at(fd_, name.c_str(), path::join(path_, name), mode, perms);
   }
   Result<FileInfo> stat(const std::string& name) override {
+    SCR_TRY(check_relative(name));
     struct stat st {};
     if (::fstatat(fd_, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
       return errno_status(errno, "stat", path::join(path_, name));
@@ -230,6 +232,13 @@ class PosixDir final : public Dir {
  private:
   int fd_;
   std::string path_;
+
+  // An absolute name would be looked up from the root, not from here.
+  Status check_relative(const std::string& name) const {
+    if (name.empty() || name.front() == '/')
+      return Error(Errc::invalid_argument, "'" + name + "' is not a name below " + path_);
+    return Status::Ok();
+  }
 };
 
 class PosixEnv final : public Env {

@@ -40,7 +40,7 @@ Result<kv::Tree> describe_files(io::Env& env, const std::string& dir,
                                 const std::vector<std::string>& files, size_t crc_piece_size) {
   std::vector<kv::FileRecord> records;
   records.reserve(files.size());
-  std::unique_ptr<io::Dir> held = io::held_dir(env, dir);
+  std::unique_ptr<io::Dir> held = files.empty() ? nullptr : io::held_dir(env, dir);
   for (const auto& name : files) {
     SCR_TRY(check_name(name));
     std::string path = io::path::join(dir, name);

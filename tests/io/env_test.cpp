@@ -280,11 +280,45 @@ TEST(PosixDir, OpenInFallsBackToTheFullPathOutsideTheHeldDirectory) {
     EXPECT_EQ(scr::io::stat_in(env, d, dir / "ab/f")->size, 5u);
     EXPECT_TRUE(scr::io::stat_in(env, d, dir / "a")->is_dir());
   }
+  // An empty component right after the held directory (or a held path ending
+  // in '/') must not turn the rest into an absolute name looked up from the
+  // root: "a//etc/x" is a/etc/x, never /etc/x.
+  ASSERT_EQ(::mkdir((dir / "a/etc").c_str(), 0700), 0);
+  write_raw(dir / "a/etc/hostname", "mine");
+  auto slashed = env.open_dir(dir / "a/");
+  ASSERT_TRUE(slashed.ok());
+  for (scr::io::Dir* d : {held->get(), slashed->get()}) {
+    EXPECT_EQ(content(d, dir / "a//etc/hostname"), "mine");
+    EXPECT_EQ(content(d, dir / "a/./etc/hostname"), "mine");
+    EXPECT_EQ(scr::io::stat_in(env, d, dir / "a//etc/hostname")->size, 4u);
+  }
+  EXPECT_EQ((*held)->open("/etc/hostname", OpenMode::read).status().code(), Errc::invalid_argument);
+  EXPECT_EQ((*held)->stat("/etc/hostname").status().code(), Errc::invalid_argument);
+  EXPECT_EQ((*held)->open("", OpenMode::read).status().code(), Errc::invalid_argument);
+
   // A directory that is itself a symlink is not held: callers use full paths.
   ASSERT_EQ(::symlink((dir / "a").c_str(), (dir / "alias").c_str()), 0);
   EXPECT_FALSE(env.open_dir(dir / "alias").ok());
   EXPECT_EQ(scr::io::held_dir(env, dir / "alias"), nullptr);
   EXPECT_EQ(scr::io::held_dir(env, dir / "none"), nullptr);
+}
+
+// Names below a held directory are looked up from the directory itself, not
+// from its path: after the directory is renamed, they are still found
+// through it, and by full path no longer.
+TEST(PosixDir, LooksNamesUpFromTheDirectoryItself) {
+  TempDir dir;
+  Env& env = Env::posix();
+  ASSERT_EQ(::mkdir((dir / "ds").c_str(), 0700), 0);
+  write_raw(dir / "ds/f", "abc");
+  auto held = env.open_dir(dir / "ds");
+  ASSERT_TRUE(held.ok());
+  ASSERT_EQ(::rename((dir / "ds").c_str(), (dir / "moved").c_str()), 0);
+  auto f = scr::io::open_in(env, held->get(), dir / "ds/f", OpenMode::read);
+  ASSERT_TRUE(f.ok()) << f.status().to_string();
+  EXPECT_EQ((*f)->path(), dir / "ds/f");
+  EXPECT_EQ(scr::io::stat_in(env, held->get(), dir / "ds/f")->size, 3u);
+  EXPECT_EQ(scr::io::open_in(env, nullptr, dir / "ds/f", OpenMode::read).status().code(), Errc::not_found);
 }
 
 TEST(ErrnoStatus, MapsCodesAndNamesPath) {

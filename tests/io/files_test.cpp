@@ -584,6 +584,28 @@ TEST(CopyFile, ReportsTheCopysOwnMetadata) {
   }
 }
 
+// A flush or a fetch copies through held directories: both ends are looked
+// up from them (here after both were renamed, which a path would not find).
+TEST(CopyFile, CopiesThroughHeldDirectories) {
+  TempDir dir;
+  ASSERT_EQ(::mkdir((dir / "from").c_str(), 0700), 0);
+  ASSERT_EQ(::mkdir((dir / "to").c_str(), 0700), 0);
+  write_raw(dir / "from/f", "payload");
+  auto from = Env::posix().open_dir(dir / "from");
+  auto to = Env::posix().open_dir(dir / "to");
+  ASSERT_TRUE(from.ok() && to.ok());
+  ASSERT_EQ(::rename((dir / "from").c_str(), (dir / "from2").c_str()), 0);
+  ASSERT_EQ(::rename((dir / "to").c_str(), (dir / "to2").c_str()), 0);
+  io::CopyOptions opt;
+  opt.src_dir = from->get();
+  opt.dst_dir = to->get();
+  opt.sync_dir = false;
+  auto n = io::copy_file(Env::posix(), dir / "from/f", dir / "to/f", opt);
+  ASSERT_TRUE(n.ok()) << n.status().to_string();
+  EXPECT_EQ(*n, 7u);
+  EXPECT_EQ(read_raw(dir / "to2/f"), "payload");
+}
+
 TEST(CopyFile, EmptyFile) {
   TempDir dir;
   write_raw(dir / "src", "");
