@@ -2,6 +2,9 @@
 // fetches it from the prefix.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -36,25 +39,6 @@ TEST(RuntimeInProcess, FetchIntoAFullCacheLeavesTheCheckpointLoadable) {
   job.settings.erase("SCR_FAULT_INJECT");
   job.lose_every_node();
   job.restart_from("ckpt.1");
-}
-
-// A checkpoint fetched into cache is protected again from what the fetch
-// recorded of each copy: that protection must hold on its own. With the
-// prefix copy gone, a node lost after the fetch is rebuilt from the cache,
-// for every scheme that can.
-TEST(RuntimeInProcess, AFetchedCheckpointIsProtectedWellEnoughToRebuildANode) {
-  for (const char* scheme : {"XOR", "RS", "PARTNER"}) {
-    SCOPED_TRACE(scheme);
-    SimJob job;
-    job.set("SCR_COPY_TYPE", scheme);
-    job.set("SCR_FLUSH", "1");
-    job.checkpoint("ckpt.1");
-    job.lose_every_node();
-    job.restart_from("ckpt.1");  // fetched, then protected in cache
-    std::filesystem::remove_all(std::filesystem::path(job.prefix()) / "ckpt.1");
-    job.lose_node(2);
-    job.restart_from("ckpt.1");  // rebuilt from the other nodes' caches
-  }
 }
 
 namespace fs = std::filesystem;
@@ -99,6 +83,40 @@ TEST(RuntimeInProcess, AFetchedSingleCheckpointKeepsItsChecksumsInCache) {
     f.put('#');  // same size, other bytes
   }
   job.restart_from("");  // nothing usable: never the damaged bytes
+}
+
+// A checkpoint fetched into cache is protected again from what the fetch
+// recorded of each copy (its size, mode and times, taken from the copy
+// itself): that protection must hold on its own. With the prefix copy gone,
+// a node lost after the fetch is rebuilt from the cache, for every scheme
+// that can, with the mode and times the files had in the prefix.
+TEST(RuntimeInProcess, AFetchedCheckpointIsProtectedWellEnoughToRebuildANode) {
+  for (const char* scheme : {"XOR", "RS", "PARTNER"}) {
+    SCOPED_TRACE(scheme);
+    SimJob job;
+    job.set("SCR_COPY_TYPE", scheme);
+    job.set("SCR_FLUSH", "1");
+    job.checkpoint("ckpt.1");
+    job.lose_every_node();
+    const timespec mtime{1600000000, 123456789};
+    for (int r = 0; r < SimJob::kRanks; ++r) {
+      fs::path f = fs::path(job.prefix()) / "ckpt.1" / ("rank_" + std::to_string(r) + ".dat");
+      ASSERT_EQ(::chmod(f.c_str(), 0640), 0);
+      const timespec times[2] = {mtime, mtime};
+      ASSERT_EQ(::utimensat(AT_FDCWD, f.c_str(), times, 0), 0);
+    }
+    job.restart_from("ckpt.1");  // fetched, then protected in cache
+    fs::remove_all(fs::path(job.prefix()) / "ckpt.1");
+    job.lose_node(2);
+    job.restart_from("ckpt.1");  // rebuilt from the other nodes' caches
+    auto copies = cached_copies(job, "rank_2.dat");
+    ASSERT_EQ(copies.size(), 1u);
+    struct stat st {};
+    ASSERT_EQ(::stat(copies[0].c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 07777, 0640u);
+    EXPECT_EQ(st.st_mtim.tv_sec, mtime.tv_sec);
+    EXPECT_EQ(st.st_mtim.tv_nsec, mtime.tv_nsec);
+  }
 }
 
 }  // namespace
