@@ -86,7 +86,7 @@ for i in $(seq "$repeat"); do
     # (finalize_s), between two plain copies of the same files
     # (plain_copy_s before, plain_copy_other_s after).
     w=$(run $nodes8 SCR_COPY_TYPE=SINGLE SCR_FLUSH=2 BENCH_COPY_DIR="$bench_prefix/plain.flush" -- write "$bytes")
-    rm -rf "$dir/cache" "$dir/cntl" "$bench_prefix/plain.flush" "$bench_prefix/plain.flush.after"
+    rm -rf "$dir/cache" "$dir/cntl"  # (the plain copies delete themselves)
     # Every cache lost: SCR_Init fetches (init_s), between two plain copies
     # from the prefix into the node's tmpfs (plain_copy_other_s before,
     # plain_copy_s after).

@@ -33,7 +33,7 @@ std::string_view below(const Dir& dir, std::string_view p) {
   while (base.size() > 1 && base.back() == '/') base.remove_suffix(1);
   if (p.size() <= base.size() + 1 || p.compare(0, base.size(), base) != 0 || p[base.size()] != '/') return {};
   std::string_view rest = p.substr(base.size() + 1);
-  if (rest.front() == '/' || path::normalize(rest) != rest || rest == ".." || rest.rfind("../", 0) == 0) return {};
+  if (rest.front() == '/' || !path::is_normal(rest)) return {};
   return rest;
 }
 

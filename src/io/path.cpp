@@ -32,9 +32,7 @@ std::string basename(std::string_view p) {
 
 bool is_absolute(std::string_view p) { return !p.empty() && p.front() == '/'; }
 
-namespace {
-// Already normal: no empty, "." or ".." component and no trailing '/' (the
-// common case, so no splitting and rejoining for it).
+// The common case of normalize, which then needs no splitting and rejoining.
 bool is_normal(std::string_view p) {
   if (p.empty() || p == "/") return false;
   size_t start = p[0] == '/' ? 1 : 0;
@@ -47,7 +45,6 @@ bool is_normal(std::string_view p) {
   }
   return true;
 }
-}  // namespace
 
 std::string normalize(std::string_view p) {
   if (is_normal(p)) return std::string(p);

@@ -15,6 +15,8 @@ std::string basename(std::string_view p);  // "/a/b/c" -> "c"
 // Collapse "//", "." and ".." lexically; keeps a leading "/" and leading ".."
 // of relative paths.
 std::string normalize(std::string_view p);
+// Already normal: no empty, "." or ".." component and no trailing '/'.
+bool is_normal(std::string_view p);
 bool is_absolute(std::string_view p);
 // True when normalize(p) equals base or lies below it (both absolute).
 bool is_within(std::string_view base, std::string_view p);

@@ -24,6 +24,14 @@ TEST(Path, Normalize) {
   EXPECT_EQ(path::normalize("a/../../b"), "../b");
 }
 
+// What normalize would leave unchanged: the held-directory lookups accept
+// only such names below the directory.
+TEST(Path, IsNormal) {
+  for (const char* p : {"a", "a/b", "/a/b", "many.1/r0/d0/f57", "a.b/..c"}) EXPECT_TRUE(path::is_normal(p)) << p;
+  for (const char* p : {"", "/", "a/", "a//b", "./a", "a/.", "..", "../a", "a/../b"})
+    EXPECT_FALSE(path::is_normal(p)) << p;
+}
+
 TEST(Path, JoinDirnameBasename) {
   EXPECT_EQ(path::join("/a", "b"), "/a/b");
   EXPECT_EQ(path::join("/a/", "b"), "/a/b");
