@@ -1,7 +1,9 @@
 // Piece buffers give their memory back when they go: a checkpoint's encode
 // must not leave the process larger than before it, however often it runs.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -35,6 +37,24 @@ TEST(AlignedBuffer, IsAlignedForTheKernelsAndWritable) {
   }
   AlignedBuffer moved(AlignedBuffer(4096));
   EXPECT_EQ(moved.size(), 4096u);
+}
+
+// An engine that runs past its piece faults at once: the mappings the
+// buffers come from are invisible to sanitizers, so the guard pages are what
+// catches an overrun in the redundancy code.
+TEST(AlignedBufferDeathTest, RunningPastEitherEndFaults) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  for (size_t n : {size_t{64}, page, size_t{1} << 20}) {
+    AlignedBuffer b(n);
+    // The data ends at its last page's end; what precedes it there is slack.
+    std::ptrdiff_t slack = static_cast<std::ptrdiff_t>((page - n % page) % page);
+    volatile uint8_t* p = b.data();
+    p[0] = 1;
+    p[n - 1] = 1;
+    EXPECT_DEATH(p[n] = 1, "") << n << " bytes: a write just past the end went unnoticed";
+    EXPECT_DEATH(p[-1 - slack] = 1, "")
+        << n << " bytes: a write before the first page went unnoticed";
+  }
 }
 
 // Three "encodes", each with the buffers of a Reed-Solomon gatherer (16 of
