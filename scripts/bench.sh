@@ -3,7 +3,9 @@
 # part (docs/performance.md explains each one and its baseline):
 #   redset    encode and rebuild of XOR, RS (k=2) and PARTNER, 8 ranks on 4
 #             and on 8 simulated nodes, 64 and 256 MiB per rank, against a
-#             plain write + fsync of the same data (build/bench/redset/redset_bench)
+#             plain write + fsync of the same data (build/bench/redset/redset_bench);
+#             the rebuild after as many lost nodes as the scheme tolerates,
+#             and for RS also after one
 #   runtime   flush, SCR_Complete_output against the encode, flush and fetch
 #             against a plain copy, rebuild at Init and restart at another
 #             size (bench/runtime/run.sh)
@@ -33,7 +35,7 @@ if want redset; then
   echo "== redset: encode and rebuild, 8 ranks"
   for nodes in 4 8; do
     for size in $sizes; do
-      for scheme in "xor" "rs --k 2" "partner"; do
+      for scheme in "xor" "rs --k 2" "rs --k 2 --lose 1" "partner"; do
         rm -rf "$dir"
         # shellcheck disable=SC2086
         line=$(timeout 900 mpirun -n 8 "$build/bench/redset/redset_bench" --scheme $scheme --nodes "$nodes" \
@@ -46,10 +48,10 @@ if want redset; then
 import json, sys
 rows = [json.loads(l)["result"] for l in open(sys.argv[1]) if '"bench":"redset"' in l]
 print(f"{'scheme':>8} {'nodes':>5} {'MiB/rank':>8} {'write s':>8} {'encode s':>9} {'x write':>7} "
-      f"{'rebuild s':>9} {'x encode':>8} {'RSS MiB':>7} {'ok':>3}")
+      f"{'lost':>4} {'rebuild s':>9} {'x encode':>8} {'RSS MiB':>7} {'ok':>3}")
 for r in rows:
     print(f"{r['scheme']:>8} {r['nodes']:>5} {r['bytes_per_rank'] >> 20:>8} {r['write_s']:>8.3f} "
-          f"{r['encode_s']:>9.3f} {r['encode_over_write']:>7.2f} {r['rebuild_s']:>9.3f} "
+          f"{r['encode_s']:>9.3f} {r['encode_over_write']:>7.2f} {r['lost']:>4} {r['rebuild_s']:>9.3f} "
           f"{r['rebuild_over_encode']:>8.2f} {r['peak_rss_mib']:>7.1f} {'yes' if r['verified'] else 'NO':>3}")
 PY
 fi

@@ -10,14 +10,16 @@ const char* const kUsage =
     "usage: mpirun -n P redset_bench [options]\n"
     "Times, per repetition: writing each rank's checkpoint to its node's cache\n"
     "directory (the SINGLE baseline, fsynced), applying the scheme, and rebuilding\n"
-    "after the loss of as many members per set as the scheme tolerates. Prints one\n"
-    "JSON line with the medians.\n"
+    "after the loss of members of every set (by default as many as the scheme\n"
+    "tolerates). Prints one JSON line with the medians.\n"
     "  --scheme S          single, partner, xor or rs (default xor)\n"
     "  --nodes N           simulated nodes: ranks split into N contiguous blocks\n"
     "                      (default: one node per rank)\n"
     "  --set-size N        SET_SIZE (default 8)\n"
     "  --k N               RS check chunks per member (default 2)\n"
     "  --replicas N        PARTNER copies (default 1)\n"
+    "  --lose N            members lost per set before the rebuild, at most what the\n"
+    "                      scheme tolerates (default: that many)\n"
     "  --bytes-per-rank B  checkpoint size per rank, e.g. 64MiB (default 64MiB)\n"
     "  --piece-size B      streaming piece size (default 1MiB)\n"
     "  --dir D             cache base directory (default /dev/shm/redset_bench)\n"
@@ -65,6 +67,9 @@ Result<Options> parse_options(int argc, char** argv) {
     } else if (flag == "--replicas") {
       SCR_ASSIGN_OR_RETURN(auto n, positive(flag, v));
       o.replicas = static_cast<int>(n);
+    } else if (flag == "--lose") {
+      SCR_ASSIGN_OR_RETURN(auto n, positive(flag, v));
+      o.lose = static_cast<int>(n);
     } else if (flag == "--bytes-per-rank") {
       SCR_ASSIGN_OR_RETURN(o.bytes_per_rank, bytes(flag, v));
     } else if (flag == "--piece-size") {

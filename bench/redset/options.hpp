@@ -16,6 +16,7 @@ struct Options {
   int set_size = 8;
   int k = 2;
   int replicas = 1;
+  int lose = 0;  // members lost per set before the rebuild; 0: as many as tolerated
   uint64_t bytes_per_rank = 64ull << 20;
   size_t piece_size = size_t{1} << 20;
   std::string dir = "/dev/shm/redset_bench";

@@ -69,7 +69,7 @@ Status check(const mpi::Comm& world, const Status& local, const char* what) {
 }
 
 Result<Sample> run_once(const mpi::Comm& world, const redset::Set& set, const std::string& dir,
-                        bench::Checkpoint& ckpt, uint32_t crc) {
+                        bench::Checkpoint& ckpt, uint32_t crc, int lose) {
   io::Env& env = io::Env::posix();
   std::string file = "rank" + std::to_string(world.rank()) + ".ckpt";
   std::string path = dir + "/" + file;
@@ -81,7 +81,7 @@ Result<Sample> run_once(const mpi::Comm& world, const redset::Set& set, const st
   s.encode = timed(world, [&] { st = redset::apply(env, set, dir, {file}); });
   SCR_TRY(check(world, st, "apply"));
 
-  bool lost = set.rank() < set.tolerance();
+  bool lost = set.rank() < lose;
   if (lost) {
     SCR_TRY(io::remove_file(env, path));
     SCR_TRY(redset::unapply(env, set, dir));
@@ -122,7 +122,7 @@ int k_of(const redset::Set& set) {
   return 0;
 }
 
-void report(const bench::Options& o, const mpi::Comm& world, int nodes, const redset::Set& set,
+void report(const bench::Options& o, const mpi::Comm& world, int nodes, const redset::Set& set, int lose,
             const std::vector<Sample>& samples) {
   std::vector<double> write, encode, rebuild, enc_ratio, reb_ratio, write_cpu, encode_cpu,
       rebuild_cpu;
@@ -144,12 +144,12 @@ void report(const bench::Options& o, const mpi::Comm& world, int nodes, const re
   if (world.rank() != 0) return;
   double protected_bps = static_cast<double>(o.bytes_per_rank) * world.size() / median(encode);
   std::printf(
-      "{\"scheme\":\"%s\",\"ranks\":%d,\"nodes\":%d,\"set_size\":%d,\"k\":%d,"
+      "{\"scheme\":\"%s\",\"ranks\":%d,\"nodes\":%d,\"set_size\":%d,\"k\":%d,\"lost\":%d,"
       "\"bytes_per_rank\":%llu,\"piece_size\":%zu,\"repeat\":%d,\"write_s\":%.4f,"
       "\"encode_s\":%.4f,\"rebuild_s\":%.4f,\"protected_bytes_per_s\":%.4g,"
       "\"encode_over_write\":%.3f,\"rebuild_over_encode\":%.3f,\"peak_rss_mib\":%.1f,"
       "\"write_cpu_s\":%.3f,\"encode_cpu_s\":%.3f,\"rebuild_cpu_s\":%.3f,\"verified\":%s}\n",
-      redset::scheme_name(set.scheme()), world.size(), nodes, set_size, k_of(set),
+      redset::scheme_name(set.scheme()), world.size(), nodes, set_size, k_of(set), lose,
       static_cast<unsigned long long>(o.bytes_per_rank), o.piece_size, o.repeat, median(write),
       median(encode), median(rebuild), protected_bps, median(enc_ratio), median(reb_ratio), rss,
       median(write_cpu), median(encode_cpu), median(rebuild_cpu), verified ? "true" : "false");
@@ -173,6 +173,13 @@ int run(const bench::Options& o, const mpi::Comm& world) {
       std::fprintf(stderr, "redset_bench: %s\n", set.status().to_string().c_str());
     return 1;
   }
+  int lose = o.lose > 0 ? o.lose : set->tolerance();
+  if (lose > set->tolerance()) {
+    if (world.rank() == 0)
+      std::fprintf(stderr, "redset_bench: --lose %d: the scheme tolerates at most %d lost member(s) per set\n", lose,
+                   set->tolerance());
+    return 2;
+  }
   bench::Checkpoint ckpt(world.rank(), o.bytes_per_rank);
   uint32_t crc = ckpt.crc();
   std::vector<Sample> samples;
@@ -181,7 +188,7 @@ int run(const bench::Options& o, const mpi::Comm& world) {
   std::string node_dir = o.dir + "/" + node_name;
   for (int rep = 0; rep < o.repeat; ++rep) {
     std::string dir = node_dir + "/dataset" + std::to_string(rep);
-    auto s = run_once(world, *set, dir, ckpt, crc);
+    auto s = run_once(world, *set, dir, ckpt, crc, lose);
     barrier(world);
     if (node_leader) (void)io::remove_tree(io::Env::posix(), dir);
     if (!s.ok()) {
@@ -193,7 +200,7 @@ int run(const bench::Options& o, const mpi::Comm& world) {
   }
   barrier(world);
   if (node_leader) (void)io::remove_tree(io::Env::posix(), node_dir);
-  report(o, world, nodes, *set, samples);
+  report(o, world, nodes, *set, lose, samples);
   return 0;
 }
 
