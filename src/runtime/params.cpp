@@ -59,7 +59,7 @@ constexpr ParamSpec kParams[] = {
     {"SCR_CRC_ON_COPY", kBool, "0", "accepted for SCR; SCR++ always records and verifies CRC32C"},
     {"SCR_CRC_ON_FLUSH", kBool, "1", "1 records CRC32C at flush and verifies it at fetch"},
     {"SCR_HALT_SECONDS", kSeconds, "0", "halt when fewer seconds remain in the allocation, 0 off"},
-    {"SCR_HALT_EXIT", kBool, "0", "1 exits the process when a halt condition is met at a checkpoint"},
+    {"SCR_HALT_EXIT", kBool, "0", "1 exits the process when a halt condition is met at SCR_Init or at a checkpoint"},
     {"SCR_END_TIME", int64_min(0), "0", "allocation end as Unix epoch seconds, 0 unknown"},
     {"SCR_CHECKPOINT_INTERVAL", int_min(0), "0", "SCR_Need_checkpoint says yes every N calls, 0 off"},
     {"SCR_CHECKPOINT_SECONDS", kSeconds, "0", "minimum seconds between checkpoints, 0 off"},

@@ -148,6 +148,8 @@ Result<std::unique_ptr<Runtime>> Runtime::init(const Config& config, const mpi::
                                                 io::Env* fs) {
   std::unique_ptr<Runtime> rt(new Runtime());
   SCR_TRY(rt->setup(config, world, fs));
+  // Before any rebuild or fetch: a job told to stop spends nothing more.
+  rt->exit_if_halted("at SCR_Init");
   SCR_TRY(rt->prepare_restart());
   return rt;
 }

@@ -61,6 +61,8 @@ class Runtime {
   Status complete_cached(const OutputPhase& out, bool valid);
   Status check_not_shared_across_nodes(const OutputPhase& out);  // of the files it routed
   Status after_checkpoint();
+  // With SCR_HALT_EXIT=1 and a halt condition met: the job stops here.
+  void exit_if_halted(const char* where);
   Result<std::string> route_restart_file(const std::string& rel);
   Status reject_restart();
   Result<std::string> prefix_relative(const std::string& name) const;

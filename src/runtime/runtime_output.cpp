@@ -254,11 +254,18 @@ Status Runtime::complete_cached(const OutputPhase& out, bool valid) {
 // Halt bookkeeping after a checkpoint; with SCR_HALT_EXIT the job stops here.
 Status Runtime::after_checkpoint() {
   count_down_checkpoints(ctx_);
-  if (!ctx_.settings.halt_exit) return Status::Ok();
+  exit_if_halted("after checkpoint");
+  return Status::Ok();
+}
+
+// As SCR does, at SCR_Init and after each checkpoint: the process exits with
+// status 0 once the run is finalized (its newest checkpoint flushed).
+void Runtime::exit_if_halted(const char* where) {
+  if (!ctx_.settings.halt_exit) return;
   std::string reason = check_halt(ctx_);
-  if (reason.empty()) return Status::Ok();
+  if (reason.empty()) return;
   ctx_.events.record({"HALT", "", 0, -1, -1, reason});
-  if (ctx_.rank() == 0) log::warn("halting after checkpoint: " + reason);
+  if (ctx_.rank() == 0) log::warn(std::string("halting ") + where + ": " + reason);
   Status st = finalize();
   mpi::finalize();
   std::exit(st.ok() ? 0 : 1);

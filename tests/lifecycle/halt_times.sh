@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Halt conditions not covered by tests/e2e/halt.sh: EXIT_AFTER (a time that
 # has passed), EXIT_BEFORE within HALT_SECONDS, and SCR_HALT_EXIT=1, which
-# ends the process right after the checkpoint that meets the condition.
+# ends the process right after the checkpoint that meets the condition, and
+# in SCR_Init when a condition is met already.
 source "$(dirname "$0")/../e2e/lib.sh"
 E2E_NP=2 E2E_NODES=n0,n1
 e2e_begin halt_times
@@ -42,4 +43,21 @@ run_job SCR_FLUSH=100 SCR_HALT_EXIT=1 -- 2 "$HEAT" -n 40 -c 10 -g 16 16
 expect_no_out "RESULT"
 expect_checkpoint_steps "10"   # heat never got to announce step.20
 expect_index step.20 loadable 1
+
+# The next run of the same job: the count is used up, so with SCR_HALT_EXIT
+# the process ends inside SCR_Init, before heat restarts from anything; one
+# cache was lost, and nothing is rebuilt or fetched for a job told to stop.
+lose_node n1
+run_job SCR_FLUSH=100 SCR_HALT_EXIT=1 -- 2 "$HEAT" -n 40 -c 10 -g 16 16
+[[ $LAST_RC -eq 0 ]] || fail "SCR_HALT_EXIT at SCR_Init should exit with status 0, got $LAST_RC"
+expect_no_out "resumed from checkpoint"
+expect_no_out "no checkpoint found"
+expect_no_out "RESULT"
+expect_checkpoint_steps ""
+[[ ! -e "$CACHE/n1" ]] || [[ -z "$(find "$CACHE/n1" -type f)" ]] || fail "a job halted at SCR_Init rebuilt the lost node's cache"
+# Without SCR_HALT_EXIT the same job starts, restarts from step.20, and heat
+# sees the halt through SCR_Should_exit.
+run_job SCR_FLUSH=100 -- 2 "$HEAT" -n 40 -c 10 -g 16 16
+expect_ok
+expect_out "resumed from checkpoint 'step.20'"
 e2e_pass
