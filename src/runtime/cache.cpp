@@ -34,7 +34,7 @@ Status build_protection_sets(Context& ctx) {
   // A bypass descriptor writes to the prefix and protects nothing in cache
   // (a fetch that caches such a dataset builds its set then).
   for (const RedDesc& p : ctx.settings.reds)
-    if (!p.bypass) SCR_TRY(protection_set(ctx, p).status());
+    if (!p.bypass && p.enabled) SCR_TRY(protection_set(ctx, p).status());
   return Status::Ok();
 }
 

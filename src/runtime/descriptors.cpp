@@ -62,8 +62,15 @@ Result<std::vector<StoreDesc>> build_stores(const Config& config, const GroupDes
   if (const kv::Tree* table = config.table("STORE")) {
     for (const auto& [path, entry] : table->children()) {
       StoreDesc store{path, entry->value_or("GROUP", kNodeGroup),
-                      item_int(*entry, "COUNT", static_cast<int>(cache_size))};
-      SCR_TRY(check_group(groups, label_of(config, "STORE", path), store.group));
+                      item_int(*entry, "COUNT", static_cast<int>(cache_size)),
+                      item_bool(*entry, "ENABLED", true)};
+      std::string label = label_of(config, "STORE", path);
+      SCR_TRY(check_group(groups, label, store.group));
+      // SCR's stores that SCR++ cannot serve: refused, never half-used.
+      if (!item_bool(*entry, "MKDIR", true))
+        return invalid(label, "MKDIR=0 is not supported: SCR++ creates its job and dataset directories in a store");
+      if (entry->value_or("VIEW", "PRIVATE") != "PRIVATE")
+        return invalid(label, "VIEW=GLOBAL is not supported: each group of processes (GROUP) has its own device");
       by_path[path] = std::move(store);
     }
   }
@@ -79,7 +86,7 @@ Result<RedDesc> default_red(const Config& config) {
   SCR_ASSIGN_OR_RETURN(red.store, config.get_string("SCR_CACHE_BASE"));
   SCR_ASSIGN_OR_RETURN(red.group, config.get_string("SCR_GROUP"));
   SCR_ASSIGN_OR_RETURN(std::string type, config.get_string("SCR_COPY_TYPE"));
-  red.params.scheme = scheme_from(type);
+  red.params.scheme = scheme_from(type);  // FILE: XOR for CKPT lines without TYPE
   SCR_ASSIGN_OR_RETURN(int64_t set_size, config.get_int("SCR_SET_SIZE"));
   SCR_ASSIGN_OR_RETURN(int64_t failures, config.get_int("SCR_SET_FAILURES"));
   SCR_ASSIGN_OR_RETURN(int64_t replicas, config.get_int("SCR_REPLICAS"));
@@ -153,12 +160,18 @@ Result<Descriptors> build_descriptors(const Config& config) {
   SCR_ASSIGN_OR_RETURN(RedDesc defaults, default_red(config));
 
   const kv::Tree* table = config.table("CKPT");
+  SCR_ASSIGN_OR_RETURN(std::string copy_type, config.get_string("SCR_COPY_TYPE"));
+  if (!table && copy_type == "FILE")
+    return Error(Errc::invalid_argument,
+                 "SCR_COPY_TYPE=FILE takes the redundancy descriptors from CKPT lines of a config file, "
+                 "and none is defined");
   if (!table) {
-    SCR_TRY(check_red(defaults, "default redundancy descriptor (SCR_COPY_TYPE=" +
-                                    std::string(redset::scheme_name(defaults.params.scheme)) + ", SCR_GROUP=" +
-                                    defaults.group + ")",
-                      d));
-    defaults.store_count = d.find_store(defaults.store)->count;
+    std::string label = "default redundancy descriptor (SCR_COPY_TYPE=" +
+                        std::string(redset::scheme_name(defaults.params.scheme)) + ", SCR_GROUP=" + defaults.group + ")";
+    SCR_TRY(check_red(defaults, label, d));
+    const StoreDesc* store = d.find_store(defaults.store);
+    if (!store->enabled) return invalid(label, "its store " + store->path + " is disabled (ENABLED=0)");
+    defaults.store_count = store->count;
     d.reds.push_back(defaults);
     return d;
   }
@@ -166,7 +179,9 @@ Result<Descriptors> build_descriptors(const Config& config) {
     std::string head = std::to_string(index);
     RedDesc red = red_from_entry(defaults, static_cast<int>(index), *table->get(head));
     SCR_TRY(check_red(red, label_of(config, "CKPT", head), d));
-    red.store_count = d.find_store(red.store)->count;  // check_red found it
+    const StoreDesc* store = d.find_store(red.store);  // check_red found it
+    red.store_count = store->count;
+    red.enabled = red.enabled && store->enabled;
     d.reds.push_back(std::move(red));
   }
   bool every_checkpoint_covered = std::any_of(d.reds.begin(), d.reds.end(), [](const RedDesc& r) {
@@ -175,7 +190,7 @@ Result<Descriptors> build_descriptors(const Config& config) {
   if (!every_checkpoint_covered)
     return Error(Errc::invalid_argument,
                  "CKPT: no enabled descriptor has INTERVAL=1 and OUTPUT=0, so some checkpoints "
-                 "would have no redundancy scheme");
+                 "would have no redundancy scheme (ENABLED=0 on a descriptor or on its STORE disables it)");
   return d;
 }
 

@@ -38,6 +38,7 @@ struct StoreDesc {
   std::string path;                      // normalized directory, the store's name
   std::string group{kNodeGroup};         // processes sharing the device
   int count = 1;                         // datasets the store may hold
+  bool enabled = true;                   // ENABLED=0: its descriptors are disabled
 };
 
 // A redundancy descriptor (CKPT=<index> ... lines, or the SCR_* defaults):

@@ -20,6 +20,8 @@ constexpr ValueSpec int64_min(int64_t min) { return {V::integer, min}; }
 constexpr ValueSpec int_range(int64_t min, int64_t max) { return {V::integer, min, max}; }
 constexpr ValueSpec bytes_range(int64_t min, int64_t max) { return {V::bytes, min, max}; }
 constexpr std::string_view kCopyTypes = "SINGLE|PARTNER|XOR|RS";
+// SCR_COPY_TYPE=FILE: the descriptors are the CKPT lines of a config file.
+constexpr std::string_view kDefaultCopyTypes = "SINGLE|PARTNER|XOR|RS|FILE";
 constexpr std::string_view kFacilities =
     "LOG_USER|LOG_DAEMON|LOG_LOCAL0|LOG_LOCAL1|LOG_LOCAL2|LOG_LOCAL3|LOG_LOCAL4|LOG_LOCAL5|LOG_LOCAL6|LOG_LOCAL7";
 constexpr std::string_view kLevels =
@@ -38,7 +40,8 @@ constexpr ParamSpec kParams[] = {
     {"SCR_CACHE_SIZE", int_min(1), "1", "datasets kept in cache (default store COUNT)"},
     {"SCR_CACHE_BYPASS", kBool, "1", "1 writes datasets straight to the prefix (no cache, no redundancy); 0 uses the cache"},
     {"SCR_CACHE_PURGE", kBool, "0", "1 deletes cached datasets at start-up instead of rebuilding"},
-    {"SCR_COPY_TYPE", {V::choice, 0, 0, kCopyTypes}, "XOR", "redundancy scheme of the default descriptor"},
+    {"SCR_COPY_TYPE", {V::choice, 0, 0, kDefaultCopyTypes}, "XOR",
+     "redundancy scheme of the default descriptor; FILE: the CKPT lines of a config file (TYPE default XOR)"},
     {"SCR_SET_SIZE", int_range(1, kMaxSet), "8", "processes per redundancy set (XOR, RS, PARTNER)"},
     {"SCR_SET_FAILURES", int_range(1, kMaxSet - 1), "2", "failures per set RS can recover"},
     {"SCR_REPLICAS", int_range(1, kMaxSet - 1), "1", "copies PARTNER keeps on other failure groups"},
@@ -139,6 +142,11 @@ constexpr ItemSpec kCkptItems[] = {
 constexpr ItemSpec kStoreItems[] = {
     {"GROUP", kName, "group of processes sharing the device (default NODE)"},
     {"COUNT", int_min(1), "datasets the store holds (default SCR_CACHE_SIZE)"},
+    {"ENABLED", kBool, "0 disables the store and every CKPT descriptor that uses it (default 1)"},
+    {"MKDIR", kBool, "1: SCR++ creates its directories in the store (default); 0 is refused"},
+    {"VIEW", {V::choice, 0, 0, "PRIVATE|GLOBAL"}, "PRIVATE: one device per group (default); GLOBAL is refused"},
+    {"FLUSH", {V::string}, "SCR's AXL transfer type of the store (SCR)",
+     "SCR++ copies files itself, in a background thread when SCR_FLUSH_ASYNC=1"},
 };
 
 constexpr std::string_view kBuiltinGroups[] = {"NODE", "WORLD"};

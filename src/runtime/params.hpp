@@ -30,6 +30,8 @@ struct ItemSpec {
   std::string_view name;
   ValueSpec value;
   std::string_view doc;
+  // As ParamSpec::no_effect, for an item of SCR's that does nothing here.
+  std::string_view no_effect = {};
 };
 
 struct TableSpec {

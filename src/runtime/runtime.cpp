@@ -200,8 +200,9 @@ Status Runtime::setup(const Config& config, const mpi::Comm& world, io::Env* fs)
   // Private node-local directories; the prefix's .scr directory.
   job.cntl_dir = job_dir(s.cntl_base, job.id);
   Status st = make_private_job_dir(job.fs(), s.cntl_base, job.cntl_dir);
+  // A disabled store is never touched (it may not exist on these nodes).
   for (const auto& p : s.reds)
-    if (st.ok()) st = make_private_job_dir(job.fs(), p.store, job.cache_dir(p.store));
+    if (st.ok() && p.enabled) st = make_private_job_dir(job.fs(), p.store, job.cache_dir(p.store));
   if (st.ok() && job.rank() == 0) st = io::make_dirs(job.fs(), prefix_scr_dir(s.prefix), 0700);
   SCR_TRY(mpi::agree(job.world, st));
   SCR_TRY(take_job_locks(job));

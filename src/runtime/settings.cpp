@@ -96,6 +96,19 @@ std::vector<std::string> no_effect_warnings(const Config& config) {
       if (auto v = config.user_value(p.name))
         // The name only: a value may be a secret (SCR_LOG_DB_PASS).
         out.push_back(std::string(p.name) + " is set but has no effect in SCR++: " + std::string(p.no_effect));
+  for (const auto& t : all_tables()) {
+    const kv::Tree* entries = config.table(t.name);
+    if (!entries) continue;
+    for (const auto& item : t.items) {
+      if (item.no_effect.empty()) continue;
+      for (const auto& [head, entry] : entries->children())
+        if (entry->has(item.name)) {
+          out.push_back(std::string(t.name) + "=" + head + " " + std::string(item.name) +
+                        " is set but has no effect in SCR++: " + std::string(item.no_effect));
+          break;  // once per item
+        }
+    }
+  }
   return out;
 }
 

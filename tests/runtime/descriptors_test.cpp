@@ -4,6 +4,7 @@
 
 #include "config_test_util.hpp"
 #include "runtime/descriptors.hpp"
+#include "runtime/settings.hpp"
 
 namespace scr::rt {
 namespace {
@@ -128,6 +129,60 @@ TEST(Descriptors, ValidationNamesTheDescriptor) {
   // A defined group and store make the same descriptors valid.
   EXPECT_TRUE(build_descriptors(with({"GROUPS=h RACK=r1", "STORE=/nvme", "CKPT=0 GROUP=RACK STORE=/nvme"})).ok());
   EXPECT_TRUE(build_descriptors(with({"CKPT=0 TYPE=RS SET_SIZE=200 SET_FAILURES=56"})).ok());
+}
+
+// SCR 3.1's own multi-descriptor configuration, as its documentation writes
+// it: SCR_COPY_TYPE=FILE selects the CKPT lines, and its STORE lines may carry
+// SCR's other store items.
+TEST(Descriptors, ScrConfigWithCopyTypeFileAndStoreItems) {
+  Config c = with({
+      "SCR_COPY_TYPE=FILE",
+      "STORE=/dev/shm GROUP=NODE COUNT=1 ENABLED=1 MKDIR=1 VIEW=PRIVATE",
+      "STORE=/ssd GROUP=NODE COUNT=3 FLUSH=PTHREAD",
+      "CKPT=0 TYPE=SINGLE STORE=/dev/shm",
+      "CKPT=1 INTERVAL=4 STORE=/ssd",
+  });
+  Descriptors d = build(c);
+  ASSERT_EQ(d.reds.size(), 2u);
+  EXPECT_EQ(d.reds[0].params.scheme, redset::Scheme::single);
+  EXPECT_EQ(d.reds[1].params.scheme, redset::Scheme::xor_code);  // no TYPE: XOR, SCR's default
+  EXPECT_EQ(d.reds[1].store_count, 3);
+  EXPECT_TRUE(d.reds[0].enabled && d.reds[1].enabled);
+  // FLUSH selects SCR's transfer library: accepted, and said to have no effect, once.
+  auto warnings = no_effect_warnings(c);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("FLUSH"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("no effect"), std::string::npos) << warnings[0];
+}
+
+TEST(Descriptors, StoreItemsScrPlusPlusCannotServeAreRefused) {
+  struct Case {
+    std::initializer_list<std::string> lines;
+    std::vector<std::string> needles;
+  };
+  const Case cases[] = {
+      {{"SCR_COPY_TYPE=FILE"}, {"SCR_COPY_TYPE=FILE", "CKPT"}},
+      {{"STORE=/ssd MKDIR=0", "CKPT=0 STORE=/ssd"}, {"STORE=/ssd", "MKDIR=0"}},
+      {{"STORE=/bb VIEW=GLOBAL", "CKPT=0"}, {"STORE=/bb", "VIEW=GLOBAL"}},
+      // Every descriptor for all checkpoints sits on a disabled store.
+      {{"STORE=/ssd ENABLED=0", "CKPT=0 STORE=/ssd"}, {"INTERVAL=1", "STORE"}},
+      {{"STORE=/dev/shm ENABLED=0"}, {"default redundancy descriptor", "/dev/shm", "ENABLED=0"}},
+  };
+  for (const auto& c : cases) {
+    Status st = build_descriptors(with(c.lines)).status();
+    EXPECT_FALSE(st.ok()) << *c.lines.begin();
+    for (const auto& n : c.needles)
+      EXPECT_NE(st.message().find(n), std::string::npos)
+          << "config: " << *c.lines.begin() << "\nmessage: " << st.message() << "\nlacks: " << n;
+  }
+}
+
+TEST(Descriptors, DisablingAStoreDisablesItsDescriptors) {
+  Descriptors d = build(with({"STORE=/ssd ENABLED=0", "CKPT=0", "CKPT=1 INTERVAL=2 STORE=/ssd"}));
+  ASSERT_EQ(d.reds.size(), 2u);
+  EXPECT_TRUE(d.reds[0].enabled);
+  EXPECT_FALSE(d.reds[1].enabled);
+  EXPECT_EQ(select(d.reds, 2, false).index, 0);  // the /ssd level is never chosen
 }
 
 TEST(Descriptors, ErrorsCiteTheConfigFileLine) {

@@ -198,14 +198,18 @@ TEST(ParamValues, EveryNumericParameterAtAndPastItsBounds) {
       bool in_range = parsed && *parsed >= lo && *parsed <= hi;
       auto r = check_value(p.name, p.value, raw);
       EXPECT_EQ(r.ok(), in_range) << p.name << "=" << raw;
-      if (r.ok()) EXPECT_EQ(*r, raw) << p.name;
-      if (!r.ok()) EXPECT_NE(r.status().message().find(std::string(p.name) + "=" + raw), std::string::npos)
-                       << r.status().message();
+      if (r.ok()) {
+        EXPECT_EQ(*r, raw) << p.name;
+      } else {
+        EXPECT_NE(r.status().message().find(std::string(p.name) + "=" + raw), std::string::npos)
+            << r.status().message();
+      }
     }
     // The runtime holds counts in int: no integer parameter may reach past
     // INT32_MAX unless the runtime keeps it in 64 bits.
-    if (p.value.type == ValueType::integer && p.name != "SCR_END_TIME")
+    if (p.value.type == ValueType::integer && p.name != "SCR_END_TIME") {
       EXPECT_LE(hi, INT32_MAX) << p.name << " would be narrowed";
+    }
   }
   EXPECT_GT(checked, 15);
 }

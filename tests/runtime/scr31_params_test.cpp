@@ -69,9 +69,10 @@ TEST(Scr31Params, TheDocsTableMatchesTheRegistry) {
     ASSERT_NE(spec, nullptr) << key << " is in the table but not a parameter";
     bool says_no_effect = status.rfind("no effect", 0) == 0;
     EXPECT_EQ(says_no_effect, !spec->no_effect.empty()) << key << ": table says '" << status << "'";
-    if (!says_no_effect)
+    if (!says_no_effect) {
       EXPECT_TRUE(status.rfind("same", 0) == 0 || status.rfind("different", 0) == 0)
           << key << ": status '" << status << "' is neither same, different nor no effect";
+    }
   }
 }
 
