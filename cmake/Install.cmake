@@ -27,3 +27,7 @@ install(FILES ${PROJECT_BINARY_DIR}/scr-config.cmake ${PROJECT_BINARY_DIR}/scr-c
 file(RELATIVE_PATH SCR_PC_PREFIX "/root/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/root")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/scr.pc.in ${PROJECT_BINARY_DIR}/scr.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/scr.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+# scr-static.pc names libscr.a itself: with both libraries installed, -lscr
+# would link the shared one whatever --static says.
+configure_file(${PROJECT_SOURCE_DIR}/cmake/scr-static.pc.in ${PROJECT_BINARY_DIR}/scr-static.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/scr-static.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

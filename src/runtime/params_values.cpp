@@ -44,7 +44,7 @@ Result<std::string> canonical(const ValueSpec& spec, const std::string& v) {
     }
     case ValueType::boolean: {
       auto b = str::parse_bool(v);
-      if (!b) return bad("not a boolean (0 or 1)");
+      if (!b) return bad("not a boolean (0 or 1; yes/no, true/false and on/off are accepted too)");
       return std::string(*b ? "1" : "0");
     }
     case ValueType::bytes: {

@@ -3,7 +3,8 @@
 # into a temporary prefix, then a small C application is built against it
 #  - with CMake: find_package(SCR) + SCR::scr, find_package(scr) + scr::scr,
 #    and find_package(scr) + scr::scr-static (libscr.a: no libscr.so loaded);
-#  - with pkg-config: `pkg-config --cflags --libs scr` and mpicc;
+#  - with pkg-config: `pkg-config --cflags --libs scr` and mpicc, and
+#    `scr-static` (libscr.a: no libscr.so loaded);
 # and each build is run twice under mpirun -n 2 (checkpoint, then restart).
 source "$(dirname "$0")/../e2e/lib.sh"
 E2E_NP=2
@@ -17,6 +18,7 @@ assert_file "$INSTALL/include/scr/scr_ext.h" "installed extension header"
 assert_file "$libdir/cmake/scr/scr-config.cmake" "CMake package file"
 assert_file "$libdir/libscr.a" "static library"
 assert_file "$libdir/pkgconfig/scr.pc" "pkg-config file"
+assert_file "$libdir/pkgconfig/scr-static.pc" "pkg-config file of the static library"
 say "installed into $INSTALL (libraries in ${libdir#"$INSTALL"/})"
 
 # run_consumer NAME PROGRAM: fresh start, then restart from its checkpoint,
@@ -46,6 +48,24 @@ pkgconfig_consumer() {
 $(cat "$E2E_DIR/pc-build.log")"
   run_consumer pc-run "$E2E_DIR/pc-build/consumer"
   say "pkg-config consumer works ($flags)"
+}
+
+pkgconfig_static_consumer() {
+  export PKG_CONFIG_PATH="$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+  local flags
+  flags="$(pkg-config --cflags --libs scr-static)" || fail "pkg-config --cflags --libs scr-static failed"
+  mkdir -p "$E2E_DIR/pcs-build"
+  # shellcheck disable=SC2086
+  mpicc -std=c99 -Wall -Werror "$SCRPP_SOURCE/tests/install/consumer/consumer.c" \
+    -o "$E2E_DIR/pcs-build/consumer" $flags >"$E2E_DIR/pcs-build.log" 2>&1 ||
+    fail "building with pkg-config flags '$flags' failed:
+$(cat "$E2E_DIR/pcs-build.log")"
+  if ldd "$E2E_DIR/pcs-build/consumer" | grep -q "libscr.so"; then
+    fail "the scr-static pkg-config consumer loads a shared libscr:
+$(ldd "$E2E_DIR/pcs-build/consumer")"
+  fi
+  run_consumer pcs-run "$E2E_DIR/pcs-build/consumer"
+  say "pkg-config scr-static consumer works ($flags)"
 }
 
 # cmake_consumer PACKAGE TARGET: a find_package(PACKAGE) project linking TARGET.
@@ -78,6 +98,7 @@ $(ldd "$build/consumer")"
 # way the installed package is broken.
 broken=()
 (pkgconfig_consumer) || broken+=("pkg-config")
+(pkgconfig_static_consumer) || broken+=("pkg-config scr-static")
 JOB_N=0
 (cmake_consumer SCR SCR::scr) || broken+=("find_package(SCR) + SCR::scr")
 (cmake_consumer scr scr::scr) || broken+=("find_package(scr) + scr::scr")
