@@ -69,11 +69,20 @@ Status bcast_status(const Comm& comm, const Status& local, int root) {
   return Status(static_cast<Errc>(code), std::move(msg));
 }
 
+bool names_a_rank(std::string_view message) {
+  if (message.substr(0, 5) != "rank ") return false;
+  size_t i = 5;
+  while (i < message.size() && message[i] >= '0' && message[i] <= '9') ++i;
+  return i > 5 && message.substr(i, 2) == ": ";
+}
+
 Status agree(const Comm& comm, const Status& local) {
   int64_t mine = local.ok() ? comm.size() : comm.rank();
   int first = static_cast<int>(min(comm, mine));
   if (first == comm.size()) return Status::Ok();
   Status theirs = bcast_status(comm, local, first);
+  // An error agreed on before (in a redundancy set, or here) names its rank already.
+  if (names_a_rank(theirs.message())) return theirs;
   return Error(theirs.code(), "rank " + std::to_string(first) + ": " + theirs.message());
 }
 

@@ -113,6 +113,8 @@ std::map<int, kv::Tree> exchange_trees(const Comm& comm, const std::map<int, kv:
 // status was ok; otherwise every rank gets the error of the lowest failing
 // rank, prefixed with that rank number. Never hangs when only some fail.
 Status agree(const Comm& comm, const Status& local);
+// "rank <n>: ...": the message of an error an agreement attributed already.
+bool names_a_rank(std::string_view message);
 // The status of process `root` (code and message), on every process.
 Status bcast_status(const Comm& comm, const Status& local, int root);
 

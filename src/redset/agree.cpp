@@ -12,6 +12,7 @@ Status agree_in_set(const Set& set, const Status& local) {
   if (first == set.ranks()) return Status::Ok();
   Status theirs = mpi::bcast_status(set.comm(), local, first);
   if (!local.ok()) return local;
+  if (mpi::names_a_rank(theirs.message())) return theirs;
   return Error(theirs.code(), "rank " + std::to_string(set.members()[static_cast<size_t>(first)]) +
                                   ": " + theirs.message());
 }

@@ -328,6 +328,21 @@ TEST(Agree, LowestFailingRankWins) {
   EXPECT_EQ(all.message(), "rank 0: " + std::string(5000, 'a'));
 }
 
+// An error agreed on twice (an inner agreement, then the caller's) names
+// its rank once.
+TEST(Agree, AgreedTwiceNamesTheRankOnce) {
+  auto w = world();
+  Status local = w.rank() == 1 ? scr::Error(Errc::corrupt, "XOR set 0 lost 2 members") : Status::Ok();
+  Status once = mpi::agree(w, local);
+  Status twice = mpi::agree(w, once);
+  EXPECT_EQ(twice.code(), Errc::corrupt);
+  EXPECT_EQ(twice.message(), "rank 1: XOR set 0 lost 2 members");
+  EXPECT_TRUE(mpi::names_a_rank("rank 12: x"));
+  EXPECT_FALSE(mpi::names_a_rank("rank x: y"));
+  EXPECT_FALSE(mpi::names_a_rank("ranks 1: y"));
+  EXPECT_FALSE(mpi::names_a_rank("rank 3 failed"));
+}
+
 TEST(Agree, OnSubCommunicators) {
   auto w = world();
   int r = w.rank();
