@@ -50,6 +50,8 @@ ConfigSources ConfigSources::process() {
   return s;
 }
 
+std::string Config::working_dir() const { return sources_ ? sources_->cwd : current_dir(); }
+
 std::string Source::describe() const {
   std::string out = layer_name(layer);
   if (!file.empty()) out += " " + file;

@@ -86,6 +86,9 @@ class Config {
   const ConfigLayer& layer(Layer which) const { return layers_[index(which)]; }
   // The user config file that was (or would have been) read; empty if none.
   const std::string& user_file() const { return user_file_; }
+  // The directory a relative SCR_PREFIX is taken from: the loading process's
+  // working directory.
+  std::string working_dir() const;
   // SCR_* environment variables that are not known parameters (load only).
   const std::vector<std::string>& unknown_env_names() const { return unknown_env_; }
 

@@ -1,5 +1,6 @@
 #include "runtime/settings.hpp"
 
+#include "io/path.hpp"
 #include "runtime/config.hpp"
 #include "runtime/params.hpp"
 
@@ -33,6 +34,10 @@ Result<Settings> settings_from_config(const Config& config) {
   Reader r{config, {}};
   s.debug = static_cast<int>(r.num("SCR_DEBUG", 0));
   s.prefix = r.text("SCR_PREFIX");
+  // As SCR does: a relative prefix is taken from the working directory, so
+  // the paths SCR_Route_file gives stay valid when the application moves.
+  if (!s.prefix.empty() && !io::path::is_absolute(s.prefix))
+    s.prefix = io::path::normalize(io::path::join(config.working_dir(), s.prefix));
   s.cntl_base = r.text("SCR_CNTL_BASE");
   s.cache_base = r.text("SCR_CACHE_BASE");
   s.cache_size = static_cast<int>(r.num("SCR_CACHE_SIZE", 1));

@@ -125,5 +125,22 @@ TEST(Scr31Params, AllSetAtOnceAreAcceptedAndWarnedAbout) {
   for (const auto& w : warnings) EXPECT_EQ(w.find("secret-pw"), std::string::npos) << w;
 }
 
+// As in SCR, a relative SCR_PREFIX names a directory below the working
+// directory of the job: the paths SCR_Route_file hands out are absolute.
+TEST(Scr31Params, ARelativePrefixIsTakenFromTheWorkingDirectory) {
+  testing::TempDir dir;
+  testing::FakeEnvironment fake;
+  fake.vars["SCR_PREFIX"] = "rel/./pfx/";
+  auto config = Config::load(fake.sources(dir));
+  ASSERT_TRUE(config.ok()) << config.status().to_string();
+  auto settings = settings_from_config(*config);
+  ASSERT_TRUE(settings.ok()) << settings.status().to_string();
+  EXPECT_EQ(settings->prefix, dir.path() + "/rel/pfx");
+  fake.vars["SCR_PREFIX"] = "/abs/pfx";
+  config = Config::load(fake.sources(dir));
+  ASSERT_TRUE(config.ok()) << config.status().to_string();
+  EXPECT_EQ(settings_from_config(*config)->prefix, "/abs/pfx");
+}
+
 }  // namespace
 }  // namespace scr::rt
