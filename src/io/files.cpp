@@ -175,6 +175,11 @@ void remove_empty_dirs(Env& env, const std::string& dir) {
   (void)env.rmdir(dir);  // fails harmlessly while not empty
 }
 
+void remove_empty_parents(Env& env, const std::string& top, const std::string& p) {
+  for (std::string dir = path::dirname(p); dir != top && path::is_within(top, dir); dir = path::dirname(dir))
+    if (!env.rmdir(dir).ok()) return;  // not empty (or not ours to remove): nothing above is empty
+}
+
 Status remove_file(Env& env, const std::string& p) {
   Status st = env.unlink(p);
   if (!st.ok() && st.code() == Errc::not_found) return Status::Ok();

@@ -29,14 +29,19 @@ Result<std::set<std::string>> summary_names(io::Env& env, const std::string& pre
 }
 
 // Delete the listed files, but none outside the prefix nor any in `keep`,
-// then the dataset's .scr/scr.dataset.<id> directory.
+// and the directories they leave empty, then the dataset's
+// .scr/scr.dataset.<id> directory.
 Status delete_listed(io::Env& env, const std::string& prefix, int id, const std::set<std::string>& names,
                      const std::set<std::string>& keep) {
   for (const auto& rel : names) {
     std::string p = io::path::join(prefix, rel);
     // Never act on a name that would leave the prefix, nor on a file that a
     // dataset we keep also names (applications may reuse file names).
-    if (io::path::is_within(prefix, p) && !keep.count(rel)) SCR_TRY(io::remove_file(env, p));
+    if (io::path::is_within(prefix, p) && !keep.count(rel)) {
+      SCR_TRY(io::remove_file(env, p));
+      // The dataset's directories go with its last file, as in SCR.
+      io::remove_empty_parents(env, prefix, p);
+    }
   }
   return io::remove_tree(env, prefix_dataset_dir(prefix, id));
 }

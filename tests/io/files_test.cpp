@@ -43,6 +43,26 @@ std::vector<std::string> names_in(const std::string& dir) {
   return r.ok() ? *r : std::vector<std::string>{"<list failed>"};
 }
 
+// --- remove_empty_parents ----------------------------------------------------
+
+TEST(RemoveEmptyParents, RemovesWhatTheFileLeftEmptyUpToTheTop) {
+  TempDir dir;
+  std::string top = dir / "prefix";
+  ASSERT_TRUE(io::make_dirs(Env::posix(), top + "/ckpt.1/sub/deep").ok());
+  ASSERT_TRUE(io::make_dirs(Env::posix(), top + "/ckpt.1/other").ok());
+  write_raw(top + "/ckpt.1/other/kept", "x");
+  io::remove_empty_parents(Env::posix(), top, top + "/ckpt.1/sub/deep/gone.dat");
+  EXPECT_EQ(names_in(top + "/ckpt.1"), std::vector<std::string>{"other"}) << "sub/deep should be gone";
+  // Once the last file goes, everything up to the top does, but not the top.
+  ASSERT_TRUE(io::remove_file(Env::posix(), top + "/ckpt.1/other/kept").ok());
+  io::remove_empty_parents(Env::posix(), top, top + "/ckpt.1/other/kept");
+  EXPECT_EQ(names_in(top), std::vector<std::string>{});
+  // A path outside the top touches nothing.
+  ASSERT_TRUE(io::make_dirs(Env::posix(), dir / "elsewhere/empty").ok());
+  io::remove_empty_parents(Env::posix(), top, dir / "elsewhere/empty/f");
+  EXPECT_EQ(names_in(dir / "elsewhere"), std::vector<std::string>{"empty"});
+}
+
 // --- write_file_atomic -------------------------------------------------------
 
 TEST(WriteFileAtomic, CreatesAndReplaces) {
