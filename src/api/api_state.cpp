@@ -49,6 +49,8 @@ Status init() {
   if (!mpi::initialized()) return Error(Errc::bad_state, "SCR_Init called before MPI was initialized");
   if (s.runtime || s.disabled) return Error(Errc::bad_state, "SCR_Init called twice");
   if (s.finalized) return Error(Errc::bad_state, "SCR_Init called after SCR_Finalize");
+  // Messages from here on say which process wrote them, configuration errors included.
+  log::set_rank(mpi::world().rank());
   Status loaded;
   {
     std::lock_guard<std::mutex> lock(s.mutex);

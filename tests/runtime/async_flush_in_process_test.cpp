@@ -14,17 +14,6 @@
 namespace scr::rt::testing {
 namespace {
 
-PrefixIndex load_index(const SimJob& job) {
-  auto idx = PrefixIndex::load(io::Env::posix(), job.prefix());
-  EXPECT_TRUE(idx.ok()) << idx.status().to_string();
-  return idx ? std::move(idx).value() : PrefixIndex();
-}
-
-bool flushed(const SimJob& job, const std::string& name) {
-  PrefixIndex idx = load_index(job);
-  auto id = idx.find_name(name);
-  return id && idx.loadable(*id);
-}
 
 TEST(AsyncFlushInProcess, BackgroundCopiesReachThePrefixAndOutliveEveryCache) {
   SimJob job;

@@ -1,6 +1,7 @@
 // A full cache while writing a checkpoint's redundancy fails that checkpoint
 // on every rank, and the older checkpoint stays whole: still offered, still
-// rebuilt when a node is lost.
+// rebuilt when a node is lost. A full prefix at a synchronous flush fails the
+// SCR_Complete_output that flushed, not the checkpoint: it stays in cache.
 #include <gtest/gtest.h>
 
 #include <cerrno>
@@ -32,6 +33,25 @@ TEST(RuntimeInProcess, EnospcInTheRedundancyStepFailsTheCheckpointEverywhere) {
   });
   job.lose_node(3);
   job.restart_from("ckpt.1");
+}
+
+TEST(RuntimeInProcess, AFailedSynchronousFlushKeepsTheCheckpointInCacheAndFinalizeRetries) {
+  SimJob job;
+  job.set("SCR_FLUSH", "1");
+  job.checkpoint("ckpt.1");
+  job.run([](mpi::Comm& world, Runtime& rt) {
+    // Rank 2's copy of ckpt.2 to the prefix finds it full, once.
+    if (world.rank() == 2) inject_faults(rt).fail_write(1, ENOSPC, "ckpt.2/rank_");
+    EXPECT_FALSE(write_checkpoint(rt, world.rank(), "ckpt.2").ok()) << "the failed flush was not reported";
+  });
+  // The job died after the failed flush: ckpt.2 is in cache only, ckpt.1 current.
+  EXPECT_TRUE(flushed(job, "ckpt.1"));
+  EXPECT_FALSE(flushed(job, "ckpt.2"));
+  EXPECT_EQ(load_index(job).current(), "ckpt.1");
+  // The next run in the allocation restarts from the cached ckpt.2, and its
+  // SCR_Finalize flushes it (the prefix has room again).
+  job.restart_from("ckpt.2");
+  EXPECT_TRUE(flushed(job, "ckpt.2"));
 }
 
 }  // namespace

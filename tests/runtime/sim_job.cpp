@@ -171,4 +171,16 @@ io::FaultEnv& inject_faults(Runtime& rt) {
   return dynamic_cast<io::FaultEnv&>(rt.context().fs());
 }
 
+PrefixIndex load_index(const SimJob& job) {
+  auto idx = PrefixIndex::load(io::Env::posix(), job.prefix());
+  EXPECT_TRUE(idx.ok()) << idx.status().to_string();
+  return idx ? std::move(idx).value() : PrefixIndex();
+}
+
+bool flushed(const SimJob& job, const std::string& name) {
+  PrefixIndex idx = load_index(job);
+  auto id = idx.find_name(name);
+  return id && idx.loadable(*id);
+}
+
 }  // namespace scr::rt::testing

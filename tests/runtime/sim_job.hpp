@@ -16,6 +16,7 @@
 #include "io/fault_env.hpp"
 #include "mpi/comm.hpp"
 #include "runtime/config.hpp"
+#include "runtime/prefix_index.hpp"
 #include "runtime/runtime.hpp"
 
 namespace scr::rt::testing {
@@ -81,5 +82,10 @@ Status write_checkpoint(Runtime& rt, int rank, const std::string& name);
 // to it by SimJob::run, passing everything on until armed); configure the
 // faults on the result.
 io::FaultEnv& inject_faults(Runtime& rt);
+
+// The job's prefix index as the last job left it.
+PrefixIndex load_index(const SimJob& job);
+// Checkpoint `name` is in the prefix, complete and loadable.
+bool flushed(const SimJob& job, const std::string& name);
 
 }  // namespace scr::rt::testing
