@@ -10,8 +10,10 @@
 #             against a plain copy, rebuild at Init and restart at another
 #             size (bench/runtime/run.sh)
 #   files     many small files (bench/runtime/many_files.sh)
+#   kernels   CRC32C, its combine and XOR against memcpy, one process
+#             (build/bench/kernels/kernels_bench, Google Benchmark)
 # Usage: scripts/bench.sh [BUILD_DIR]
-#   env: ONLY=redset|runtime|files (RUNTIME_ONLY=flush|complete|transfer|rebuild|rescale
+#   env: ONLY=redset|runtime|files|kernels (RUNTIME_ONLY=flush|complete|transfer|rebuild|rescale
 #   within runtime), REPEAT (default 5 for redset, 3 for the
 #   others), SIZES (default "64MiB 256MiB"), DIR (default /dev/shm/scr_bench_all)
 # Run it on a quiet machine: every ratio is to a baseline of the same run,
@@ -96,4 +98,14 @@ fi
 if want files; then
   echo "== many small files"
   REPEAT="${REPEAT:-3}" bash "$here/bench/runtime/many_files.sh" "$build"
+fi
+
+if want kernels; then
+  echo "== kernels, one process"
+  if [ -x "$build/bench/kernels/kernels_bench" ]; then
+    "$build/bench/kernels/kernels_bench" --benchmark_repetitions="${REPEAT:-5}" \
+      --benchmark_report_aggregates_only=true
+  else
+    echo "kernels_bench is not built (Google Benchmark missing: bash scripts/setup.sh)"
+  fi
 fi

@@ -5,7 +5,7 @@ set -euo pipefail
 # slurmctld, slurmd, slurm-client (Debian's slurm-wlm) and munge: the tests of
 # SCR's job commands start a one-node SLURM with scripts/slurm_local.sh.
 packages=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libisal-dev
-          libgtest-dev googletest
+          libgtest-dev googletest libbenchmark-dev
           gfortran python3-mpi4py python3-cffi python3-numpy  # the Fortran and Python bindings
           slurmctld slurmd slurm-client munge)                 # the one-node SLURM of the job-command tests
 missing=()
