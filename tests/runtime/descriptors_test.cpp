@@ -26,6 +26,23 @@ Descriptors build(const Config& c) {
   return d.ok() ? *d : Descriptors{};
 }
 
+// A configuration build_descriptors refuses, and what its message must name.
+struct Refused {
+  std::initializer_list<std::string> lines;
+  std::vector<std::string> needles;
+};
+
+template <size_t N>
+void expect_refused(const Refused (&cases)[N]) {
+  for (const auto& c : cases) {
+    Status st = build_descriptors(with(c.lines)).status();
+    EXPECT_FALSE(st.ok()) << *c.lines.begin();
+    for (const auto& n : c.needles)
+      EXPECT_NE(st.message().find(n), std::string::npos)
+          << "config: " << *c.lines.begin() << "\nmessage: " << st.message() << "\nlacks: " << n;
+  }
+}
+
 TEST(Descriptors, DefaultsWithoutCkptLines) {
   Descriptors d = build(Config());
   EXPECT_TRUE(d.groups.has("NODE"));
@@ -102,11 +119,7 @@ TEST(Descriptors, StoresGroupsAndCkptLines) {
 }
 
 TEST(Descriptors, ValidationNamesTheDescriptor) {
-  struct Case {
-    std::initializer_list<std::string> lines;
-    std::vector<std::string> needles;
-  };
-  const Case cases[] = {
+  const Refused cases[] = {
       {{"CKPT=0 TYPE=RS SET_SIZE=200 SET_FAILURES=100"}, {"CKPT=0", "SET_SIZE + SET_FAILURES <= 256"}},
       {{"CKPT=0 TYPE=RS SET_SIZE=2 SET_FAILURES=2"}, {"CKPT=0", "SET_FAILURES < SET_SIZE"}},
       {{"CKPT=0 TYPE=PARTNER SET_SIZE=2 REPLICAS=2"}, {"CKPT=0", "REPLICAS < SET_SIZE"}},
@@ -119,13 +132,7 @@ TEST(Descriptors, ValidationNamesTheDescriptor) {
       {{"SCR_COPY_TYPE=RS", "SCR_SET_SIZE=250", "SCR_SET_FAILURES=10"},
        {"default redundancy descriptor", "SCR_COPY_TYPE=RS", "<= 256"}},
   };
-  for (const auto& c : cases) {
-    Status st = build_descriptors(with(c.lines)).status();
-    EXPECT_FALSE(st.ok()) << *c.lines.begin();
-    for (const auto& n : c.needles)
-      EXPECT_NE(st.message().find(n), std::string::npos)
-          << "config: " << *c.lines.begin() << "\nmessage: " << st.message() << "\nlacks: " << n;
-  }
+  expect_refused(cases);
   // A defined group and store make the same descriptors valid.
   EXPECT_TRUE(build_descriptors(with({"GROUPS=h RACK=r1", "STORE=/nvme", "CKPT=0 GROUP=RACK STORE=/nvme"})).ok());
   EXPECT_TRUE(build_descriptors(with({"CKPT=0 TYPE=RS SET_SIZE=200 SET_FAILURES=56"})).ok());
@@ -156,11 +163,7 @@ TEST(Descriptors, ScrConfigWithCopyTypeFileAndStoreItems) {
 }
 
 TEST(Descriptors, StoreItemsScrPlusPlusCannotServeAreRefused) {
-  struct Case {
-    std::initializer_list<std::string> lines;
-    std::vector<std::string> needles;
-  };
-  const Case cases[] = {
+  const Refused cases[] = {
       {{"SCR_COPY_TYPE=FILE"}, {"SCR_COPY_TYPE=FILE", "CKPT"}},
       {{"STORE=/ssd MKDIR=0", "CKPT=0 STORE=/ssd"}, {"STORE=/ssd", "MKDIR=0"}},
       {{"STORE=/bb VIEW=GLOBAL", "CKPT=0"}, {"STORE=/bb", "VIEW=GLOBAL"}},
@@ -168,13 +171,7 @@ TEST(Descriptors, StoreItemsScrPlusPlusCannotServeAreRefused) {
       {{"STORE=/ssd ENABLED=0", "CKPT=0 STORE=/ssd"}, {"INTERVAL=1", "STORE"}},
       {{"STORE=/dev/shm ENABLED=0"}, {"default redundancy descriptor", "/dev/shm", "ENABLED=0"}},
   };
-  for (const auto& c : cases) {
-    Status st = build_descriptors(with(c.lines)).status();
-    EXPECT_FALSE(st.ok()) << *c.lines.begin();
-    for (const auto& n : c.needles)
-      EXPECT_NE(st.message().find(n), std::string::npos)
-          << "config: " << *c.lines.begin() << "\nmessage: " << st.message() << "\nlacks: " << n;
-  }
+  expect_refused(cases);
 }
 
 TEST(Descriptors, DisablingAStoreDisablesItsDescriptors) {
