@@ -58,10 +58,8 @@ Status init() {
     loaded = c.ok() ? (*c)->reload() : c.status();
   }
   // Rank 0's configuration is the one used, but a file error must stop
-  // everyone.
-  bool all = mpi::all_true(mpi::world(), loaded.ok());
-  if (!loaded.ok()) return loaded;
-  if (!all) return Error(Errc::invalid_argument, "configuration could not be read on another process");
+  // everyone, and every process says which (once: see report).
+  SCR_TRY(mpi::agree(mpi::world(), loaded));
   // SCR_ENABLE=0: no directory, no file, no collective; every call succeeds.
   // Rank 0's value decides for everyone (a value set by SCR_Config on one
   // rank only, or a node's differing system file, must not split the job
@@ -105,8 +103,18 @@ Result<rt::Runtime*> runtime(const char* call) {
   return s.runtime.get();
 }
 
+namespace {
+// SCR_Init's errors are agreed by every process, and the message names the
+// one it came from: rank 0's copy is enough, where N copies would flood a
+// large job's output.
+bool said_by_rank_zero(const char* call, const Status& st) {
+  return std::string_view(call) == "SCR_Init" && mpi::names_a_rank(st.message()) && mpi::initialized() &&
+         mpi::world().rank() != 0;
+}
+}  // namespace
+
 void report(const char* call, const Status& st) {
-  if (st.ok()) return;
+  if (st.ok() || said_by_rank_zero(call, st)) return;
   log::error(std::string(call) + ": " + st.message());
   if (State& s = state(); s.runtime)
     s.runtime->context().events.record({"API_ERROR", "", 0, -1, -1, std::string(call) + ": " + st.message()});

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Scenario 9: bad configuration makes SCR_Init fail with a message naming the
-# key, and leaves the existing prefix (index, datasets, halt file), cache and
+# key (said once, not once per process), and leaves the existing prefix (index, datasets, halt file), cache and
 # control directories exactly as they were. Afterwards a good run still
 # resumes from the existing checkpoint. An unknown SCR_* environment variable
 # is only a warning naming it.
@@ -29,6 +29,8 @@ bad_init() {
   expect_failed "job with $what"
   expect_err "SCR_Init"
   expect_err "$message"
+  # Every process fails, and the error is said once (by rank 0), not once per process.
+  assert_eq "$(grep -c -F "$message" "$LAST_ERR")" 1 "copies of the error on stderr ($what)"
   expect_err "SCR_Init failed"
   expect_no_out "RESULT"
   [[ "$(digest)" == "$before" ]] || fail "the job with $what changed the prefix, cache or control directory"
