@@ -18,6 +18,7 @@
 #include "runtime/dataset.hpp"
 #include "runtime/event_log.hpp"
 #include "runtime/job.hpp"
+#include "runtime/restart_names.hpp"
 
 namespace scr::rt {
 
@@ -47,6 +48,7 @@ struct OutputPhase {
 // A restart phase in progress: SCR_Start_restart to SCR_Complete_restart.
 struct RestartPhase {
   std::unordered_set<std::string> files;  // this process's, looked up per route
+  BasenameIndex basenames;                // of `files`, for routes by file name only
   // Every file of the checkpoint, over all processes, and how many
   // processes wrote it (the extension API's listing).
   std::vector<RestartFile> listing;

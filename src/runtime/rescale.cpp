@@ -113,13 +113,18 @@ Status load_rescaled(Context& ctx, int id, const Summary& summary) {
   return Status::Ok();
 }
 
-Result<std::string> route_rescaled(Context& ctx, const std::string& rel) {
+Result<std::string> route_rescaled(Context& ctx, const std::string& asked) {
   Rescaled& r = *ctx.rescaled;
-  auto it = r.by_name.find(rel);
-  if (it == r.by_name.end())
-    return Error(Errc::not_found, "file " + rel + " is not part of checkpoint " + r.desc.value_or("NAME", "") +
-                                      " (written by " + std::to_string(r.writers) + " processes)");
-  size_t i = it->second;
+  auto holds = [&](const std::string& n) { return r.by_name.count(n) > 0; };
+  auto all = [&] {
+    std::vector<std::string> names;
+    for (const auto& [name, i] : r.by_name) names.push_back(name);
+    return names;
+  };
+  SCR_ASSIGN_OR_RETURN(std::string rel, restart_name(asked, holds, r.basenames, all,
+                                                     "checkpoint " + r.desc.value_or("NAME", "") + " (written by " +
+                                                         std::to_string(r.writers) + " processes)"));
+  size_t i = r.by_name.at(rel);
   std::string src = io::path::join(ctx.settings.prefix, rel);
   std::string dst = r.in_place ? src : io::path::join(r.node_dir, rel);
   std::string scr_dir = io::path::join(r.node_dir, ".scr");

@@ -26,6 +26,7 @@ struct Rescaled {
   std::vector<RestartFile> files;             // each file once, in writer order
   std::vector<std::optional<uint32_t>> crcs;  // recorded CRC32C, parallel to files
   std::unordered_map<std::string, size_t> by_name;
+  BasenameIndex basenames;  // of by_name, for routes by file name only
   bool in_place = false;  // read in the prefix, never copied
   // This node's directory for the dataset: the copies (unless in place) and,
   // in .scr/, one lock and one "checked" mark per file, so the processes of

@@ -97,15 +97,17 @@ Result<std::string> Runtime::start_restart() {
 Result<std::string> Runtime::route_restart_file(const std::string& rel) {
   if (ctx_.rescaled) return route_rescaled(ctx_, rel);
   int id = ctx_.restart_candidates.front();
-  if (!ctx_.restart->files.count(rel))
-    return Error(Errc::not_found, "file " + rel + " is not part of checkpoint " +
-                                      dataset_name(ctx_, id) + " for this process");
+  RestartPhase& r = *ctx_.restart;
+  auto holds = [&](const std::string& n) { return r.files.count(n) > 0; };
+  auto all = [&] { return std::vector<std::string>(r.files.begin(), r.files.end()); };
+  SCR_ASSIGN_OR_RETURN(std::string name, restart_name(rel, holds, r.basenames, all,
+                                                      "checkpoint " + dataset_name(ctx_, id) + " for this process"));
   // Read in place in the prefix: a bypass dataset, or SCR_FETCH_BYPASS.
   bool bypass = ctx_.filemap.bypass(id);
-  std::string path = io::path::join(bypass ? ctx_.settings.prefix : ctx_.dataset_dir(id), rel);
+  std::string path = io::path::join(bypass ? ctx_.settings.prefix : ctx_.dataset_dir(id), name);
   auto info = ctx_.fs().stat(path);
   if (!info || !info->is_regular())
-    return Error(Errc::not_found, "checkpoint file " + rel + " is missing from cache");
+    return Error(Errc::not_found, "checkpoint file " + name + " is missing from cache");
   return path;
 }
 

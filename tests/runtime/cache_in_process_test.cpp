@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 
+#include "io/files.hpp"
 #include "sim_job.hpp"
 
 namespace scr::rt::testing {
@@ -41,6 +42,35 @@ TEST(RuntimeInProcess, RanksOnOtherNodesGetTheirFilesDistributed) {
   // (no prefix copy exists) gives each its own files back.
   job.set("SCR_SIM_NODES", "n1,n0,n3,n2");
   job.restart_from("ckpt.1");
+}
+
+// As SCR documents: inside a restart "only a file name" is needed. Each rank
+// wrote ckpt.1/rank_<r>.dat and reads it back as rank_<r>.dat, from cache and
+// then, every node lost, from the prefix.
+TEST(RuntimeInProcess, ARestartRoutesAFileByItsNameAlone) {
+  SimJob job;
+  job.set("SCR_FLUSH", "1");
+  job.checkpoint("ckpt.1");
+  auto read_back = [&] {
+    job.run([](mpi::Comm& world, Runtime& rt) {
+      bool have = false;
+      std::string name;
+      ASSERT_TRUE(rt.have_restart(&have, &name).ok());
+      ASSERT_TRUE(have);
+      ASSERT_TRUE(rt.start_restart().ok());
+      auto path = rt.route_file("rank_" + std::to_string(world.rank()) + ".dat");
+      ASSERT_TRUE(path.ok()) << path.status().to_string();
+      EXPECT_EQ(fs::path(*path).parent_path().filename(), "ckpt.1") << *path;
+      auto bytes = io::read_file(io::Env::posix(), *path, 1 << 20);
+      ASSERT_TRUE(bytes.ok()) << bytes.status().to_string();
+      EXPECT_EQ(*bytes, file_bytes("ckpt.1", world.rank()));
+      EXPECT_TRUE(rt.complete_restart(true).ok());
+      EXPECT_TRUE(rt.finalize().ok());
+    });
+  };
+  read_back();
+  job.lose_every_node();
+  read_back();
 }
 
 // The redundancy sets are formed at SCR_Init: a cached descriptor whose
