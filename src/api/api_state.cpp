@@ -4,6 +4,7 @@
 
 #include "common/log.hpp"
 #include "mpi/comm.hpp"
+#include "runtime/config_line.hpp"
 
 namespace scr::api {
 namespace {
@@ -37,7 +38,10 @@ Result<std::optional<std::string>> config(const std::string& text) {
   State& s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   SCR_ASSIGN_OR_RETURN(rt::Config * c, loaded_config());
-  bool is_set = text.find('=') != std::string::npos;
+  // A query ("SCR_FLUSH", "CKPT=0 TYPE") is fine at any time; a line that does
+  // not parse gets its own error from apply_app_config.
+  auto line = rt::parse_config_line(text);
+  bool is_set = line.ok() && !line->is_query();
   if (is_set && s.runtime)
     return Error(Errc::bad_state, "SCR_Config(\"" + text +
                                       "\") sets a parameter after SCR_Init; call it before SCR_Init");

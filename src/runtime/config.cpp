@@ -180,9 +180,7 @@ Result<std::optional<std::string>> Config::apply_app_config(std::string_view tex
   if (!parsed) return fail(parsed.status());
   const ConfigLine& line = *parsed;
 
-  bool bare_item = false;
-  for (const auto& item : line.items) bare_item = bare_item || !item.value;
-  if (!line.value || bare_item) {
+  if (line.is_query()) {
     auto answer = query(line);
     if (!answer) return fail(answer.status());
     return answer;

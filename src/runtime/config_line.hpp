@@ -27,6 +27,13 @@ struct ConfigLine {
   std::optional<std::string> value;  // nullopt: bare key (a query); "" after "KEY="
   bool is_table = false;             // key names a table (CKPT, STORE, GROUPS)
   std::vector<ConfigItem> items;     // table entries only
+  // "SCR_FLUSH" and "CKPT=0 TYPE" ask; anything with a value to give sets.
+  bool is_query() const {
+    if (!value) return true;
+    for (const auto& item : items)
+      if (!item.value) return true;
+    return false;
+  }
 };
 
 // Comments must already be removed. Errors describe the shape problem

@@ -299,6 +299,12 @@ int main(int argc, char** argv) {
     v = SCR_Config("SCR_FLUSH");
     CHECK_STR(v, "1");
     free((void*)v);
+    /* A query of a descriptor item is a query too (SCR's own example). */
+    v = SCR_Config("CKPT=0 TYPE");
+    CHECK_STR(v, "SINGLE");
+    free((void*)v);
+    expect_error_from("SCR_Config");
+    CHECK(SCR_Config("CKPT=0 TYPE=XOR") == NULL);
   }
 
   if (strcmp(argv[1], "first") == 0) first_run();

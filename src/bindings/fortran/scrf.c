@@ -51,17 +51,15 @@ void scr_finalize_(int* ierror) { *ierror = SCR_Finalize(); }
 SCRF_EXPORT(scr_finalize, SCR_FINALIZE)
 
 /* SCR_CONFIG(CONFIG, VAL, IERROR): VAL receives the answer to a query, or
- * blanks after a set, an unset, or a query of an unset parameter. */
+ * blanks after a set, an unset, a query of an unset parameter, or an error
+ * (never what an earlier call left there). */
 void scr_config_(const char* config, char* val, int* ierror, scrf_len config_len, scrf_len val_len) {
   char text[SCR_MAX_FILENAME];
-  if (name_in("SCR_CONFIG", config, config_len, text) != 0) {
-    *ierror = SCRF_FAILURE;
-    return;
-  }
   char* answer = NULL;
-  *ierror = SCRPP_Config_checked(text, &answer);
-  if (*ierror == SCR_SUCCESS)
-    *ierror = result_out("SCR_CONFIG", "value", answer ? answer : "", val, val_len);
+  *ierror = name_in("SCR_CONFIG", config, config_len, text) == 0 ? SCRPP_Config_checked(text, &answer)
+                                                                 : SCRF_FAILURE;
+  int out = result_out("SCR_CONFIG", "value", *ierror == SCR_SUCCESS && answer ? answer : "", val, val_len);
+  if (*ierror == SCR_SUCCESS) *ierror = out;
   free(answer);
 }
 SCRF_EXPORT(scr_config, SCR_CONFIG)
