@@ -4,7 +4,8 @@
 #  a) list (table and JSON); listing changes nothing
 #  b) --current step.20: the next restart loads step.20
 #  c) --drop of the newest (and CURRENT) dataset: the next restart loads the older one
-#  d) --add re-adopts the dropped dataset after verifying it; made CURRENT
+#  d) --add re-adopts the dropped dataset after verifying it; made CURRENT;
+#     SCR's --remove NAME and --add ID do the same
 #     (a restart sets CURRENT to what it loaded), the next restart loads it
 #  e) --drop-after step.10: the next restart loads step.10; again: nothing to do (2)
 #  f) --add refuses damaged datasets (wrong size, wrong CRC) and known names
@@ -61,6 +62,15 @@ run_tool "$SCR_INDEX" --prefix "$PREFIX" --current step.40
 expect_rc 0
 restart_job -n 40
 expect_resumed_from step.40
+# ... and with SCR's spellings: --remove NAME, then --add with the dataset id.
+id40="$(index_field step.40 id)"
+run_tool "$SCR_INDEX" --prefix "$PREFIX" --remove step.40
+expect_rc 0
+expect_index step.40 id absent
+run_tool "$SCR_INDEX" --prefix "$PREFIX" -a "$id40"
+expect_rc 0
+expect_index step.40 id "$id40"
+expect_index step.40 loadable 1
 
 # e) --drop-after
 run_tool "$SCR_INDEX" --prefix "$PREFIX" --drop-after step.10

@@ -1,5 +1,7 @@
-// scr_index --add NAME: adopt a dataset whose directory is in the prefix but
-// whose index entry is gone (dropped, or the index was rebuilt). Its summary
+// scr_index --add NAME|ID: adopt a dataset whose directory is in the prefix but
+// whose index entry is gone (dropped, or the index was rebuilt). SCR names
+// it by its dataset id; a name works too (a name wins where both could
+// match). Its summary
 // (.scr/scr.dataset.<id>/summary.scr) must name it, and every file it lists
 // must be in the prefix with the recorded size and CRC32C; only then is the
 // entry added, marked complete and flushed. Anything less is refused with
@@ -27,6 +29,8 @@ struct Found {
 
 Found find_summary(const Request& req, const std::string& name) {
   Found out;
+  std::optional<std::pair<int, Summary>> by_id;
+  auto wanted_id = str::parse_int(name);
   for (int id : dataset_dirs(req.env, req.prefix)) {
     auto s = read_summary(req.env, req.prefix, id);
     if (!s) {
@@ -35,7 +39,9 @@ Found find_summary(const Request& req, const std::string& name) {
       continue;
     }
     if (s->info.name == name) out.match.emplace(id, std::move(s).value());
+    else if (wanted_id && *wanted_id == id) by_id.emplace(id, std::move(s).value());
   }
+  if (!out.match) out.match = std::move(by_id);
   return out;
 }
 
@@ -66,6 +72,12 @@ int add_dataset(const Request& req) {
                                                   " has a summary for '" + name + "'");
   }
   auto& [id, summary] = *found.match;
+  const std::string& adopted = summary.info.name;
+  if (adopted != name) {
+    if (auto other = idx->find_name(adopted))
+      return req.cli.fail(exit_code::refused, "dataset " + std::to_string(id) + " ('" + adopted +
+                                                  "') is already in the index (dataset " + std::to_string(*other) + ")");
+  }
   if (summary.info.id != id)
     return req.cli.fail(exit_code::bad_data,
                         rt::summary_path(req.prefix, id) + " describes dataset " +
@@ -78,7 +90,7 @@ int add_dataset(const Request& req) {
   FileCheck check = check_dataset_files(req.env, req.prefix, id, summary);
   if (!check.problems.empty())
     return req.cli.fail(exit_code::bad_data,
-                        "cannot add '" + name + "': " + std::to_string(check.problems.size()) +
+                        "cannot add '" + adopted + "': " + std::to_string(check.problems.size()) +
                             " of " + std::to_string(check.files) +
                             " files fail verification:" + bullet_list(check.problems));
   for (const auto& p : check.redundancy_problems)
@@ -90,7 +102,7 @@ int add_dataset(const Request& req) {
                           : check.crcs == 0         ? ", sizes verified (no CRC32C recorded)"
                                                     : ", sizes verified, CRC32C where recorded");
   return save_and_say(req, *idx,
-                      "Added " + name + " (dataset " + std::to_string(id) + ", " + verified +
+                      "Added " + adopted + " (dataset " + std::to_string(id) + ", " + verified +
                           ") to the index as complete and flushed.");
 }
 

@@ -8,9 +8,11 @@ std::span<const Command> commands() {
       {"--current", "NAME", "restart from NAME (a complete, flushed, not failed checkpoint)", false,
        set_current, "-c"},
       {"--drop", "NAME", "remove NAME from the index; its files stay", false, drop_dataset, "-d"},
+      {"--remove", "NAME", "SCR's name for --drop", false, drop_dataset, "-r"},
       {"--drop-after", "NAME", "remove every dataset newer than NAME from the index", false,
        drop_after},
-      {"--add", "NAME", "adopt the dataset NAME whose directory is in .scr but not in the index",
+      {"--add", "NAME|ID", "adopt the dataset NAME (or with dataset id ID, as SCR takes it) whose "
+       "directory is in .scr but not in the index",
        false, add_dataset, "-a"},
       {"--build", "ID|NAME",
        "check a dataset's files, rebuild missing or damaged ones from its redundancy files, "
