@@ -48,7 +48,7 @@ TEST(HaltTime, RejectsWhatIsNotATimeNamingTheOption) {
   }
 }
 
-TEST(HaltEdit, SetsUnsetsAndRemovesKeepingFinalized) {
+TEST(HaltEdit, SetsUnsetsAndRemovesFinalizedAloneOrWithEverything) {
   scr::kv::Tree file;
   file.set("FINALIZED", "job7");
   file.set_int("CHECKPOINTS", 3);
@@ -62,13 +62,16 @@ TEST(HaltEdit, SetsUnsetsAndRemovesKeepingFinalized) {
   EXPECT_EQ((std::vector<std::string>{"unset CHECKPOINTS", "set EXIT_REASON = maintenance"}),
             e.done);
 
+  // --remove-finalized: the mark alone.
+  h::Changes unfinalize;
+  unfinalize.unset.insert(h::kFinalized);
+  h::Edit only = h::apply_changes(e.tree, unfinalize);
+  EXPECT_TRUE(only.changed);
+  EXPECT_EQ(std::vector<std::string>{"EXIT_REASON"}, only.tree.keys());
+
+  // --remove: everything, the mark too, as SCR deletes the halt file.
   h::Changes remove;
   remove.remove_all = true;
-  e = h::apply_changes(e.tree, remove);
-  EXPECT_TRUE(e.changed);
-  EXPECT_EQ(std::vector<std::string>{"FINALIZED"}, e.tree.keys());
-
-  remove.unset.insert(h::kFinalized);
   e = h::apply_changes(e.tree, remove);
   EXPECT_TRUE(e.changed);
   EXPECT_TRUE(e.tree.empty());

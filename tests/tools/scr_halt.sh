@@ -2,8 +2,8 @@
 # scr_halt against real jobs, through the halt file the runtime reads.
 #  a) --checkpoints 1 stops a running job right after its next checkpoint
 #  b) --immediate stops a running job at its next step; --list (text, JSON)
-#     shows the request; --remove clears it but keeps FINALIZED, which
-#     --remove-finalized clears
+#     shows the request; --remove-finalized clears FINALIZED alone, and
+#     --remove clears everything, as SCR deletes the halt file
 #  c) --after a past time halts a job at once, a future one does not;
 #     --before with --seconds; each --unset-... lets the job run again
 #  d) TIME forms; bad values, a missing directory, a damaged halt file:
@@ -87,16 +87,16 @@ run_tool "$SCR_HALT" --prefix "$PREFIX" --list --json
 expect_rc 0
 expect_out '"EXIT_REASON": "operator test"'
 expect_out '"stop_now": true'
+run_tool "$SCR_HALT" --prefix "$PREFIX" --remove-finalized
+expect_rc 0
+expect_no_out "[FINALIZED]"
+expect_out "[EXIT_REASON]"
 run_tool "$SCR_HALT" --prefix "$PREFIX" --remove
 expect_rc 0
 expect_out "removed every halt condition"
-expect_out "[FINALIZED]"
-expect_no_out "[EXIT_REASON]"
+assert_no_file "$PREFIX/.scr/halt.scr" "with no condition left the halt file"
 run_tool "$SCR_HALT" --prefix "$PREFIX" --remove
 expect_rc 2
-run_tool "$SCR_HALT" --prefix "$PREFIX" --remove-finalized
-expect_rc 0
-assert_no_file "$PREFIX/.scr/halt.scr" "with no condition left the halt file"
 run_job SCR_FLUSH=0 -- "$E2E_NP" "$HEAT" -n 10 -c 0
 expect_ok "job after --remove"
 [[ -z "$(stopped_at)" ]] || fail "the job halted after the conditions were removed"

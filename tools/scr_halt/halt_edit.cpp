@@ -5,10 +5,10 @@ namespace scr::tools::halt {
 Edit apply_changes(const kv::Tree& current, const Changes& changes) {
   Edit e;
   e.tree = current;
+  // As SCR's --remove deletes the halt file: FINALIZED goes too, so a job
+  // that finished may be run again in the allocation.
   if (changes.remove_all) {
-    std::vector<std::string> removed;
-    for (const auto& key : current.keys())
-      if (key != kFinalized) removed.push_back(key);
+    std::vector<std::string> removed = current.keys();
     for (const auto& key : removed) e.tree.erase(key);
     if (removed.empty())
       e.no_ops.push_back("no halt condition was set");
@@ -17,7 +17,7 @@ Edit apply_changes(const kv::Tree& current, const Changes& changes) {
   }
   for (const auto& key : changes.unset) {
     if (!e.tree.has(key)) {
-      if (!changes.remove_all || key == kFinalized) e.no_ops.push_back(key + " was not set");
+      if (!changes.remove_all) e.no_ops.push_back(key + " was not set");
       continue;
     }
     e.tree.erase(key);

@@ -42,7 +42,7 @@ const OptionSpec kOptions[] = {
     {"--unset-seconds", OptionSpec::flag, "", "remove HALT_SECONDS"},
     {"--unset-reason", OptionSpec::flag, "", "remove EXIT_REASON (also --unset-immediate)"},
     {"--unset-immediate", OptionSpec::flag, "", "the same as --unset-reason"},
-    {"--remove", OptionSpec::flag, "", "remove every condition (FINALIZED stays)", "-r"},
+    {"--remove", OptionSpec::flag, "", "remove every condition, FINALIZED too (as SCR deletes the file)", "-r"},
     {"--verbose", OptionSpec::flag, "", "name each halt file before editing it", "-v"},
     {"--prefix", OptionSpec::value, "DIR", "a job's prefix directory (also as DIR arguments)", "-p"},
     {"--remove-finalized", OptionSpec::flag, "", "remove FINALIZED, the mark SCR_Finalize leaves"},
