@@ -118,7 +118,7 @@ expect_out "JOB_HALTED"
 both "-r @" "--remove --prefix @" 0 "$H"
 run_tool "$SCR_HALT" -l "$A"
 expect_no_out "[EXIT_REASON]"
-expect_out "[FINALIZED]"        # SCR++'s mark of the finished job stays (--remove-finalized)
+expect_no_out "[FINALIZED]"     # gone too: SCR deletes the whole halt file
 # Several directories, -v naming each halt file.
 run_tool "$SCR_HALT" -v -c 1 "$A" "$B"
 expect_rc 0
