@@ -185,6 +185,11 @@ run_tool env PATH="$T/scr_scavenge:$PATH" SCR_CACHE_BASE="$CACHE" SCR_CNTL_BASE=
   SCR_SIM_NODES="$E2E_NODES" "$T/scr_postrun/scr_postrun" -j mpirun -p "$PREFIX"
 expect_rc 0
 expect_out "scr_postrun: nothing to scavenge"
+# A job it cannot identify is a failure, never "nothing to scavenge".
+run_tool env -u SLURM_JOB_ID -u SLURM_JOBID -u SCR_JOB_ID PATH="$T/scr_scavenge:$PATH" SCR_CACHE_BASE="$CACHE" \
+  SCR_CNTL_BASE="$CNTL" SCR_SIM_NODES="$E2E_NODES" "$T/scr_postrun/scr_postrun" -j mpirun -p "$E2E_DIR/fresh"
+expect_rc 1
+expect_err "cannot tell which job to scavenge"
 
 # f) scr_mpirun and scr_srun's refusals
 M="$E2E_DIR/m"

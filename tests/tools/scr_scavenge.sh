@@ -175,7 +175,7 @@ expect_rc 2
 expect_err "no-such-dir does not exist"
 mkdir -p "$E2E_DIR/fresh"
 run_tool "$SCR_SCAVENGE" --prefix "$E2E_DIR/fresh" --cache-base "$CACHE" --cntl-base "$CNTL"
-expect_rc 2
+expect_rc 1   # a configuration error, not "nothing to scavenge" (2)
 expect_err "cannot tell which job to scavenge"
 assert_no_file "$E2E_DIR/fresh/.scr" "a job id invented for an empty prefix:"
 assert_eq "$(prefix_digest)" "$before" "the prefix after refused calls"

@@ -63,10 +63,12 @@ Result<std::string> find_job_id(io::Env& env, const rt::Settings& settings) {
   ReadOnlyEnv read_only(env);
   auto id = rt::resolve_job_id(read_only, settings);
   if (id) return id;
-  return Error(Errc::not_found,
+  // A configuration error (exit 1), not "nothing to scavenge" (2): scr_postrun
+  // and scripts must not take an unidentified job for a saved one.
+  return Error(Errc::invalid_argument,
                "cannot tell which job to scavenge: no resource manager job id (SLURM, LSF, Flux, "
                "PBS, Cobalt), no SCR_JOB_ID and no " +
-                   io::path::join(rt::prefix_scr_dir(settings.prefix), "jobid"));
+                   io::path::join(rt::prefix_scr_dir(settings.prefix), "jobid") + "; set SCR_JOB_ID");
 }
 
 }  // namespace
