@@ -10,7 +10,8 @@
 #  b) scr_index -c/-d/-a/--drop-after/-b against --current/--drop/--add/...
 #  c) scr_halt -c/-b/-a/-s/-i/-l/-r, --unset-*, DIR arguments, no option
 #  d) scr_ckpt_interval: cost, failures, MTBF, Young and Daly from a log file
-#  e) scr_prerun prepares a prefix; scr_postrun with nothing to scavenge
+#  e) scr_prerun prepares a prefix; scr_postrun with nothing to scavenge,
+#     and with a job it cannot identify; scr_list_down_nodes -d
 #  f) scr_mpirun runs the job through scr_run's loop without a resource
 #     manager; scr_srun outside SLURM and SCR's --run-cmd are refused
 source "$(dirname "$0")/tools_lib.sh"
@@ -190,6 +191,19 @@ run_tool env -u SLURM_JOB_ID -u SLURM_JOBID -u SCR_JOB_ID PATH="$T/scr_scavenge:
   SCR_CNTL_BASE="$CNTL" SCR_SIM_NODES="$E2E_NODES" "$T/scr_postrun/scr_postrun" -j mpirun -p "$E2E_DIR/fresh"
 expect_rc 1
 expect_err "cannot tell which job to scavenge"
+
+# A node given with -d (--down) is down with the nodes whose storage is gone:
+# n0 keeps its storage, n1 lost it.
+D="$E2E_DIR/down"
+mkdir -p "$D/cache/n0" "$D/cntl/n0"
+run_tool env SCR_SIM_NODES=n0,n1 SCR_CACHE_BASE="$D/cache" SCR_CNTL_BASE="$D/cntl" \
+  "$T/scr_list_down_nodes/scr_list_down_nodes"
+expect_rc 1
+assert_eq "$(cat "$LAST_OUT")" "n1" "down nodes"
+run_tool env SCR_SIM_NODES=n0,n1 SCR_CACHE_BASE="$D/cache" SCR_CNTL_BASE="$D/cntl" \
+  "$T/scr_list_down_nodes/scr_list_down_nodes" -d n0
+expect_rc 1
+assert_eq "$(cat "$LAST_OUT")" "n[0-1]" "down nodes with -d n0"
 
 # f) scr_mpirun and scr_srun's refusals
 M="$E2E_DIR/m"

@@ -52,10 +52,9 @@ Result<std::map<std::string, std::string>> down_nodes(const Allocation& alloc,
     if (!list) return Error(Errc::invalid_argument, "--down: " + list.status().message());
     for (const auto& n : *list) down[n] = "given with --down";
   }
-  std::vector<std::string> check;
-  for (const auto& n : nodes)
-    if (!down.count(n)) check.push_back(n);
-  for (auto& [n, why] : find_down(alloc, check, settings, notes)) down[n] = why;
+  // Every node is checked, those given too: a simulated node's lost storage
+  // tells only beside nodes that still have theirs.
+  for (auto& [n, why] : find_down(alloc, nodes, settings, notes)) down.emplace(n, why);
   return down;
 }
 
