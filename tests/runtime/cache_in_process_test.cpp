@@ -73,6 +73,30 @@ TEST(RuntimeInProcess, ARestartRoutesAFileByItsNameAlone) {
   read_back();
 }
 
+// Read in place (cache bypass), as in SCR: a restart may route any readable
+// file of the prefix, not only the checkpoint's; a missing one is an error.
+TEST(RuntimeInProcess, ARestartReadInPlaceRoutesOtherPrefixFilesToo) {
+  SimJob job;
+  job.set("SCR_CACHE_BYPASS", "1");
+  job.checkpoint("ckpt.1");
+  std::ofstream(fs::path(job.prefix()) / "input.dat") << "mesh";
+  job.run([&](mpi::Comm& world, Runtime& rt) {
+    bool have = false;
+    std::string name;
+    ASSERT_TRUE(rt.have_restart(&have, &name).ok());
+    ASSERT_TRUE(have);
+    ASSERT_TRUE(rt.start_restart().ok());
+    auto input = rt.route_file("input.dat");
+    ASSERT_TRUE(input.ok()) << input.status().to_string();
+    EXPECT_EQ(*input, (fs::path(job.prefix()) / "input.dat").string());
+    EXPECT_EQ(rt.route_file("no-such-input.dat").status().code(), Errc::not_found);
+    auto own = rt.route_file("rank_" + std::to_string(world.rank()) + ".dat");  // by name alone
+    ASSERT_TRUE(own.ok()) << own.status().to_string();
+    EXPECT_TRUE(rt.complete_restart(true).ok());
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+}
+
 // The redundancy sets are formed at SCR_Init: a cached descriptor whose
 // failure group has no value for some node fails Init, on every process,
 // naming the group; the same configuration with cache bypass (which forms no
