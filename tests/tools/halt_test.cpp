@@ -37,9 +37,25 @@ TEST(HaltTime, AcceptsEpochCalendarAndRelativeForms) {
   EXPECT_EQ(kNow + 86400, *h::parse_time("--after", "+1d", kNow));
 }
 
+// SCR's own examples: "scr_halt --after 12:00pm", "--before '8:30am tomorrow'".
+TEST(HaltTime, AcceptsTimesOfDayAsScrsExamplesWriteThem) {
+  std::time_t now = static_cast<std::time_t>(kNow);
+  std::tm today{};
+  localtime_r(&now, &today);
+  int y = today.tm_year + 1900, mo = today.tm_mon + 1, d = today.tm_mday;
+  EXPECT_EQ(local_epoch(y, mo, d, 12, 0, 0), *h::parse_time("--after", "12:00pm", kNow));
+  EXPECT_EQ(local_epoch(y, mo, d, 0, 0, 0), *h::parse_time("--after", "12:00am", kNow));
+  EXPECT_EQ(local_epoch(y, mo, d, 15, 0, 0), *h::parse_time("--after", "3pm", kNow));
+  EXPECT_EQ(local_epoch(y, mo, d, 17, 45, 30), *h::parse_time("--after", "17:45:30 today", kNow));
+  EXPECT_EQ(local_epoch(y, mo, d + 1, 8, 30, 0), *h::parse_time("--before", "8:30am tomorrow", kNow));
+  EXPECT_EQ(local_epoch(y, mo, d + 1, 20, 30, 0), *h::parse_time("--before", "8:30 PM Tomorrow", kNow));
+}
+
 TEST(HaltTime, RejectsWhatIsNotATimeNamingTheOption) {
   for (const char* bad : {"", "soon", "+", "+x", "+5y", "-5", "2030-02-30 10:00",
-                          "2030-01-02 25:00", "2030-01-02 10:00:00 extra", "2030-01-02"}) {
+                          "2030-01-02 25:00", "2030-01-02 10:00:00 extra", "2030-01-02",
+                          "13pm", "0am", "24:00", "12:60pm", "12::00", "8:5am", "8:30am yesterday",
+                          "17 today"}) {
     auto t = h::parse_time("--before", bad, kNow);
     EXPECT_FALSE(t.ok()) << bad;
     if (!t.ok()) {
