@@ -200,6 +200,7 @@ static void restart_run(void) {
   /* A file that is not part of the checkpoint. */
   expect_error_from("SCR_Route_file");
   CHECK_ERR(SCR_Route_file("ckpt/not_there.dat", path));
+  CHECK(path[0] == '\0'); /* never the earlier route's path */
   /* Rank 0 refuses it: SCR offers the next older one, the generated-name
    * checkpoint A. */
   expect_error_from("SCR_Complete_restart");

@@ -64,14 +64,12 @@ void scr_config_(const char* config, char* val, int* ierror, scrf_len config_len
 }
 SCRF_EXPORT(scr_config, SCR_CONFIG)
 
+/* FILE is blank after an error, never an earlier call's path. */
 void scr_route_file_(const char* name, char* file, int* ierror, scrf_len name_len, scrf_len file_len) {
   char in[SCR_MAX_FILENAME], out[SCR_MAX_FILENAME];
-  if (name_in("SCR_ROUTE_FILE", name, name_len, in) != 0) {
-    *ierror = SCRF_FAILURE;
-    return;
-  }
-  *ierror = SCR_Route_file(in, out);
-  if (*ierror == SCR_SUCCESS) *ierror = result_out("SCR_ROUTE_FILE", "routed path", out, file, file_len);
+  *ierror = name_in("SCR_ROUTE_FILE", name, name_len, in) == 0 ? SCR_Route_file(in, out) : SCRF_FAILURE;
+  int written = result_out("SCR_ROUTE_FILE", "routed path", *ierror == SCR_SUCCESS ? out : "", file, file_len);
+  if (*ierror == SCR_SUCCESS) *ierror = written;
 }
 SCRF_EXPORT(scr_route_file, SCR_ROUTE_FILE)
 
