@@ -107,10 +107,7 @@ const char* SCR_Configf(const char* format, ...) {
 }
 
 int SCR_Route_file(const char* name, char* file) {
-  // A failed route leaves an empty string, never the path of an earlier call
-  // that a program ignoring the return code would then use.
-  if (file) file[0] = '\0';
-  return with_runtime("SCR_Route_file", [&](scr::rt::Runtime& rt) -> scr::Status {
+  int rc = with_runtime("SCR_Route_file", [&](scr::rt::Runtime& rt) -> scr::Status {
     if (!name) return scr::Error(scr::Errc::invalid_argument, "NULL file name");
     SCR_ASSIGN_OR_RETURN(std::string path, rt.route_file(name));
     return copy_out(path, file, "file");
@@ -118,6 +115,11 @@ int SCR_Route_file(const char* name, char* file) {
     if (!name) return scr::Error(scr::Errc::invalid_argument, "NULL file name");
     return copy_out(name, file, "file");
   });
+  // A failed route leaves an empty string, never the path of an earlier call
+  // that a program ignoring the return code would then use. (Only now: name
+  // and file may be the same buffer, as SCR allows.)
+  if (rc != SCR_SUCCESS && file) file[0] = '\0';
+  return rc;
 }
 
 int SCR_Have_restart(int* flag, char* name) {

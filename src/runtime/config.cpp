@@ -50,7 +50,10 @@ ConfigSources ConfigSources::process() {
   return s;
 }
 
-std::string Config::working_dir() const { return sources_ ? sources_->cwd : current_dir(); }
+std::string Config::working_dir() const {
+  if (sources_) return sources_->cwd;
+  return working_dir_.empty() ? current_dir() : working_dir_;
+}
 
 std::string Source::describe() const {
   std::string out = layer_name(layer);
@@ -307,6 +310,9 @@ std::optional<Source> Config::source(std::string_view key, std::string_view head
 kv::Tree Config::to_tree() const {
   kv::Tree t;
   if (!user_file_.empty()) t.set("USER_FILE", user_file_);
+  // The directory a relative SCR_PREFIX means: the sender's, not each
+  // receiver's (processes of one job may start in different directories).
+  t.set("WORKING_DIR", working_dir());
   for (Layer which : kLayersByPrecedence)
     t.child("LAYER").put(kLayerTags[index(which)], layer(which).to_tree());
   return t;
@@ -315,6 +321,7 @@ kv::Tree Config::to_tree() const {
 Result<Config> Config::from_tree(const kv::Tree& tree) {
   Config config;
   config.user_file_ = tree.value_or("USER_FILE", "");
+  config.working_dir_ = tree.value_or("WORKING_DIR", "");
   for (Layer which : kLayersByPrecedence) {
     const kv::Tree* sub = tree.at({"LAYER", kLayerTags[index(which)]});
     if (!sub)

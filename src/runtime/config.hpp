@@ -108,6 +108,7 @@ class Config {
 
   std::array<ConfigLayer, 5> layers_;
   std::optional<ConfigSources> sources_;  // set by load(); absent after from_tree()
+  std::string working_dir_;               // the sender's, after from_tree()
   std::string user_file_;
   std::vector<std::string> unknown_env_;
 };

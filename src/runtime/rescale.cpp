@@ -121,9 +121,13 @@ Result<std::string> route_rescaled(Context& ctx, const std::string& asked) {
     for (const auto& [name, i] : r.by_name) names.push_back(name);
     return names;
   };
-  SCR_ASSIGN_OR_RETURN(std::string rel, restart_name(asked, holds, r.basenames, all,
-                                                     "checkpoint " + r.desc.value_or("NAME", "") + " (written by " +
-                                                         std::to_string(r.writers) + " processes)"));
+  SCR_ASSIGN_OR_RETURN(RestartName routed,
+                       restart_name(asked, holds, r.basenames, all, r.in_place ? prefix_file(ctx.fs(), ctx.settings.prefix) : NameTest(),
+                                    "checkpoint " + r.desc.value_or("NAME", "") + " (written by " +
+                                        std::to_string(r.writers) + " processes)"));
+  const std::string& rel = routed.name;
+  // Another file of the prefix, read where it is: nothing to fetch or check.
+  if (!routed.in_checkpoint) return io::path::join(ctx.settings.prefix, rel);
   size_t i = r.by_name.at(rel);
   std::string src = io::path::join(ctx.settings.prefix, rel);
   std::string dst = r.in_place ? src : io::path::join(r.node_dir, rel);

@@ -14,19 +14,26 @@ const std::vector<std::string>& BasenameIndex::lookup(const std::string& base, c
   return it == by_base_.end() ? none : it->second;
 }
 
-Result<std::string> restart_name(const std::string& rel, const std::function<bool(const std::string&)>& holds,
-                                 BasenameIndex& index, const BasenameIndex::AllNames& all,
+NameTest prefix_file(io::Env& env, std::string prefix) {
+  return [&env, prefix = std::move(prefix)](const std::string& rel) {
+    auto info = env.stat(io::path::join(prefix, rel));
+    return info.ok() && info->is_regular();
+  };
+}
+
+Result<RestartName> restart_name(const std::string& rel, const NameTest& holds, BasenameIndex& index,
+                                 const BasenameIndex::AllNames& all, const NameTest& elsewhere,
                                  const std::string& what) {
-  if (holds(rel)) return rel;
-  auto missing = [&] { return Error(Errc::not_found, "file " + rel + " is not part of " + what); };
-  if (rel.find('/') != std::string::npos) return missing();
-  const std::vector<std::string>& matches = index.lookup(rel, all);
-  if (matches.empty()) return missing();
-  if (matches.size() > 1)
-    return Error(Errc::invalid_argument, "file name " + rel + " is ambiguous in " + what + ": " + matches[0] +
-                                             " and " + matches[1] + (matches.size() > 2 ? " and more" : "") +
+  if (holds(rel)) return RestartName{rel, true};
+  const std::vector<std::string>* matches = nullptr;
+  if (rel.find('/') == std::string::npos) matches = &index.lookup(rel, all);
+  if (matches && matches->size() > 1)
+    return Error(Errc::invalid_argument, "file name " + rel + " is ambiguous in " + what + ": " + (*matches)[0] +
+                                             " and " + (*matches)[1] + (matches->size() > 2 ? " and more" : "") +
                                              "; route it with its directory");
-  return matches[0];
+  if (matches && matches->size() == 1) return RestartName{(*matches)[0], true};
+  if (elsewhere && elsewhere(rel)) return RestartName{rel, false};
+  return Error(Errc::not_found, "file " + rel + " is not part of " + what);
 }
 
 }  // namespace scr::rt

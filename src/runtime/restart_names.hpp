@@ -2,6 +2,9 @@
 // the checkpoint holds is itself; a bare file name (no directory) finds the
 // checkpoint's file of that name in whatever directory it was written, so an
 // application that wrote "step.10/rank_0.dat" may read back "rank_0.dat".
+// Read in place in the prefix, any other file there routes to itself last
+// (never ahead of the checkpoint's own file: an old file of the same name
+// must not stand in for it).
 #pragma once
 
 #include <functional>
@@ -11,6 +14,7 @@
 #include <vector>
 
 #include "common/status.hpp"
+#include "io/env.hpp"
 
 namespace scr::rt {
 
@@ -26,13 +30,25 @@ class BasenameIndex {
   std::unordered_map<std::string, std::vector<std::string>> by_base_;
 };
 
-// The checkpoint's name for `rel` (relative to the prefix): `rel` when
-// `holds(rel)`; else, for a bare file name, the one name of `index` with
-// that last component. Errc::not_found when none matches, invalid_argument
-// when several do (their directories tell them apart: the caller must name
-// one). `what` names the checkpoint in messages.
-Result<std::string> restart_name(const std::string& rel, const std::function<bool(const std::string&)>& holds,
-                                 BasenameIndex& index, const BasenameIndex::AllNames& all,
+struct RestartName {
+  std::string name;           // relative to the prefix
+  bool in_checkpoint = true;  // false: another file of the prefix (`elsewhere`)
+};
+
+using NameTest = std::function<bool(const std::string&)>;
+
+// Accepts a name of a regular file in `prefix` (a checkpoint read in place:
+// as SCR, any such file routes to itself, an input read beside it).
+NameTest prefix_file(io::Env& env, std::string prefix);
+
+// The name `rel` (relative to the prefix) routes to: `rel` when `holds(rel)`;
+// else, for a bare file name, the one name of `index` with that last
+// component; else `rel` itself when `elsewhere` (may be empty) accepts it.
+// Errc::not_found when nothing matches, invalid_argument when several
+// checkpoint files do (their directories tell them apart: the caller must
+// name one). `what` names the checkpoint in messages.
+Result<RestartName> restart_name(const std::string& rel, const NameTest& holds, BasenameIndex& index,
+                                 const BasenameIndex::AllNames& all, const NameTest& elsewhere,
                                  const std::string& what);
 
 }  // namespace scr::rt

@@ -100,17 +100,12 @@ Result<std::string> Runtime::route_restart_file(const std::string& rel) {
   RestartPhase& r = *ctx_.restart;
   // Read in place in the prefix: a bypass dataset, or SCR_FETCH_BYPASS.
   bool bypass = ctx_.filemap.bypass(id);
-  auto holds = [&](const std::string& n) {
-    if (r.files.count(n)) return true;
-    // As SCR: read in place, any readable file of the prefix routes to
-    // itself (an input the application reads beside its checkpoint).
-    if (!bypass) return false;
-    auto info = ctx_.fs().stat(io::path::join(ctx_.settings.prefix, n));
-    return info && info->is_regular();
-  };
+  auto holds = [&](const std::string& n) { return r.files.count(n) > 0; };
   auto all = [&] { return std::vector<std::string>(r.files.begin(), r.files.end()); };
-  SCR_ASSIGN_OR_RETURN(std::string name, restart_name(rel, holds, r.basenames, all,
-                                                      "checkpoint " + dataset_name(ctx_, id) + " for this process"));
+  SCR_ASSIGN_OR_RETURN(RestartName routed,
+                       restart_name(rel, holds, r.basenames, all, bypass ? prefix_file(ctx_.fs(), ctx_.settings.prefix) : NameTest(),
+                                    "checkpoint " + dataset_name(ctx_, id) + " for this process"));
+  const std::string& name = routed.name;
   std::string path = io::path::join(bypass ? ctx_.settings.prefix : ctx_.dataset_dir(id), name);
   auto info = ctx_.fs().stat(path);
   if (!info || !info->is_regular())

@@ -201,6 +201,10 @@ static void restart_run(void) {
   expect_error_from("SCR_Route_file");
   CHECK_ERR(SCR_Route_file("ckpt/not_there.dat", path));
   CHECK(path[0] == '\0'); /* never the earlier route's path */
+  /* One buffer for the name and the result, as SCR allows. */
+  strcpy(path, file);
+  CHECK_OK(SCR_Route_file(path, path));
+  CHECK(file_holds(path, text));
   /* Rank 0 refuses it: SCR offers the next older one, the generated-name
    * checkpoint A. */
   expect_error_from("SCR_Complete_restart");

@@ -1,5 +1,6 @@
 // SCR's restart routing by file name alone: exact names first, then the one
-// file of the checkpoint with that name, whatever its directory.
+// file of the checkpoint with that name, whatever its directory, and last
+// (read in place) any other file of the prefix.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -11,32 +12,36 @@ namespace {
 
 struct Checkpoint {
   std::set<std::string> names;
+  std::set<std::string> other_prefix_files;  // read in place: routable too
   int listed = 0;  // how often the index asked for every name
   BasenameIndex index;
-  Result<std::string> route(const std::string& rel) {
+  Result<RestartName> route(const std::string& rel) {
+    NameTest elsewhere;
+    if (!other_prefix_files.empty()) elsewhere = [&](const std::string& n) { return other_prefix_files.count(n) > 0; };
     return restart_name(
         rel, [&](const std::string& n) { return names.count(n) > 0; }, index,
         [&] {
           ++listed;
           return std::vector<std::string>(names.begin(), names.end());
         },
-        "checkpoint ckpt.1");
+        elsewhere, "checkpoint ckpt.1");
   }
 };
 
 TEST(RestartNames, ExactNamesAndFileNamesAlone) {
   Checkpoint c{{"ckpt.1/rank_0.dat", "ckpt.1/sub/mesh.h5", "top.dat"}};
-  EXPECT_EQ(*c.route("ckpt.1/rank_0.dat"), "ckpt.1/rank_0.dat");
-  EXPECT_EQ(*c.route("top.dat"), "top.dat");
+  EXPECT_EQ(c.route("ckpt.1/rank_0.dat")->name, "ckpt.1/rank_0.dat");
+  EXPECT_EQ(c.route("top.dat")->name, "top.dat");
   EXPECT_EQ(c.listed, 0) << "exact names need no index";
-  EXPECT_EQ(*c.route("rank_0.dat"), "ckpt.1/rank_0.dat");
-  EXPECT_EQ(*c.route("mesh.h5"), "ckpt.1/sub/mesh.h5");
+  EXPECT_EQ(c.route("rank_0.dat")->name, "ckpt.1/rank_0.dat");
+  EXPECT_TRUE(c.route("rank_0.dat")->in_checkpoint);
+  EXPECT_EQ(c.route("mesh.h5")->name, "ckpt.1/sub/mesh.h5");
   EXPECT_EQ(c.listed, 1) << "the index is built once";
 }
 
 TEST(RestartNames, MissingWrongDirectoryAndAmbiguousNamesAreErrors) {
   Checkpoint c{{"a/x.dat", "b/x.dat", "a/y.dat"}};
-  Result<std::string> r = c.route("z.dat");
+  Result<RestartName> r = c.route("z.dat");
   EXPECT_EQ(r.status().code(), Errc::not_found);
   EXPECT_NE(r.status().message().find("checkpoint ckpt.1"), std::string::npos) << r.status().message();
   // A directory given is a directory meant: no search by file name.
@@ -45,7 +50,22 @@ TEST(RestartNames, MissingWrongDirectoryAndAmbiguousNamesAreErrors) {
   EXPECT_EQ(r.status().code(), Errc::invalid_argument);
   EXPECT_NE(r.status().message().find("a/x.dat"), std::string::npos) << r.status().message();
   EXPECT_NE(r.status().message().find("b/x.dat"), std::string::npos) << r.status().message();
-  EXPECT_EQ(*c.route("y.dat"), "a/y.dat");
+  EXPECT_EQ(c.route("y.dat")->name, "a/y.dat");
+}
+
+// Read in place: another prefix file routes to itself, but an old file of the
+// same name never stands in for the checkpoint's own.
+TEST(RestartNames, OtherPrefixFilesComeLast) {
+  Checkpoint c{{"step.10/rank_0.dat"}, {"rank_0.dat", "input.dat"}};
+  Result<RestartName> own = c.route("rank_0.dat");
+  ASSERT_TRUE(own.ok());
+  EXPECT_EQ(own->name, "step.10/rank_0.dat");
+  EXPECT_TRUE(own->in_checkpoint);
+  Result<RestartName> input = c.route("input.dat");
+  ASSERT_TRUE(input.ok());
+  EXPECT_EQ(input->name, "input.dat");
+  EXPECT_FALSE(input->in_checkpoint);
+  EXPECT_EQ(c.route("missing.dat").status().code(), Errc::not_found);
 }
 
 }  // namespace

@@ -136,6 +136,13 @@ TEST(Scr31Params, ARelativePrefixIsTakenFromTheWorkingDirectory) {
   auto settings = settings_from_config(*config);
   ASSERT_TRUE(settings.ok()) << settings.status().to_string();
   EXPECT_EQ(settings->prefix, dir.path() + "/rel/pfx");
+  // The runtime hands rank 0's configuration to every process as a tree: the
+  // prefix is still rank 0's, whatever directory the receiver runs in.
+  auto received = Config::from_tree(config->to_tree());
+  ASSERT_TRUE(received.ok()) << received.status().to_string();
+  auto theirs = settings_from_config(*received);
+  ASSERT_TRUE(theirs.ok()) << theirs.status().to_string();
+  EXPECT_EQ(theirs->prefix, dir.path() + "/rel/pfx");
   fake.vars["SCR_PREFIX"] = "/abs/pfx";
   config = Config::load(fake.sources(dir));
   ASSERT_TRUE(config.ok()) << config.status().to_string();
