@@ -76,7 +76,9 @@ Status init() {
     return Status::Ok();
   }
   auto rt = rt::Runtime::init(*s.config);
-  if (!rt) return rt.status();
+  // Every process ends SCR_Init with one verdict, and an error names the
+  // process it came from (which is what lets report() print it once).
+  SCR_TRY(mpi::agree(mpi::world(), rt.status()));
   s.runtime = std::move(rt).value();
   return Status::Ok();
 }

@@ -176,8 +176,19 @@ void remove_empty_dirs(Env& env, const std::string& dir) {
 }
 
 void remove_empty_parents(Env& env, const std::string& top, const std::string& p) {
-  for (std::string dir = path::dirname(p); dir != top && path::is_within(top, dir); dir = path::dirname(dir))
-    if (!env.rmdir(dir).ok()) return;  // not empty (or not ours to remove): nothing above is empty
+  const std::string base = path::normalize(top);
+  std::vector<std::string> chain;  // the file's directory up to just below the top
+  for (std::string dir = path::dirname(path::normalize(p)); dir != base && path::is_within(base, dir);
+       dir = path::dirname(dir))
+    chain.push_back(dir);
+  // Every one a real directory, checked from the top down: an rmdir must not
+  // reach through a symlink planted on the way out of the tree.
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    auto info = env.stat(*it);
+    if (!info || !info->is_dir()) return;
+  }
+  for (const auto& dir : chain)
+    if (!env.rmdir(dir).ok()) return;  // not empty: nothing above it is either
 }
 
 Status remove_file(Env& env, const std::string& p) {

@@ -61,6 +61,23 @@ TEST(RemoveEmptyParents, RemovesWhatTheFileLeftEmptyUpToTheTop) {
   ASSERT_TRUE(io::make_dirs(Env::posix(), dir / "elsewhere/empty").ok());
   io::remove_empty_parents(Env::posix(), top, dir / "elsewhere/empty/f");
   EXPECT_EQ(names_in(dir / "elsewhere"), std::vector<std::string>{"empty"});
+  // A top written another way ("./", a trailing slash) is still kept.
+  ASSERT_TRUE(io::make_dirs(Env::posix(), top + "/ckpt.2").ok());
+  io::remove_empty_parents(Env::posix(), dir.path() + "/./prefix/", top + "/ckpt.2/f");
+  EXPECT_TRUE(Env::posix().exists(top)) << "the top itself was removed";
+  EXPECT_EQ(names_in(top), std::vector<std::string>{});
+}
+
+// A symlink planted in the tree is never reached through: the empty
+// directory it points to, outside the tree, stays.
+TEST(RemoveEmptyParents, NeverReachesThroughASymlink) {
+  TempDir dir;
+  std::string top = dir / "prefix";
+  ASSERT_TRUE(io::make_dirs(Env::posix(), dir / "outside/sub").ok());
+  ASSERT_TRUE(io::make_dirs(Env::posix(), top).ok());
+  ASSERT_EQ(::symlink((dir / "outside").c_str(), (top + "/ckpt").c_str()), 0);
+  io::remove_empty_parents(Env::posix(), top, top + "/ckpt/sub/f");
+  EXPECT_EQ(names_in(dir / "outside"), std::vector<std::string>{"sub"});
 }
 
 // --- write_file_atomic -------------------------------------------------------

@@ -32,8 +32,10 @@ std::map<std::string, std::string> find_down(const Allocation& alloc,
                                              std::vector<std::string>* notes);
 
 // The down nodes a job command reports: those of `given` (SCR's --down
-// NODESET, counted down unchecked) and those find_down finds among the rest
-// of `nodes`. Errc::invalid_argument for a malformed NODESET.
+// NODESET, counted down unchecked) and those find_down finds among all of
+// `nodes` (the given ones too: a simulated node's lost storage tells only
+// beside nodes that kept theirs). Errc::invalid_argument for a malformed
+// NODESET.
 Result<std::map<std::string, std::string>> down_nodes(const Allocation& alloc,
                                                       const std::vector<std::string>& nodes,
                                                       const std::optional<std::string>& given,
