@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <set>
 #include <span>
 #include <vector>
 
@@ -175,20 +176,31 @@ void remove_empty_dirs(Env& env, const std::string& dir) {
   (void)env.rmdir(dir);  // fails harmlessly while not empty
 }
 
-void remove_empty_parents(Env& env, const std::string& top, const std::string& p) {
+void remove_emptied_dirs(Env& env, const std::string& top, const std::vector<std::string>& removed_files) {
   const std::string base = path::normalize(top);
-  std::vector<std::string> chain;  // the file's directory up to just below the top
-  for (std::string dir = path::dirname(path::normalize(p)); dir != base && path::is_within(base, dir);
-       dir = path::dirname(dir))
-    chain.push_back(dir);
-  // Every one a real directory, checked from the top down: an rmdir must not
-  // reach through a symlink planted on the way out of the tree.
-  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-    auto info = env.stat(*it);
-    if (!info || !info->is_dir()) return;
+  // Every directory between the top and a removed file, shallowest first
+  // (a parent's path is a prefix of its children's, so it sorts before them).
+  std::set<std::string> dirs;
+  for (const auto& f : removed_files)
+    for (std::string d = path::dirname(path::normalize(f)); d != base && path::is_within(base, d); d = path::dirname(d))
+      if (!dirs.insert(d).second) break;  // its parents are in already
+  // Each a real directory, checked from the top down: an rmdir must not reach
+  // through a symlink planted on the way, so nothing below one is touched.
+  std::vector<std::string> real;
+  std::set<std::string> refused;  // symlinks (or non-directories) met
+  auto below_refused = [&](const std::string& d) {
+    for (std::string a = path::dirname(d); a != base && path::is_within(base, a); a = path::dirname(a))
+      if (refused.count(a)) return true;
+    return false;
+  };
+  for (const auto& d : dirs) {
+    if (below_refused(d)) continue;
+    auto info = env.stat(d);
+    if (info && info->is_dir()) real.push_back(d);
+    else refused.insert(d);
   }
-  for (const auto& dir : chain)
-    if (!env.rmdir(dir).ok()) return;  // not empty: nothing above it is either
+  // Deepest first; one that is not empty fails harmlessly, and so do its parents.
+  for (auto it = real.rbegin(); it != real.rend(); ++it) (void)env.rmdir(*it);
 }
 
 Status remove_file(Env& env, const std::string& p) {

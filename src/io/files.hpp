@@ -47,9 +47,10 @@ Status remove_tree(Env& env, const std::string& path);
 // Remove dir and its subdirectories bottom-up where they are empty; leaves
 // anything that still holds files (shared dataset directories).
 void remove_empty_dirs(Env& env, const std::string& dir);
-// Removes the directories between `top` (kept) and the file `path` below it
-// that are empty, deepest first, stopping at the first that is not.
-void remove_empty_parents(Env& env, const std::string& top, const std::string& path);
+// After files below `top` were removed: removes the directories between
+// `top` (kept) and each of them that are now empty, deepest first, each
+// directory tried once however many of the files it held.
+void remove_emptied_dirs(Env& env, const std::string& top, const std::vector<std::string>& removed_files);
 // Delete a file if present; missing is not an error.
 Status remove_file(Env& env, const std::string& path);
 

@@ -33,16 +33,20 @@ Result<std::set<std::string>> summary_names(io::Env& env, const std::string& pre
 // .scr/scr.dataset.<id> directory.
 Status delete_listed(io::Env& env, const std::string& prefix, int id, const std::set<std::string>& names,
                      const std::set<std::string>& keep) {
+  std::vector<std::string> removed;
+  Status st;
   for (const auto& rel : names) {
     std::string p = io::path::join(prefix, rel);
     // Never act on a name that would leave the prefix, nor on a file that a
     // dataset we keep also names (applications may reuse file names).
-    if (io::path::is_within(prefix, p) && !keep.count(rel)) {
-      SCR_TRY(io::remove_file(env, p));
-      // The dataset's directories go with its last file, as in SCR.
-      io::remove_empty_parents(env, prefix, p);
-    }
+    if (!io::path::is_within(prefix, p) || keep.count(rel)) continue;
+    st = io::remove_file(env, p);
+    if (!st.ok()) break;
+    removed.push_back(std::move(p));
   }
+  // The dataset's directories go with its files, as in SCR.
+  io::remove_emptied_dirs(env, prefix, removed);
+  SCR_TRY(st);
   return io::remove_tree(env, prefix_dataset_dir(prefix, id));
 }
 

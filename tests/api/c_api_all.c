@@ -205,6 +205,10 @@ static void restart_run(void) {
   strcpy(path, file);
   CHECK_OK(SCR_Route_file(path, path));
   CHECK(file_holds(path, text));
+  /* The file name alone, as SCR documents for a restart: ckpt_b/ is found. */
+  sprintf(file, "rank_%d.dat", rank);
+  CHECK_OK(SCR_Route_file(file, path));
+  CHECK(file_holds(path, text));
   /* Rank 0 refuses it: SCR offers the next older one, the generated-name
    * checkpoint A. */
   expect_error_from("SCR_Complete_restart");

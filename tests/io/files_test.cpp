@@ -43,41 +43,43 @@ std::vector<std::string> names_in(const std::string& dir) {
   return r.ok() ? *r : std::vector<std::string>{"<list failed>"};
 }
 
-// --- remove_empty_parents ----------------------------------------------------
+// --- remove_emptied_dirs -----------------------------------------------------
 
-TEST(RemoveEmptyParents, RemovesWhatTheFileLeftEmptyUpToTheTop) {
+TEST(RemoveEmptiedDirs, RemovesWhatTheFilesLeftEmptyUpToTheTop) {
   TempDir dir;
   std::string top = dir / "prefix";
   ASSERT_TRUE(io::make_dirs(Env::posix(), top + "/ckpt.1/sub/deep").ok());
   ASSERT_TRUE(io::make_dirs(Env::posix(), top + "/ckpt.1/other").ok());
   write_raw(top + "/ckpt.1/other/kept", "x");
-  io::remove_empty_parents(Env::posix(), top, top + "/ckpt.1/sub/deep/gone.dat");
+  io::remove_emptied_dirs(Env::posix(), top, {top + "/ckpt.1/sub/deep/gone.dat", top + "/ckpt.1/sub/deep/gone2.dat"});
   EXPECT_EQ(names_in(top + "/ckpt.1"), std::vector<std::string>{"other"}) << "sub/deep should be gone";
   // Once the last file goes, everything up to the top does, but not the top.
   ASSERT_TRUE(io::remove_file(Env::posix(), top + "/ckpt.1/other/kept").ok());
-  io::remove_empty_parents(Env::posix(), top, top + "/ckpt.1/other/kept");
+  io::remove_emptied_dirs(Env::posix(), top, {top + "/ckpt.1/other/kept"});
   EXPECT_EQ(names_in(top), std::vector<std::string>{});
   // A path outside the top touches nothing.
   ASSERT_TRUE(io::make_dirs(Env::posix(), dir / "elsewhere/empty").ok());
-  io::remove_empty_parents(Env::posix(), top, dir / "elsewhere/empty/f");
+  io::remove_emptied_dirs(Env::posix(), top, {dir / "elsewhere/empty/f"});
   EXPECT_EQ(names_in(dir / "elsewhere"), std::vector<std::string>{"empty"});
   // A top written another way ("./", a trailing slash) is still kept.
   ASSERT_TRUE(io::make_dirs(Env::posix(), top + "/ckpt.2").ok());
-  io::remove_empty_parents(Env::posix(), dir.path() + "/./prefix/", top + "/ckpt.2/f");
+  io::remove_emptied_dirs(Env::posix(), dir.path() + "/./prefix/", {top + "/ckpt.2/f"});
   EXPECT_TRUE(Env::posix().exists(top)) << "the top itself was removed";
   EXPECT_EQ(names_in(top), std::vector<std::string>{});
 }
 
 // A symlink planted in the tree is never reached through: the empty
-// directory it points to, outside the tree, stays.
-TEST(RemoveEmptyParents, NeverReachesThroughASymlink) {
+// directory it points to, outside the tree, stays, even when a sibling of
+// the link sorts between it and the directory behind it.
+TEST(RemoveEmptiedDirs, NeverReachesThroughASymlink) {
   TempDir dir;
   std::string top = dir / "prefix";
   ASSERT_TRUE(io::make_dirs(Env::posix(), dir / "outside/sub").ok());
-  ASSERT_TRUE(io::make_dirs(Env::posix(), top).ok());
+  ASSERT_TRUE(io::make_dirs(Env::posix(), top + "/ckpt-2").ok());
   ASSERT_EQ(::symlink((dir / "outside").c_str(), (top + "/ckpt").c_str()), 0);
-  io::remove_empty_parents(Env::posix(), top, top + "/ckpt/sub/f");
+  io::remove_emptied_dirs(Env::posix(), top, {top + "/ckpt/sub/f", top + "/ckpt-2/f"});
   EXPECT_EQ(names_in(dir / "outside"), std::vector<std::string>{"sub"});
+  EXPECT_EQ(names_in(top), std::vector<std::string>{"ckpt"}) << "the real empty directory goes";
 }
 
 // --- write_file_atomic -------------------------------------------------------
