@@ -2,8 +2,10 @@
 // Each repetition, on simulated nodes (contiguous blocks of ranks, each with
 // its own cache directory): write every rank's checkpoint and fsync (the
 // SINGLE baseline), apply the scheme, delete the files of as many members per
-// set as the scheme tolerates, and rebuild them (verified by CRC). One JSON
-// line reports the medians. Run under mpirun; see --help.
+// set as the scheme tolerates, and rebuild them (verified by CRC); then time
+// the floor's parts (floor.hpp), so that the encode is read against what this
+// machine can do at best in the same run. One JSON line reports the medians.
+// Run under mpirun; see --help.
 #include <mpi.h>
 #include <sys/resource.h>
 
@@ -13,59 +15,42 @@
 #include <vector>
 
 #include "checkpoint.hpp"
+#include "floor.hpp"
 #include "io/files.hpp"
 #include "mpi/comm.hpp"
-#include "mpi/wait.hpp"
 #include "options.hpp"
+#include "timing.hpp"
 #include "redset/redset.hpp"
 
 namespace {
 
 using namespace scr;
 
-struct Timing {
-  double wall_s = 0;
-  double cpu_s = 0;  // user + system, summed over ranks: busy-waiting shows here
-};
+using bench::barrier;
+using bench::timed;
+using bench::Timing;
 
 struct Sample {
   Timing write, encode, rebuild;
+  bench::FloorParts parts;
+  double floor_s = 0;  // the scheme's floor on this machine, from `parts` and `write`
   bool verified = true;
 };
-
-double cpu_seconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  auto sec = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
-  return sec(u.ru_utime) + sec(u.ru_stime);
-}
-
-// A barrier whose waiters sleep: ranks done early must not take the CPU
-// from the ranks still working (8 ranks share 2 cores here).
-void barrier(const mpi::Comm& world) {
-  MPI_Request req = MPI_REQUEST_NULL;
-  MPI_Ibarrier(world.raw(), &req);
-  mpi::wait_one(req);
-}
-
-// A collective step: wall time from a barrier to the last rank done.
-template <class F>
-Timing timed(const mpi::Comm& world, F&& step) {
-  barrier(world);
-  double t0 = MPI_Wtime(), c0 = cpu_seconds();
-  step();
-  double cpu = cpu_seconds() - c0;
-  barrier(world);
-  Timing t;
-  t.wall_s = MPI_Wtime() - t0;
-  MPI_Allreduce(&cpu, &t.cpu_s, 1, MPI_DOUBLE, MPI_SUM, world.raw());
-  return t;
-}
 
 Status check(const mpi::Comm& world, const Status& local, const char* what) {
   Status st = mpi::agree(world, local);
   if (!st.ok()) st.context(what);
   return st;
+}
+
+int k_of(const redset::Set& set) {
+  switch (set.scheme()) {
+    case redset::Scheme::rs: return set.params().failures;
+    case redset::Scheme::xor_code: return 1;
+    case redset::Scheme::partner: return set.params().replicas;
+    case redset::Scheme::single: return 0;
+  }
+  return 0;
 }
 
 Result<Sample> run_once(const mpi::Comm& world, const redset::Set& set, const std::string& dir,
@@ -94,6 +79,11 @@ Result<Sample> run_once(const mpi::Comm& world, const redset::Set& set, const st
     s.verified = rebuilt.ok() && *rebuilt == crc;
   }
   s.verified = mpi::all_true(world, s.verified);
+  // The floor's parts last, on the checkpoint as it now is in cache.
+  auto parts = bench::measure_floor(world, set, env, path, ckpt.bytes(), set.params().piece_size, k_of(set));
+  SCR_TRY(check(world, parts.status(), "measure the floor"));
+  s.parts = *parts;
+  s.floor_s = bench::floor_seconds(set, k_of(set), s.parts, s.write);
 
   SCR_TRY(io::remove_file(env, path));
   SCR_TRY(redset::unapply(env, set, dir));
@@ -112,20 +102,10 @@ double peak_rss_mib(const mpi::Comm& world) {
   return mpi::max(world, static_cast<double>(usage.ru_maxrss) / 1024.0);  // KiB on Linux
 }
 
-int k_of(const redset::Set& set) {
-  switch (set.scheme()) {
-    case redset::Scheme::rs: return set.params().failures;
-    case redset::Scheme::xor_code: return 1;
-    case redset::Scheme::partner: return set.params().replicas;
-    case redset::Scheme::single: return 0;
-  }
-  return 0;
-}
-
 void report(const bench::Options& o, const mpi::Comm& world, int nodes, const redset::Set& set, int lose,
             const std::vector<Sample>& samples) {
   std::vector<double> write, encode, rebuild, enc_ratio, reb_ratio, write_cpu, encode_cpu,
-      rebuild_cpu;
+      rebuild_cpu, floor, floor_ratio, over_floor, view, read, send, xor_, crc, code;
   bool verified = true;
   for (const Sample& s : samples) {
     write.push_back(s.write.wall_s);
@@ -137,6 +117,15 @@ void report(const bench::Options& o, const mpi::Comm& world, int nodes, const re
     // Ratios per repetition, so that load from elsewhere cancels out.
     enc_ratio.push_back(s.encode.wall_s / s.write.wall_s);
     reb_ratio.push_back(s.rebuild.wall_s / s.encode.wall_s);
+    floor.push_back(s.floor_s);
+    floor_ratio.push_back(s.floor_s / s.write.wall_s);
+    over_floor.push_back(s.encode.wall_s / s.floor_s);
+    view.push_back(s.parts.view.wall_s);
+    read.push_back(s.parts.read.wall_s);
+    send.push_back(s.parts.send.wall_s);
+    xor_.push_back(s.parts.xor_.wall_s);
+    crc.push_back(s.parts.crc.wall_s);
+    code.push_back(s.parts.code.wall_s);
     verified = verified && s.verified;
   }
   int set_size = static_cast<int>(mpi::max(world, int64_t{set.ranks()}));
@@ -148,11 +137,16 @@ void report(const bench::Options& o, const mpi::Comm& world, int nodes, const re
       "\"bytes_per_rank\":%llu,\"piece_size\":%zu,\"repeat\":%d,\"write_s\":%.4f,"
       "\"encode_s\":%.4f,\"rebuild_s\":%.4f,\"protected_bytes_per_s\":%.4g,"
       "\"encode_over_write\":%.3f,\"rebuild_over_encode\":%.3f,\"peak_rss_mib\":%.1f,"
-      "\"write_cpu_s\":%.3f,\"encode_cpu_s\":%.3f,\"rebuild_cpu_s\":%.3f,\"verified\":%s}\n",
+      "\"write_cpu_s\":%.3f,\"encode_cpu_s\":%.3f,\"rebuild_cpu_s\":%.3f,"
+      "\"floor_s\":%.4f,\"floor_over_write\":%.3f,\"encode_over_floor\":%.3f,"
+      "\"floor_parts_s\":{\"view\":%.4f,\"read\":%.4f,\"send\":%.4f,\"xor\":%.4f,\"crc\":%.4f,"
+      "\"code\":%.4f},\"verified\":%s}\n",
       redset::scheme_name(set.scheme()), world.size(), nodes, set_size, k_of(set), lose,
       static_cast<unsigned long long>(o.bytes_per_rank), o.piece_size, o.repeat, median(write),
       median(encode), median(rebuild), protected_bps, median(enc_ratio), median(reb_ratio), rss,
-      median(write_cpu), median(encode_cpu), median(rebuild_cpu), verified ? "true" : "false");
+      median(write_cpu), median(encode_cpu), median(rebuild_cpu), median(floor), median(floor_ratio),
+      median(over_floor), median(view), median(read), median(send), median(xor_), median(crc),
+      median(code), verified ? "true" : "false");
   std::fflush(stdout);
 }
 

@@ -1,0 +1,157 @@
+#include "floor.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "common/crc32c.hpp"
+#include "mpi/wait.hpp"
+#include "redset/buffer.hpp"
+#include "redset/kernels/gf256.hpp"
+#include "redset/kernels/xor.hpp"
+#include "redset/layout.hpp"
+
+namespace scr::bench {
+namespace {
+
+using redset::AlignedBuffer;
+
+// The per-piece loop every part shares: f(offset, length) over `bytes`.
+template <class F>
+void each_piece(uint64_t bytes, size_t piece, F&& f) {
+  for (uint64_t off = 0; off < bytes; off += piece)
+    f(off, static_cast<size_t>(std::min<uint64_t>(piece, bytes - off)));
+}
+
+// A byte of `sink` depends on every piece, so no part is optimised away.
+volatile uint8_t sink;
+
+// D bytes around the set's ring, piece by piece, with the redundancy ring's
+// pipeline: four buffers a side, receives posted two pieces ahead, waits that
+// spin briefly and then sleep.
+void ring_transfer(const mpi::Comm& comm, uint64_t bytes, size_t piece) {
+  constexpr size_t kSlots = 4, kAhead = 2;
+  int n = comm.size();
+  int right = (comm.rank() + 1) % n, left = (comm.rank() + n - 1) % n;
+  std::vector<AlignedBuffer> out, in;
+  for (size_t s = 0; s < kSlots; ++s) {
+    out.emplace_back(piece);
+    in.emplace_back(piece);
+    std::fill_n(out.back().data(), piece, static_cast<uint8_t>(s));
+  }
+  std::array<MPI_Request, kSlots> sends, recvs;
+  sends.fill(MPI_REQUEST_NULL);
+  recvs.fill(MPI_REQUEST_NULL);
+  uint64_t count = (bytes + piece - 1) / piece;
+  auto len = [&](uint64_t u) { return static_cast<int>(std::min<uint64_t>(piece, bytes - u * piece)); };
+  auto post = [&](uint64_t u) {
+    MPI_Irecv(in[u % kSlots].data(), len(u), MPI_BYTE, left, 0, comm.raw(), &recvs[u % kSlots]);
+  };
+  for (uint64_t u = 0; u < std::min<uint64_t>(kAhead, count); ++u) post(u);
+  for (uint64_t u = 0; u < count; ++u) {
+    size_t s = u % kSlots;
+    mpi::wait_one(sends[s]);
+    MPI_Isend(out[s].data(), len(u), MPI_BYTE, right, 0, comm.raw(), &sends[s]);
+    mpi::wait_one(recvs[s]);
+    sink = in[s].data()[0];
+    if (u + kAhead < count) post(u + kAhead);
+  }
+  mpi::wait_all(sends);
+}
+
+// A 4 MiB block of the checkpoint's bytes, read once before the timed parts:
+// the kernels then run from memory, as they do on pieces already viewed.
+AlignedBuffer sample_block(io::File& file, uint64_t bytes) {
+  AlignedBuffer block(static_cast<size_t>(std::min<uint64_t>(bytes, uint64_t{4} << 20)));
+  (void)file.pread(block.data(), block.size(), 0);
+  return block;
+}
+
+}  // namespace
+
+Result<FloorParts> measure_floor(const mpi::Comm& world, const redset::Set& set, io::Env& env,
+                                 const std::string& path, uint64_t bytes, size_t piece, int k) {
+  SCR_ASSIGN_OR_RETURN(auto file, env.open(path, io::OpenMode::read));
+  AlignedBuffer block = sample_block(*file, bytes);
+  AlignedBuffer buf(piece);
+  // Sources for the kernels within the sample block, 64-byte aligned as the
+  // engines' pieces are.
+  auto from_block = [&](uint64_t off, size_t n) {
+    uint64_t room = block.size() > n ? block.size() - n + 1 : 1;
+    return block.data() + (off % room) / 64 * 64;
+  };
+  FloorParts p;
+  Status st;
+  p.view = timed(world, [&] {
+    each_piece(bytes, piece, [&](uint64_t off, size_t n) {
+      auto v = file->view(off, n);
+      if (!v.ok()) st = v.status(); else sink = (*v)->data()[n - 1];
+    });
+  });
+  SCR_TRY(st);
+  p.read = timed(world, [&] {
+    each_piece(bytes, piece, [&](uint64_t off, size_t n) {
+      auto got = file->pread(buf.data(), n, off);
+      if (!got.ok()) st = got.status(); else sink = buf.data()[n - 1];
+    });
+  });
+  SCR_TRY(st);
+  p.send = timed(world, [&] { ring_transfer(set.comm(), bytes, piece); });
+  p.xor_ = timed(world, [&] {
+    each_piece(bytes, piece, [&](uint64_t off, size_t n) {
+      redset::kernels::xor_into(buf.data(), from_block(off, n), n);
+    });
+    sink = buf.data()[0];
+  });
+  p.crc = timed(world, [&] {
+    uint32_t crc = 0;
+    each_piece(bytes, piece, [&](uint64_t off, size_t n) { crc = crc32c(from_block(off, n), n, crc); });
+    sink = static_cast<uint8_t>(crc);
+  });
+  if (set.scheme() == redset::Scheme::rs) {
+    // Per stripe piece: p-k sources of one piece each into k checks, so D
+    // source bytes take D / ((p-k) piece) such calls.
+    int data = set.ranks() - k;
+    redset::kernels::GfMatrix gen = redset::kernels::cauchy_generator(data, k);
+    std::vector<int> rows;
+    for (int j = 0; j < k; ++j) rows.push_back(data + j);
+    redset::kernels::GfTables tables(redset::kernels::select_rows(gen, rows));
+    std::vector<AlignedBuffer> outs;
+    std::vector<uint8_t*> out_ptrs;
+    for (int j = 0; j < k; ++j) out_ptrs.push_back(outs.emplace_back(piece).data());
+    std::vector<const uint8_t*> srcs(static_cast<size_t>(data));
+    p.code = timed(world, [&] {
+      each_piece(bytes, piece * static_cast<size_t>(data), [&](uint64_t off, size_t n) {
+        size_t each = std::max<size_t>(n / static_cast<size_t>(data), 1);
+        for (int c = 0; c < data; ++c) srcs[static_cast<size_t>(c)] = from_block(off + static_cast<uint64_t>(c) * each, each);
+        tables.encode(srcs, out_ptrs, each);
+      });
+      sink = out_ptrs[0][0];
+    });
+  }
+  return p;
+}
+
+double floor_seconds(const redset::Set& set, int k, const FloorParts& parts, const Timing& write) {
+  const double p = set.ranks();
+  // Per protected byte: bytes sent to other members, bytes of redundancy written.
+  double sent = 0, written = 0;
+  switch (set.scheme()) {
+    case redset::Scheme::single: break;
+    case redset::Scheme::partner: sent = written = k; break;       // k replicas
+    case redset::Scheme::xor_code: sent = 1; written = 1 / (p - 1); break;
+    case redset::Scheme::rs: sent = 1 + (k - 1) / (p - k); written = k / (p - k); break;
+  }
+  bool needs_xor = set.scheme() == redset::Scheme::xor_code;
+  auto sum = [&](double Timing::*of) {
+    double read = std::min(parts.view.*of, parts.read.*of);
+    return read + parts.crc.*of + sent * (parts.send.*of) + written * (write.*of) +
+           (needs_xor ? parts.xor_.*of : 0) + parts.code.*of;
+  };
+  double cores = static_cast<double>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
+  return std::min(sum(&Timing::wall_s), sum(&Timing::cpu_s) / cores);
+}
+
+}  // namespace scr::bench

@@ -1,0 +1,35 @@
+// Timing collective steps of the benchmark: wall time from a barrier to the
+// last rank done, and the CPU time every rank spent in between.
+#pragma once
+
+#include "mpi/comm.hpp"
+
+namespace scr::bench {
+
+struct Timing {
+  double wall_s = 0;
+  double cpu_s = 0;  // user + system, summed over ranks: busy-waiting shows here
+};
+
+// This process's user + system CPU seconds so far.
+double cpu_seconds();
+
+// A barrier whose waiters sleep: ranks done early must not take the CPU
+// from the ranks still working (8 ranks share 2 cores here).
+void barrier(const mpi::Comm& world);
+
+// Wall time of a collective step, from a barrier to the last rank done.
+template <class F>
+Timing timed(const mpi::Comm& world, F&& step) {
+  barrier(world);
+  double t0 = MPI_Wtime(), c0 = cpu_seconds();
+  step();
+  double cpu = cpu_seconds() - c0;
+  barrier(world);
+  Timing t;
+  t.wall_s = MPI_Wtime() - t0;
+  MPI_Allreduce(&cpu, &t.cpu_s, 1, MPI_DOUBLE, MPI_SUM, world.raw());
+  return t;
+}
+
+}  // namespace scr::bench
