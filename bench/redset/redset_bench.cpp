@@ -7,7 +7,6 @@
 // machine can do at best in the same run. One JSON line reports the medians.
 // Run under mpirun; see --help.
 #include <mpi.h>
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -34,6 +33,7 @@ struct Sample {
   Timing write, encode, rebuild;
   bench::FloorParts parts;
   double floor_s = 0;  // the scheme's floor on this machine, from `parts` and `write`
+  double peak_rss_mib = 0;  // this process's, through the write, encode and rebuild
   bool verified = true;
 };
 
@@ -79,11 +79,14 @@ Result<Sample> run_once(const mpi::Comm& world, const redset::Set& set, const st
     s.verified = rebuilt.ok() && *rebuilt == crc;
   }
   s.verified = mpi::all_true(world, s.verified);
-  // The floor's parts last, on the checkpoint as it now is in cache.
+  // The floor's parts last, on the checkpoint as it now is in cache; their
+  // buffers must not count in the engine's peak.
+  s.peak_rss_mib = bench::peak_rss_mib();
   auto parts = bench::measure_floor(world, set, env, path, ckpt.bytes(), set.params().piece_size, k_of(set));
   SCR_TRY(check(world, parts.status(), "measure the floor"));
   s.parts = *parts;
   s.floor_s = bench::floor_seconds(set, k_of(set), s.parts, s.write);
+  bench::reset_peak_rss();
 
   SCR_TRY(io::remove_file(env, path));
   SCR_TRY(redset::unapply(env, set, dir));
@@ -96,11 +99,7 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-double peak_rss_mib(const mpi::Comm& world) {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return mpi::max(world, static_cast<double>(usage.ru_maxrss) / 1024.0);  // KiB on Linux
-}
+double peak_rss_mib(const mpi::Comm& world, double mine) { return mpi::max(world, mine); }
 
 void report(const bench::Options& o, const mpi::Comm& world, int nodes, const redset::Set& set, int lose,
             const std::vector<Sample>& samples) {
@@ -129,7 +128,9 @@ void report(const bench::Options& o, const mpi::Comm& world, int nodes, const re
     verified = verified && s.verified;
   }
   int set_size = static_cast<int>(mpi::max(world, int64_t{set.ranks()}));
-  double rss = peak_rss_mib(world);
+  double rss = 0;
+  for (const Sample& s : samples) rss = std::max(rss, s.peak_rss_mib);
+  rss = peak_rss_mib(world, rss);
   if (world.rank() != 0) return;
   double protected_bps = static_cast<double>(o.bytes_per_rank) * world.size() / median(encode);
   std::printf(

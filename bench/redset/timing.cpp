@@ -2,6 +2,9 @@
 
 #include <sys/resource.h>
 
+#include <fstream>
+#include <string>
+
 #include "mpi/wait.hpp"
 
 namespace scr::bench {
@@ -12,6 +15,17 @@ double cpu_seconds() {
   auto sec = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
   return sec(u.ru_utime) + sec(u.ru_stime);
 }
+
+double peak_rss_mib() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;  // kB
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
+void reset_peak_rss() { std::ofstream("/proc/self/clear_refs") << "5"; }
 
 void barrier(const mpi::Comm& world) {
   MPI_Request req = MPI_REQUEST_NULL;

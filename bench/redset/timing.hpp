@@ -14,6 +14,13 @@ struct Timing {
 // This process's user + system CPU seconds so far.
 double cpu_seconds();
 
+// This process's peak resident set since it started or since the last
+// reset_peak_rss(), in MiB (Linux: VmHWM).
+double peak_rss_mib();
+// Starts the peak over from what is resident now, so that a part measured
+// after the engine does not count in the engine's peak.
+void reset_peak_rss();
+
 // A barrier whose waiters sleep: ranks done early must not take the CPU
 // from the ranks still working (8 ranks share 2 cores here).
 void barrier(const mpi::Comm& world);
