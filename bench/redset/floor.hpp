@@ -1,6 +1,7 @@
 // The floor of an encode on one node: the data movements every scheme is
 // made of, each timed alone with every rank at once, in the same run as the
-// encode they bound. docs/performance.md#the-floor-model explains the sums.
+// encode they bound. docs/performance.md#the-floor-model-measured-in-the-same-run explains
+// the sums.
 #pragma once
 
 #include <cstddef>
