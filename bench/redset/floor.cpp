@@ -61,20 +61,31 @@ void ring_transfer(const mpi::Comm& comm, uint64_t bytes, size_t piece) {
   mpi::wait_all(sends);
 }
 
-// A 4 MiB block of the checkpoint's bytes, read once before the timed parts:
-// the kernels then run from memory, as they do on pieces already viewed.
-AlignedBuffer sample_block(io::File& file, uint64_t bytes) {
-  AlignedBuffer block(static_cast<size_t>(std::min<uint64_t>(bytes, uint64_t{4} << 20)));
-  (void)file.pread(block.data(), block.size(), 0);
+// A block of the checkpoint's bytes (4 MiB, or a piece if larger), read
+// once before the timed parts: the kernels then run from memory, as they do
+// on pieces already viewed.
+AlignedBuffer sample_block(io::File* file, uint64_t bytes, size_t piece) {
+  AlignedBuffer block(static_cast<size_t>(std::min<uint64_t>(bytes, std::max(size_t{4} << 20, piece))));
+  if (file) (void)file->pread(block.data(), block.size(), 0);
   return block;
 }
 
 }  // namespace
 
 Result<FloorParts> measure_floor(const mpi::Comm& world, const redset::Set& set, io::Env& env,
-                                 const std::string& path, uint64_t bytes, size_t piece, int k) {
-  SCR_ASSIGN_OR_RETURN(auto file, env.open(path, io::OpenMode::read));
-  AlignedBuffer block = sample_block(*file, bytes);
+                                 const std::string& path, uint64_t bytes, size_t requested, int k) {
+  // The engines' pieces (a multiple of the kernels' alignment, never 0).
+  const size_t piece = redset::normalized_piece(requested);
+  // Every rank times every part whatever fails (the parts are collective);
+  // the first error is returned at the end, for the caller to agree on.
+  Status st;
+  auto note = [&st](const Status& s) {
+    if (st.ok() && !s.ok()) st = s;
+  };
+  auto opened = env.open(path, io::OpenMode::read);
+  note(opened.status());
+  io::File* file = opened.ok() ? opened->get() : nullptr;
+  AlignedBuffer block = sample_block(file, bytes, piece);
   AlignedBuffer buf(piece);
   // Sources for the kernels within the sample block, 64-byte aligned as the
   // engines' pieces are.
@@ -83,21 +94,22 @@ Result<FloorParts> measure_floor(const mpi::Comm& world, const redset::Set& set,
     return block.data() + (off % room) / 64 * 64;
   };
   FloorParts p;
-  Status st;
   p.view = timed(world, [&] {
-    each_piece(bytes, piece, [&](uint64_t off, size_t n) {
-      auto v = file->view(off, n);
-      if (!v.ok()) st = v.status(); else sink = (*v)->data()[n - 1];
-    });
+    if (file)
+      each_piece(bytes, piece, [&](uint64_t off, size_t n) {
+        auto v = file->view(off, n);
+        note(v.status());
+        if (v.ok()) sink = (*v)->data()[n - 1];
+      });
   });
-  SCR_TRY(st);
   p.read = timed(world, [&] {
-    each_piece(bytes, piece, [&](uint64_t off, size_t n) {
-      auto got = file->pread(buf.data(), n, off);
-      if (!got.ok()) st = got.status(); else sink = buf.data()[n - 1];
-    });
+    if (file)
+      each_piece(bytes, piece, [&](uint64_t off, size_t n) {
+        auto got = file->pread(buf.data(), n, off);
+        note(got.status());
+        if (got.ok()) sink = buf.data()[n - 1];
+      });
   });
-  SCR_TRY(st);
   p.send = timed(world, [&] { ring_transfer(set.comm(), bytes, piece); });
   p.xor_ = timed(world, [&] {
     each_piece(bytes, piece, [&](uint64_t off, size_t n) {
@@ -131,6 +143,7 @@ Result<FloorParts> measure_floor(const mpi::Comm& world, const redset::Set& set,
       sink = out_ptrs[0][0];
     });
   }
+  SCR_TRY(st);
   return p;
 }
 
@@ -144,11 +157,13 @@ double floor_seconds(const redset::Set& set, int k, const FloorParts& parts, con
     case redset::Scheme::xor_code: sent = 1; written = 1 / (p - 1); break;
     case redset::Scheme::rs: sent = 1 + (k - 1) / (p - k); written = k / (p - k); break;
   }
-  bool needs_xor = set.scheme() == redset::Scheme::xor_code;
+  // The ring XORs at its p-2 middle steps of p-1 chunks: the first sends a
+  // chunk as it is, the last keeps what arrives.
+  double xored = set.scheme() == redset::Scheme::xor_code ? (p - 2) / (p - 1) : 0;
   auto sum = [&](double Timing::*of) {
     double read = std::min(parts.view.*of, parts.read.*of);
     return read + parts.crc.*of + sent * (parts.send.*of) + written * (write.*of) +
-           (needs_xor ? parts.xor_.*of : 0) + parts.code.*of;
+           xored * (parts.xor_.*of) + parts.code.*of;
   };
   double cores = static_cast<double>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
   return std::min(sum(&Timing::wall_s), sum(&Timing::cpu_s) / cores);

@@ -24,7 +24,9 @@ struct FloorParts {
   Timing code;  // RS only: D source bytes encoded into the set's k check rows (ISA-L)
 };
 
-// Collective over world; `path` is this rank's checkpoint, `bytes` long.
+// Collective over world; `path` is this rank's checkpoint, `bytes` long;
+// `piece` as the engines' (redset::normalized_piece). Every rank times every
+// part; this rank's first error comes back at the end.
 Result<FloorParts> measure_floor(const mpi::Comm& world, const redset::Set& set, io::Env& env,
                                  const std::string& path, uint64_t bytes, size_t piece, int k);
 

@@ -34,6 +34,7 @@ struct Sample {
   bench::FloorParts parts;
   double floor_s = 0;  // the scheme's floor on this machine, from `parts` and `write`
   double peak_rss_mib = 0;  // this process's, through the write, encode and rebuild
+  bool peak_rss_reset = true;  // false: later peaks include the floor's buffers
   bool verified = true;
 };
 
@@ -86,7 +87,7 @@ Result<Sample> run_once(const mpi::Comm& world, const redset::Set& set, const st
   SCR_TRY(check(world, parts.status(), "measure the floor"));
   s.parts = *parts;
   s.floor_s = bench::floor_seconds(set, k_of(set), s.parts, s.write);
-  bench::reset_peak_rss();
+  s.peak_rss_reset = bench::reset_peak_rss();
 
   SCR_TRY(io::remove_file(env, path));
   SCR_TRY(redset::unapply(env, set, dir));
@@ -129,8 +130,16 @@ void report(const bench::Options& o, const mpi::Comm& world, int nodes, const re
   }
   int set_size = static_cast<int>(mpi::max(world, int64_t{set.ranks()}));
   double rss = 0;
-  for (const Sample& s : samples) rss = std::max(rss, s.peak_rss_mib);
+  bool reset = true;
+  for (const Sample& s : samples) {
+    rss = std::max(rss, s.peak_rss_mib);
+    reset = reset && s.peak_rss_reset;
+  }
   rss = peak_rss_mib(world, rss);
+  reset = mpi::all_true(world, reset);
+  if (!reset && world.rank() == 0 && samples.size() > 1)
+    std::fprintf(stderr, "redset_bench: cannot reset the peak RSS (/proc/self/clear_refs): "
+                         "the peak reported includes the floor's buffers\n");
   if (world.rank() != 0) return;
   double protected_bps = static_cast<double>(o.bytes_per_rank) * world.size() / median(encode);
   std::printf(
@@ -139,9 +148,9 @@ void report(const bench::Options& o, const mpi::Comm& world, int nodes, const re
       "\"encode_s\":%.4f,\"rebuild_s\":%.4f,\"protected_bytes_per_s\":%.4g,"
       "\"encode_over_write\":%.3f,\"rebuild_over_encode\":%.3f,\"peak_rss_mib\":%.1f,"
       "\"write_cpu_s\":%.3f,\"encode_cpu_s\":%.3f,\"rebuild_cpu_s\":%.3f,"
-      "\"floor_s\":%.4f,\"floor_over_write\":%.3f,\"encode_over_floor\":%.3f,"
-      "\"floor_parts_s\":{\"view\":%.4f,\"read\":%.4f,\"send\":%.4f,\"xor\":%.4f,\"crc\":%.4f,"
-      "\"code\":%.4f},\"verified\":%s}\n",
+      "\"floor_s\":%.6f,\"floor_over_write\":%.3f,\"encode_over_floor\":%.3f,"
+      "\"floor_parts_s\":{\"view\":%.6f,\"read\":%.6f,\"send\":%.6f,\"xor\":%.6f,\"crc\":%.6f,"
+      "\"code\":%.6f},\"verified\":%s}\n",
       redset::scheme_name(set.scheme()), world.size(), nodes, set_size, k_of(set), lose,
       static_cast<unsigned long long>(o.bytes_per_rank), o.piece_size, o.repeat, median(write),
       median(encode), median(rebuild), protected_bps, median(enc_ratio), median(reb_ratio), rss,

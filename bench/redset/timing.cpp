@@ -25,7 +25,12 @@ double peak_rss_mib() {
   return static_cast<double>(u.ru_maxrss) / 1024.0;
 }
 
-void reset_peak_rss() { std::ofstream("/proc/self/clear_refs") << "5"; }
+bool reset_peak_rss() {
+  std::ofstream clear("/proc/self/clear_refs");
+  clear << "5";
+  clear.close();
+  return !clear.fail();
+}
 
 void barrier(const mpi::Comm& world) {
   MPI_Request req = MPI_REQUEST_NULL;

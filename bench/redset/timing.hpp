@@ -18,8 +18,9 @@ double cpu_seconds();
 // reset_peak_rss(), in MiB (Linux: VmHWM).
 double peak_rss_mib();
 // Starts the peak over from what is resident now, so that a part measured
-// after the engine does not count in the engine's peak.
-void reset_peak_rss();
+// after the engine does not count in the engine's peak. False where the
+// system does not allow it (no /proc/self/clear_refs).
+bool reset_peak_rss();
 
 // A barrier whose waiters sleep: ranks done early must not take the CPU
 // from the ranks still working (8 ranks share 2 cores here).
