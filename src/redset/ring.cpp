@@ -12,37 +12,37 @@ namespace scr::redset {
 namespace {
 
 constexpr int kTag = mpi::tags::kRing;
-// Piece buffers in rotation, and how many steps ahead receives are posted: a
-// buffer is reused only after the send made from it kSlots steps ago is done,
-// so the next messages land while this step reads and XORs.
-constexpr uint64_t kSlots = 4;
-constexpr uint64_t kLookahead = 2;
 
 class Ring {
  public:
   Ring(const mpi::Comm& comm, SymbolStore& store, const Pieces& pieces,
-       const std::vector<RingStep>& steps)
-      : comm_(comm),
+       const std::vector<RingStep>& steps, RingDepth depth)
+      : depth_(depth),
+        comm_(comm),
         left_((comm.rank() + comm.size() - 1) % comm.size()),
         right_((comm.rank() + 1) % comm.size()),
         store_(store),
         pieces_(pieces),
         steps_(steps),
         total_(pieces.count() * steps.size()),
-        own_(pieces.size()) {
-    for (uint64_t i = 0; i < kSlots; ++i) slots_.emplace_back(pieces.size());
+        own_(pieces.size()),
+        views_(depth.buffers),
+        sends_(depth.buffers),
+        recvs_(depth.buffers) {
+    for (uint64_t i = 0; i < depth_.buffers; ++i) slots_.emplace_back(pieces.size());
   }
 
   void run() {
-    for (uint64_t u = 0; u < std::min(kLookahead, total_); ++u) prepare(u);
+    for (uint64_t u = 0; u < std::min(depth_.ahead, total_); ++u) prepare(u);
     for (uint64_t u = 0; u < total_; ++u) {
       step(u);
-      if (u + kLookahead < total_) prepare(u + kLookahead);
+      if (u + depth_.ahead < total_) prepare(u + depth_.ahead);
     }
     sends_.wait_all();
   }
 
  private:
+  RingDepth depth_;
   const mpi::Comm& comm_;
   int left_, right_;
   SymbolStore& store_;
@@ -51,15 +51,15 @@ class Ring {
   uint64_t total_;
   AlignedBuffer own_;  // our symbol, when it cannot be viewed in place
   std::vector<AlignedBuffer> slots_;
-  ViewHold views_[kSlots];  // symbols sent in place, kept until their send is done
-  mpi::Requests sends_{kSlots}, recvs_{kSlots};
+  std::vector<ViewHold> views_;  // symbols sent in place, kept until their send is done
+  mpi::Requests sends_, recvs_;
 
   const RingStep& at(uint64_t u) const { return steps_[u % steps_.size()]; }
   uint64_t piece_of(uint64_t u) const { return u / steps_.size(); }
   int length(uint64_t u) const { return static_cast<int>(pieces_.length(piece_of(u))); }
 
   void prepare(uint64_t u) {
-    uint64_t s = u % kSlots;
+    uint64_t s = u % depth_.buffers;
     sends_.wait(s);
     views_[s].reset();
     if (at(u).receive)
@@ -68,7 +68,7 @@ class Ring {
 
   void step(uint64_t u) {
     const RingStep& st = at(u);
-    uint64_t s = u % kSlots;
+    uint64_t s = u % depth_.buffers;
     uint8_t* slot = slots_[s].data();
     size_t len = static_cast<size_t>(length(u));
     uint64_t offset = pieces_.offset(piece_of(u));
@@ -96,9 +96,9 @@ class Ring {
 }  // namespace
 
 Status run_ring(const mpi::Comm& comm, SymbolStore& store, uint64_t chunk, size_t piece_size,
-                const std::vector<RingStep>& steps) {
+                const std::vector<RingStep>& steps, RingDepth depth) {
   Pieces pieces(chunk, piece_size);
-  Ring(comm, store, pieces, steps).run();
+  Ring(comm, store, pieces, steps, depth).run();
   return store.status();
 }
 

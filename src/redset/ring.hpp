@@ -24,10 +24,25 @@ struct RingStep {
   std::optional<Symbol> keep;  // write the result as this symbol of ours
 };
 
+// How deep the pipeline runs: piece buffers in rotation, and how many steps
+// ahead receives are posted (fewer than `buffers`). A buffer is reused only
+// after the send made from it `buffers` steps ago is done.
+struct RingDepth {
+  uint64_t buffers;
+  uint64_t ahead;
+};
+// Measured where processes share cores (docs/performance.md, "The ring's
+// depth"): the encode, where every member receives, XORs and sends, is
+// fastest shallow, its working set staying in cache; the rebuild, where one
+// member receives and writes every piece, needs the deeper pipeline to keep
+// that member fed.
+inline constexpr RingDepth kEncodeDepth{2, 1};
+inline constexpr RingDepth kRebuildDepth{4, 2};
+
 // Collective over comm: runs `steps` once per piece of the chunks. Returns the
 // first I/O error of this member (messages are exchanged regardless).
 Status run_ring(const mpi::Comm& comm, SymbolStore& store, uint64_t chunk, size_t piece_size,
-                const std::vector<RingStep>& steps);
+                const std::vector<RingStep>& steps, RingDepth depth);
 
 // Apply: the reduce-scatter. Step t < p-1 folds in data chunk t and passes
 // the sum right; step p-1 receives the finished check chunk of stripe `rank`.

@@ -10,7 +10,8 @@ namespace scr::redset::detail {
 Status apply_xor(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
                  const std::string& redfile, std::vector<FileEntry>& own) {
   return apply_coded(env, set, dir, std::move(files), redfile, 1, own, [&](SymbolStore& store, uint64_t chunk) {
-    return run_ring(set.comm(), store, chunk, set.params().piece_size, encode_steps(set.ranks()));
+    return run_ring(set.comm(), store, chunk, set.params().piece_size, encode_steps(set.ranks()),
+                    kEncodeDepth);
   });
 }
 
@@ -19,7 +20,7 @@ Survey survey_xor(io::Env& env, const Set& set, const std::string& dir,
   auto decode = [&set](SymbolStore& store, uint64_t chunk, const SetLoss& loss) {
     int root = loss.lost.front();
     return run_ring(set.comm(), store, chunk, set.params().piece_size,
-                    rebuild_steps(set.ranks(), set.rank(), root));
+                    rebuild_steps(set.ranks(), set.rank(), root), kRebuildDepth);
   };
   return survey_coded(env, set, dir, redfile, 1, decode, files_checked);
 }
