@@ -31,7 +31,7 @@ volatile uint8_t sink;
 
 // D bytes around the set's ring, piece by piece, with the XOR encode's
 // pipeline (the cheapest tried here: with four buffers a side and two pieces
-// ahead the same bytes took 30-50% longer), and its waits, which spin
+// ahead the same bytes took 40-55% longer), and its waits, which spin
 // briefly and then sleep.
 void ring_transfer(const mpi::Comm& comm, uint64_t bytes, size_t piece) {
   constexpr size_t kSlots = redset::kEncodeDepth.buffers, kAhead = redset::kEncodeDepth.ahead;
