@@ -3,11 +3,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <vector>
 
 #include "common/crc32c.hpp"
-#include "mpi/wait.hpp"
+#include "mpi/requests.hpp"
+#include "mpi/tags.hpp"
 #include "redset/buffer.hpp"
 #include "redset/kernels/gf256.hpp"
 #include "redset/kernels/xor.hpp"
@@ -26,6 +26,8 @@ void each_piece(uint64_t bytes, size_t piece, F&& f) {
     f(off, static_cast<size_t>(std::min<uint64_t>(piece, bytes - off)));
 }
 
+constexpr int kTag = mpi::tags::kRing;
+
 // A byte of `sink` depends on every piece, so no part is optimised away.
 volatile uint8_t sink;
 
@@ -43,24 +45,20 @@ void ring_transfer(const mpi::Comm& comm, uint64_t bytes, size_t piece) {
     in.emplace_back(piece);
     std::fill_n(out.back().data(), piece, static_cast<uint8_t>(s));
   }
-  std::array<MPI_Request, kSlots> sends, recvs;
-  sends.fill(MPI_REQUEST_NULL);
-  recvs.fill(MPI_REQUEST_NULL);
+  mpi::Requests sends(kSlots), recvs(kSlots);
   uint64_t count = (bytes + piece - 1) / piece;
   auto len = [&](uint64_t u) { return static_cast<int>(std::min<uint64_t>(piece, bytes - u * piece)); };
-  auto post = [&](uint64_t u) {
-    MPI_Irecv(in[u % kSlots].data(), len(u), MPI_BYTE, left, 0, comm.raw(), &recvs[u % kSlots]);
-  };
+  auto post = [&](uint64_t u) { recvs.irecv(u % kSlots, comm, in[u % kSlots].data(), len(u), left, kTag); };
   for (uint64_t u = 0; u < std::min<uint64_t>(kAhead, count); ++u) post(u);
   for (uint64_t u = 0; u < count; ++u) {
     size_t s = u % kSlots;
-    mpi::wait_one(sends[s]);
-    MPI_Isend(out[s].data(), len(u), MPI_BYTE, right, 0, comm.raw(), &sends[s]);
-    mpi::wait_one(recvs[s]);
+    sends.wait(s);
+    sends.isend(s, comm, out[s].data(), len(u), right, kTag);
+    recvs.wait(s);
     sink = in[s].data()[0];
     if (u + kAhead < count) post(u + kAhead);
   }
-  mpi::wait_all(sends);
+  sends.wait_all();
 }
 
 // A block of the checkpoint's bytes (4 MiB, or a piece if larger), read

@@ -100,8 +100,6 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-double peak_rss_mib(const mpi::Comm& world, double mine) { return mpi::max(world, mine); }
-
 void report(const bench::Options& o, const mpi::Comm& world, int nodes, const redset::Set& set, int lose,
             const std::vector<Sample>& samples) {
   std::vector<double> write, encode, rebuild, enc_ratio, reb_ratio, write_cpu, encode_cpu,
@@ -135,7 +133,7 @@ void report(const bench::Options& o, const mpi::Comm& world, int nodes, const re
     rss = std::max(rss, s.peak_rss_mib);
     reset = reset && s.peak_rss_reset;
   }
-  rss = peak_rss_mib(world, rss);
+  rss = mpi::max(world, rss);
   reset = mpi::all_true(world, reset);
   if (!reset && world.rank() == 0 && samples.size() > 1)
     std::fprintf(stderr, "redset_bench: cannot reset the peak RSS (/proc/self/clear_refs): "
