@@ -3,7 +3,9 @@
 # python3-mpi4py lives in /usr/bin/python3's path; a python3 earlier in PATH,
 # e.g. pyenv's, may lack it) and put this build's package on PYTHONPATH.
 # Returns 1 if no python3 has mpi4py (the caller skips); a python3 with
-# mpi4py but without cffi or numpy fails the scenario: the package needs them.
+# mpi4py but without cffi or numpy fails the scenario: the package needs cffi,
+# and the scenario's array tests need numpy (it hides numpy itself where it
+# tests the package without it).
 find_python() {
   local py
   PYTHON=""

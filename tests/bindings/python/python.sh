@@ -20,6 +20,9 @@
 #     restart from the prefix.
 #  4. control: need_checkpoint() with SCR_CHECKPOINT_INTERVAL=3 and
 #     should_exit() with a halt file (CHECKPOINTS=2).
+#  5. without NumPy (a numpy package that fails to import is first on
+#     PYTHONPATH): config, a checkpoint of plain files and its restart work;
+#     the array helpers raise ImportError (no_numpy.py).
 # Skipped (exit 77) only when no python3 with mpi4py exists.
 source "$(dirname "$0")/../../e2e/lib.sh"
 APP="$SCRPP_SOURCE/tests/bindings/python/scr_app.py"
@@ -124,4 +127,21 @@ expect_out "STOPPED 6"
 for n in ${E2E_NODES//,/ }; do
   [[ -n "$(cached_datasets "$n")" ]] || fail "node $n caches no dataset"
 done
+
+# --- 5. without NumPy ----------------------------------------------------------------
+hidden="$E2E_DIR/numpy_hidden"
+mkdir -p "$hidden/numpy"
+echo 'raise ModuleNotFoundError("numpy is hidden by tests/bindings/python/python.sh", name="numpy")' \
+  >"$hidden/numpy/__init__.py"
+NO_NUMPY=(PYTHONPATH="$hidden:$SCRPP_BUILD/python" SCR_FLUSH=1)
+NO_NUMPY_APP=("$PYTHON" -m mpi4py "$SCRPP_SOURCE/tests/bindings/python/no_numpy.py")
+use_dirs "$E2E_DIR/no_numpy"
+run_job "${NO_NUMPY[@]}" -- "$E2E_NP" "${NO_NUMPY_APP[@]}" first
+expect_rc 0 "first job without NumPy"
+expect_out "NO NUMPY FIRST OK"
+for r in $(seq 0 $((E2E_NP - 1))); do assert_file_content "$PREFIX/plain/rank_$r.txt" "plain $r"; done
+run_job "${NO_NUMPY[@]}" -- "$E2E_NP" "${NO_NUMPY_APP[@]}" second
+expect_rc 0 "restart without NumPy"
+expect_out "NO NUMPY SECOND OK plain.1"
+say "without NumPy: config, checkpoint and restart work; the array helpers raise ImportError"
 e2e_pass

@@ -10,19 +10,31 @@ The digest covers the header without its "sha256" member (serialized with
 sorted keys) followed by the data, so a damaged byte anywhere -- header or
 data -- or a truncated file makes load() raise IntegrityError. Arrays of
 Python objects are refused: they cannot be stored as plain bytes.
+
+NumPy is imported when save() or load() is first called, not with the
+package: the rest of scr works in a Python without NumPy, where these two
+raise ImportError saying so.
 """
 import hashlib
 import json
 import os
 import struct
 
-import numpy as np
-
 from .errors import IntegrityError
 
 MAGIC = b"SCRPPNDA"
 _LEN = struct.Struct("<I")
 _MAX_HEADER = 1 << 20
+
+
+def _numpy(call):
+    try:
+        import numpy
+    except ImportError as e:
+        raise ImportError(f"scr.{call} needs NumPy, which this Python cannot import ({e}); "
+                          "install numpy (e.g. python3 -m pip install numpy) to save and load "
+                          "arrays; the rest of scr works without it") from e
+    return numpy
 
 
 def _descr_from_json(descr):
@@ -48,6 +60,7 @@ def _digest(header, data):
 
 def save(path, array):
     """Write array to path (a routed path) with its dtype, shape and digest."""
+    np = _numpy("save_array")
     a = np.asanyarray(array)
     if a.dtype.hasobject:
         raise TypeError("scr.save_array: arrays of Python objects cannot be saved")
@@ -71,6 +84,7 @@ def save(path, array):
 def load(path):
     """Read an array saved by save(); raises IntegrityError if the file is not
     exactly what save() wrote."""
+    np = _numpy("load_array")
     with open(path, "rb") as f:
         blob = f.read()
     if blob[:len(MAGIC)] != MAGIC or len(blob) < len(MAGIC) + _LEN.size:
