@@ -52,7 +52,10 @@ Status init() {
   State& s = state();
   if (!mpi::initialized()) return Error(Errc::bad_state, "SCR_Init called before MPI was initialized");
   if (s.runtime || s.disabled) return Error(Errc::bad_state, "SCR_Init called twice");
-  if (s.finalized) return Error(Errc::bad_state, "SCR_Init called after SCR_Finalize");
+  // After SCR_Finalize a new, complete session starts, as in SCR: the
+  // configuration is read again and the runtime finds the cache and prefix
+  // as the last session left them.
+  s.finalized = false;
   // Messages from here on say which process wrote them, configuration errors included.
   log::set_rank(mpi::world().rank());
   Status loaded;
@@ -89,14 +92,21 @@ Status finalize() {
   State& s = state();
   if (s.disabled) {
     s.disabled = false;
-    s.finalized = true;
+    end_session();
     return Status::Ok();
   }
+  // The settings of SCR_Config end with the session (SCR frees them at
+  // SCR_Finalize too): a later SCR_Init reads environment and files afresh.
+  auto end_session = [&] {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.config.reset();
+    s.finalized = true;
+  };
   if (!s.runtime)
     return Error(Errc::bad_state, s.finalized ? "SCR_Finalize called twice" : "SCR_Finalize called before SCR_Init");
   Status st = s.runtime->finalize();
   s.runtime.reset();
-  s.finalized = true;
+  end_session();
   return st;
 }
 

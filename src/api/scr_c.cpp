@@ -54,6 +54,13 @@ int with_runtime(const char* call, F&& fn) {
   return with_runtime(call, std::forward<F>(fn), [] { return scr::Status::Ok(); });
 }
 
+// The output arguments of a query are written whatever happens: 0 (and an
+// empty name) unless the call succeeds, never what the caller left there.
+void clear_outputs(int* flag, char* name = nullptr) {
+  if (flag) *flag = 0;
+  if (name) name[0] = '\0';
+}
+
 scr::Status set_flag(int* flag, int value) {
   if (!flag) return scr::Error(scr::Errc::invalid_argument, "NULL flag");
   *flag = value;
@@ -123,17 +130,16 @@ int SCR_Route_file(const char* name, char* file) {
 }
 
 int SCR_Have_restart(int* flag, char* name) {
+  clear_outputs(flag, name);
   return with_runtime("SCR_Have_restart", [&](scr::rt::Runtime& rt) -> scr::Status {
     if (!flag) return scr::Error(scr::Errc::invalid_argument, "NULL flag");
     bool have = false;
     std::string n;
     SCR_TRY(rt.have_restart(&have, &n));
+    if (name) SCR_TRY(copy_out(n, name, "name"));
     *flag = have ? 1 : 0;
-    return name ? copy_out(n, name, "name") : scr::Status::Ok();
-  }, [&]() -> scr::Status {
-    if (name) name[0] = '\0';
-    return set_flag(flag, 0);
-  });
+    return scr::Status::Ok();
+  }, [&] { return set_flag(flag, 0); });
 }
 
 int SCR_Start_restart(char* name) {
@@ -152,6 +158,7 @@ int SCR_Complete_restart(int valid) {
 }
 
 int SCR_Need_checkpoint(int* flag) {
+  clear_outputs(flag);
   return with_runtime("SCR_Need_checkpoint", [&](scr::rt::Runtime& rt) -> scr::Status {
     if (!flag) return scr::Error(scr::Errc::invalid_argument, "NULL flag");
     SCR_ASSIGN_OR_RETURN(bool need, rt.need_checkpoint());
@@ -205,6 +212,7 @@ char* SCR_Get_version(void) {
 }
 
 int SCR_Should_exit(int* flag) {
+  clear_outputs(flag);
   return with_runtime("SCR_Should_exit", [&](scr::rt::Runtime& rt) -> scr::Status {
     if (!flag) return scr::Error(scr::Errc::invalid_argument, "NULL flag");
     SCR_ASSIGN_OR_RETURN(bool exit, rt.should_exit());

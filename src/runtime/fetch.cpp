@@ -1,5 +1,6 @@
 #include "runtime/fetch.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "common/log.hpp"
@@ -164,6 +165,43 @@ void learn_prefix_ids(Context& ctx) {
   }
   ctx.dataset_id = std::max<int>(ctx.dataset_id, static_cast<int>(mpi::max(ctx.world, max_id)));
   ctx.checkpoint_id = std::max<int>(ctx.checkpoint_id, static_cast<int>(mpi::max(ctx.world, max_ckpt)));
+}
+
+namespace {
+
+// Why `name` cannot be restarted from the index, or "" when it can.
+std::string why_not_loadable(const PrefixIndex& idx, const std::string& name) {
+  auto id = idx.find_name(name);
+  if (!id) return "no dataset of that name is in the prefix index (dropped, deleted or misspelt?)";
+  if (idx.loadable(*id)) return "";
+  if (!DatasetInfo::from_tree(*idx.find(*id)).is_checkpoint()) return "it is an output dataset, not a checkpoint";
+  return idx.failed(*id) ? "it is marked failed" : "it was never completely flushed";
+}
+
+}  // namespace
+
+void warn_unknown_current(Context& ctx, const std::vector<int>& cached) {
+  const std::string& want = ctx.settings.current;
+  if (want.empty() || ctx.rank() != 0) return;
+  std::vector<std::string> names;  // newest first, cached ones before the prefix's
+  auto add = [&](const std::string& n) {
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  };
+  for (int id : cached)
+    if (const kv::Tree* d = ctx.filemap.find(id); d && d->get("DESC")) add(d->get("DESC")->value_or("NAME", ""));
+  std::string why = "no checkpoint of that name is cached and the prefix index cannot be read";
+  if (auto idx = PrefixIndex::load(ctx.fs(), ctx.settings.prefix)) {
+    why = why_not_loadable(*idx, want);
+    std::vector<int> ids = idx->ids();
+    for (auto it = ids.rbegin(); it != ids.rend(); ++it)
+      if (idx->loadable(*it)) add(idx->find(*it)->value_or("NAME", ""));
+  }
+  if (std::find(names.begin(), names.end(), want) != names.end()) return;
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  log::warn("SCR_CURRENT=" + want + " names no checkpoint to restart from: " + why + ". Checkpoints available: " +
+            (list.empty() ? "none" : list + " (newest first)") +
+            "; the restart goes on from the newest one that loads");
 }
 
 namespace {

@@ -16,4 +16,11 @@ Result<int> fetch_checkpoint(Context& ctx);
 // index, so new datasets never reuse an id.
 void learn_prefix_ids(Context& ctx);
 
+// Rank 0 warns when SCR_CURRENT names no checkpoint this job could restart
+// from (dropped, deleted, misspelt, an output dataset, or failed), naming the
+// value and the checkpoints there are; the restart then goes on from the
+// newest one that loads, as SCR's does. `cached` are the checkpoints the
+// caches hold, newest first.
+void warn_unknown_current(Context& ctx, const std::vector<int>& cached);
+
 }  // namespace scr::rt

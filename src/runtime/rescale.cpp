@@ -113,7 +113,7 @@ Status load_rescaled(Context& ctx, int id, const Summary& summary) {
   return Status::Ok();
 }
 
-Result<std::string> route_rescaled(Context& ctx, const std::string& asked) {
+Result<std::string> route_rescaled(Context& ctx, const std::string& asked, bool bare) {
   Rescaled& r = *ctx.rescaled;
   auto holds = [&](const std::string& n) { return r.by_name.count(n) > 0; };
   auto all = [&] {
@@ -122,7 +122,7 @@ Result<std::string> route_rescaled(Context& ctx, const std::string& asked) {
     return names;
   };
   SCR_ASSIGN_OR_RETURN(RestartName routed,
-                       restart_name(asked, holds, r.basenames, all, r.in_place ? prefix_file(ctx.fs(), ctx.settings.prefix) : NameTest(),
+                       restart_name(asked, bare, holds, r.basenames, all, r.in_place ? prefix_file(ctx.fs(), ctx.settings.prefix) : NameTest(),
                                     "checkpoint " + r.desc.value_or("NAME", "") + " (written by " +
                                         std::to_string(r.writers) + " processes)"));
   const std::string& rel = routed.name;

@@ -51,8 +51,9 @@ Status load_rescaled(Context& ctx, int id, const Summary& summary);
 // Local. Path to read the dataset file `rel` (prefix-relative) from, after
 // fetching and checking it once for this node. Errc::not_found for a name
 // that is not part of the dataset; Errc::corrupt (and the restart marked
-// failed on this process) when the file does not match its record.
-Result<std::string> route_rescaled(Context& ctx, const std::string& rel);
+// failed on this process) when the file does not match its record. `bare`:
+// the application gave a file name alone (see restart_name).
+Result<std::string> route_rescaled(Context& ctx, const std::string& rel, bool bare = false);
 
 // Collective. Delete the node-local copies and forget the dataset.
 Status drop_rescaled(Context& ctx);

@@ -21,12 +21,12 @@ NameTest prefix_file(io::Env& env, std::string prefix) {
   };
 }
 
-Result<RestartName> restart_name(const std::string& rel, const NameTest& holds, BasenameIndex& index,
+Result<RestartName> restart_name(const std::string& rel, bool bare, const NameTest& holds, BasenameIndex& index,
                                  const BasenameIndex::AllNames& all, const NameTest& elsewhere,
                                  const std::string& what) {
   if (holds(rel)) return RestartName{rel, true};
   const std::vector<std::string>* matches = nullptr;
-  if (rel.find('/') == std::string::npos) matches = &index.lookup(rel, all);
+  if (bare) matches = &index.lookup(io::path::basename(rel), all);
   if (matches && matches->size() > 1)
     return Error(Errc::invalid_argument, "file name " + rel + " is ambiguous in " + what + ": " + (*matches)[0] +
                                              " and " + (*matches)[1] + (matches->size() > 2 ? " and more" : "") +

@@ -42,12 +42,13 @@ using NameTest = std::function<bool(const std::string&)>;
 NameTest prefix_file(io::Env& env, std::string prefix);
 
 // The name `rel` (relative to the prefix) routes to: `rel` when `holds(rel)`;
-// else, for a bare file name, the one name of `index` with that last
-// component; else `rel` itself when `elsewhere` (may be empty) accepts it.
+// else, when the application gave a bare file name (`bare`: no directory,
+// though the working directory may have given `rel` one), the one name of
+// `index` with that last component; else `rel` itself when `elsewhere` (may be empty) accepts it.
 // Errc::not_found when nothing matches, invalid_argument when several
 // checkpoint files do (their directories tell them apart: the caller must
 // name one). `what` names the checkpoint in messages.
-Result<RestartName> restart_name(const std::string& rel, const NameTest& holds, BasenameIndex& index,
+Result<RestartName> restart_name(const std::string& rel, bool bare, const NameTest& holds, BasenameIndex& index,
                                  const BasenameIndex::AllNames& all, const NameTest& elsewhere,
                                  const std::string& what);
 

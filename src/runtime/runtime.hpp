@@ -63,7 +63,7 @@ class Runtime {
   Status after_checkpoint();
   // With SCR_HALT_EXIT=1 and a halt condition met: the job stops here.
   void exit_if_halted(const char* where);
-  Result<std::string> route_restart_file(const std::string& rel);
+  Result<std::string> route_restart_file(const std::string& rel, bool bare);
   Status reject_restart();
   Result<std::string> prefix_relative(const std::string& name) const;
   int cached_by_name(const std::string& name);

@@ -129,8 +129,9 @@ Status Runtime::start_output(const std::string& name, int flags) {
 Result<std::string> Runtime::prefix_relative(const std::string& name) const {
   if (name.empty()) return Error(Errc::invalid_argument, "empty file name");
   if (name.size() >= 1024) return Error(Errc::invalid_argument, "file name longer than SCR_MAX_FILENAME");
-  // Relative names are relative to SCR_PREFIX (docs/runtime.md#names).
-  std::string abs = io::path::absolute(name, ctx_.settings.prefix);
+  // As in SCR, relative names start in the working directory, which must
+  // then lie inside the prefix (docs/runtime.md#names).
+  std::string abs = io::path::absolute(name, ctx_.settings.working_dir);
   auto rel = io::path::relative_to(ctx_.settings.prefix, abs);
   if (!rel || *rel == "." || str::starts_with(*rel, ".scr/") || *rel == ".scr")
     return Error(Errc::invalid_argument, "file '" + name + "' is outside the prefix directory " +
@@ -141,7 +142,8 @@ Result<std::string> Runtime::prefix_relative(const std::string& name) const {
 Result<std::string> Runtime::route_file(const std::string& name) {
   if (ctx_.phase() == Phase::idle) return name;
   SCR_ASSIGN_OR_RETURN(std::string rel, prefix_relative(name));
-  if (ctx_.phase() == Phase::restart) return route_restart_file(rel);
+  // A bare file name may name a checkpoint file in any directory.
+  if (ctx_.phase() == Phase::restart) return route_restart_file(rel, name.find('/') == std::string::npos);
   // Recorded in memory only: the filemap is written once, at Complete (an
   // interrupted dataset's directory is removed whole at the next Init).
   OutputPhase& out = *ctx_.output;

@@ -94,8 +94,8 @@ Result<std::string> Runtime::start_restart() {
   return dataset_name(ctx_, id);
 }
 
-Result<std::string> Runtime::route_restart_file(const std::string& rel) {
-  if (ctx_.rescaled) return route_rescaled(ctx_, rel);
+Result<std::string> Runtime::route_restart_file(const std::string& rel, bool bare) {
+  if (ctx_.rescaled) return route_rescaled(ctx_, rel, bare);
   int id = ctx_.restart_candidates.front();
   RestartPhase& r = *ctx_.restart;
   // Read in place in the prefix: a bypass dataset, or SCR_FETCH_BYPASS.
@@ -103,7 +103,7 @@ Result<std::string> Runtime::route_restart_file(const std::string& rel) {
   auto holds = [&](const std::string& n) { return r.files.count(n) > 0; };
   auto all = [&] { return std::vector<std::string>(r.files.begin(), r.files.end()); };
   SCR_ASSIGN_OR_RETURN(RestartName routed,
-                       restart_name(rel, holds, r.basenames, all, bypass ? prefix_file(ctx_.fs(), ctx_.settings.prefix) : NameTest(),
+                       restart_name(rel, bare, holds, r.basenames, all, bypass ? prefix_file(ctx_.fs(), ctx_.settings.prefix) : NameTest(),
                                     "checkpoint " + dataset_name(ctx_, id) + " for this process"));
   const std::string& name = routed.name;
   std::string path = io::path::join(bypass ? ctx_.settings.prefix : ctx_.dataset_dir(id), name);

@@ -38,6 +38,7 @@ Result<Settings> settings_from_config(const Config& config) {
   // the paths SCR_Route_file gives stay valid when the application moves.
   if (!s.prefix.empty() && !io::path::is_absolute(s.prefix))
     s.prefix = io::path::normalize(io::path::join(config.working_dir(), s.prefix));
+  s.working_dir = config.working_dir();
   s.cntl_base = r.text("SCR_CNTL_BASE");
   s.cache_base = r.text("SCR_CACHE_BASE");
   s.cache_size = static_cast<int>(r.num("SCR_CACHE_SIZE", 1));

@@ -17,6 +17,9 @@ namespace scr::rt {
 struct Settings {
   int debug = 0;
   std::string prefix;
+  // The working directory at SCR_Init (rank 0's, which every process of a
+  // job shares): relative file names given to SCR_Route_file start there.
+  std::string working_dir;
   std::string cntl_base = "/dev/shm";
   std::string cache_base = "/dev/shm";
   int cache_size = 1;

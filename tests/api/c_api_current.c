@@ -6,6 +6,8 @@
  *   c_api_current current NAME     SCR_Current(NAME) before SCR_Have_restart,
  *                                  then restart from what is offered, check
  *                                  the bytes and checkpoint c4
+ *   c_api_current restart          the same without SCR_Current (the job's
+ *                                  SCR_CURRENT setting chooses)
  *
  * Rank 0 prints "RESTARTED <name>" (or "RESTARTED none") and the verdict.
  */
@@ -50,10 +52,10 @@ int main(int argc, char** argv) {
     CHECK(write_ckpt("c1"));
     CHECK(write_ckpt("c2"));
     CHECK(write_ckpt("c3"));
-  } else if (argc == 3 && !strcmp(argv[1], "current")) {
+  } else if ((argc == 3 && !strcmp(argv[1], "current")) || (argc == 2 && !strcmp(argv[1], "restart"))) {
     int have = 0;
     char name[SCR_MAX_FILENAME] = "";
-    CHECK_OK(SCR_Current(argv[2]));
+    if (argc == 3) CHECK_OK(SCR_Current(argv[2]));
     CHECK_OK(SCR_Have_restart(&have, name));
     if (have) {
       char started[SCR_MAX_FILENAME] = "";
@@ -66,7 +68,7 @@ int main(int argc, char** argv) {
     if (rank == 0) printf("RESTARTED %s\n", have ? name : "none");
     CHECK(write_ckpt("c4"));
   } else {
-    if (rank == 0) fprintf(stderr, "usage: c_api_current write | current NAME\n");
+    if (rank == 0) fprintf(stderr, "usage: c_api_current write | current NAME | restart\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   CHECK_OK(SCR_Finalize());

@@ -6,6 +6,9 @@
 #     c3 leave the cache, so after c4 the cache holds datasets 1 and 4.
 #  b) an unknown name changes nothing: the newest checkpoint is restarted.
 #  c) c1..c3 flushed, every node lost: SCR_Current(c1) fetches c1, not c3.
+#  d) the SCR_CURRENT setting, every node lost: c1 is fetched; a misspelt
+#     name and a dropped checkpoint's name are warned about, naming the value
+#     and the checkpoints there are, and the newest one is restarted.
 source "$(dirname "$0")/../e2e/lib.sh"
 E2E_COPY_TYPE=XOR
 e2e_begin api_c_current
@@ -42,4 +45,34 @@ run_job SCR_FLUSH=1 -- 4 "$PROG" current c1
 ok_run "current c1 from the prefix"
 expect_out "RESTARTED c1"
 assert_eq "$(index_current)" c4 "current checkpoint after c4 was flushed"
+
+# The warning: SCR_CURRENT's value, then every checkpoint there is.
+expect_current_warning() {
+  grep -F "SCR_CURRENT=$1 " "$LAST_ERR" | grep -qF "$2" ||
+    fail "no warning naming SCR_CURRENT=$1 and the checkpoints '$2'"
+}
+use_dirs "$E2E_DIR/setting"
+run_job SCR_FLUSH=1 -- 4 "$PROG" write
+ok_run write
+lose_all_nodes
+run_job SCR_FLUSH=1 SCR_CURRENT=c1 -- 4 "$PROG" restart
+ok_run "SCR_CURRENT=c1"
+expect_out "RESTARTED c1"
+expect_no_err "SCR_CURRENT="
+use_dirs "$E2E_DIR/misspelt"
+run_job SCR_FLUSH=1 -- 4 "$PROG" write
+lose_all_nodes
+run_job SCR_FLUSH=1 SCR_CURRENT=c_2 -- 4 "$PROG" restart
+ok_run "SCR_CURRENT=c_2"
+expect_out "RESTARTED c3"
+expect_current_warning c_2 "c3, c2, c1"
+use_dirs "$E2E_DIR/dropped"
+run_job SCR_FLUSH=1 -- 4 "$PROG" write
+lose_all_nodes
+(cd "$PREFIX" && "$SCRPP_BUILD/tools/scr_index/scr_index" --prefix "$PREFIX" --drop c2 >/dev/null) ||
+  fail "scr_index --drop c2 failed"
+run_job SCR_FLUSH=1 SCR_CURRENT=c2 -- 4 "$PROG" restart
+ok_run "SCR_CURRENT=c2 after c2 was dropped"
+expect_out "RESTARTED c3"
+expect_current_warning c2 "c3, c1"
 e2e_pass

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Names at their limits and application files named like SCR++'s own files
 # (names_check.c), 4 ranks on 4 simulated nodes, for each scheme and bypass:
-# the longest dataset name round-trips through flush and fetch, one byte more
-# is refused, and every file reads back with its own bytes after a restart from
+# the longest dataset name round-trips through flush and fetch, one byte more,
+# or a control character in a name, is refused (cache and bypass alike), and
+# every file reads back with its own bytes after a restart from
 # the cache (with a lost node) and from the prefix.
 source "$(dirname "$0")/lib.sh"
 E2E_NP=4

@@ -6,7 +6,8 @@
  *                        longest SCR_Have_restart can return), holding per
  *                        rank files named like SCR++'s redundancy files,
  *                        filemaps, summaries, index, halt and lock files;
- *                        then a 1024-byte name, refused by SCR_Start_output.
+ *                        then a 1024-byte name and names with a control
+ *                        character, refused by SCR_Start_output.
  *   names_check restart  the long-named checkpoint is offered, and every file
  *                        reads back with the bytes written.
  * Prints "NAMES <mode> OK" on rank 0 when every check passed.
@@ -61,6 +62,10 @@ static void write_mode(void) {
   CHECK(SCR_Complete_output(1) == SCR_SUCCESS);
   long_name(name, SCR_MAX_FILENAME);
   CHECK(SCR_Start_output(name, SCR_FLAG_CHECKPOINT) != SCR_SUCCESS);
+  /* One rule, cache or bypass: a control character is never in a name. */
+  CHECK(SCR_Start_output("ckpt\n2", SCR_FLAG_CHECKPOINT) != SCR_SUCCESS);
+  CHECK(SCR_Start_output("ckpt\t2", SCR_FLAG_OUTPUT) != SCR_SUCCESS);
+  CHECK(SCR_Start_output("ckpt\x7f" "2", SCR_FLAG_CHECKPOINT) != SCR_SUCCESS);
 }
 
 static void restart_mode(void) {

@@ -3,6 +3,7 @@
 // (read in place) any other file of the prefix.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <set>
 
 #include "runtime/restart_names.hpp"
@@ -15,11 +16,13 @@ struct Checkpoint {
   std::set<std::string> other_prefix_files;  // read in place: routable too
   int listed = 0;  // how often the index asked for every name
   BasenameIndex index;
-  Result<RestartName> route(const std::string& rel) {
+  // `bare`: the application gave a name without a directory (by default,
+  // when the working directory is the prefix, that is `rel` itself).
+  Result<RestartName> route(const std::string& rel, std::optional<bool> bare = std::nullopt) {
     NameTest elsewhere;
     if (!other_prefix_files.empty()) elsewhere = [&](const std::string& n) { return other_prefix_files.count(n) > 0; };
     return restart_name(
-        rel, [&](const std::string& n) { return names.count(n) > 0; }, index,
+        rel, bare.value_or(rel.find('/') == std::string::npos), [&](const std::string& n) { return names.count(n) > 0; }, index,
         [&] {
           ++listed;
           return std::vector<std::string>(names.begin(), names.end());
@@ -37,6 +40,17 @@ TEST(RestartNames, ExactNamesAndFileNamesAlone) {
   EXPECT_TRUE(c.route("rank_0.dat")->in_checkpoint);
   EXPECT_EQ(c.route("mesh.h5")->name, "ckpt.1/sub/mesh.h5");
   EXPECT_EQ(c.listed, 1) << "the index is built once";
+}
+
+// Run from a directory below the prefix, a bare name reaches the routing with
+// that directory in front of it: the exact name wins, then the file name alone.
+TEST(RestartNames, ABareNameFromAWorkingDirectoryBelowThePrefix) {
+  Checkpoint c{{"ckpt.1/rank_0.dat", "run3/ckpt.2/rank_1.dat", "run3/top.dat"}};
+  EXPECT_EQ(c.route("run3/top.dat", true)->name, "run3/top.dat");
+  EXPECT_EQ(c.route("run3/rank_0.dat", true)->name, "ckpt.1/rank_0.dat");
+  EXPECT_EQ(c.route("run3/rank_1.dat", true)->name, "run3/ckpt.2/rank_1.dat");
+  EXPECT_EQ(c.route("run3/rank_0.dat", false).status().code(), Errc::not_found)
+      << "a name given with a directory is not looked up by its last component";
 }
 
 TEST(RestartNames, MissingWrongDirectoryAndAmbiguousNamesAreErrors) {

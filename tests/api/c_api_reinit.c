@@ -1,0 +1,77 @@
+/*
+ * c_api_reinit: SCR_Init after SCR_Finalize starts a new, complete session,
+ * as in SCR (LLNL axom's sidre example initializes SCR three times in one
+ * process: twice in a test, then again in main).
+ *
+ *   session 1  SCR_Init, SCR_Finalize (nothing written)
+ *   session 2  SCR_Init, checkpoint "s2", SCR_Finalize (which flushes it)
+ *   session 3  SCR_Init, restart from "s2" (bytes checked), checkpoint "s3",
+ *              SCR_Finalize
+ *
+ * Rank 0 prints "RESTARTED <name>" (or "RESTARTED none") and the verdict.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "scr.h"
+
+static int rank;
+
+static int write_ckpt(const char* name) {
+  char file[SCR_MAX_FILENAME], path[SCR_MAX_FILENAME];
+  int ok = SCR_Start_output(name, SCR_FLAG_CHECKPOINT) == SCR_SUCCESS;
+  snprintf(file, sizeof file, "%s/rank_%d.dat", name, rank);
+  ok = ok && SCR_Route_file(file, path) == SCR_SUCCESS;
+  FILE* f = ok ? fopen(path, "w") : NULL;
+  ok = f != NULL && fprintf(f, "%s rank %d\n", name, rank) > 0;
+  if (f) ok = fclose(f) == 0 && ok;
+  return SCR_Complete_output(ok) == SCR_SUCCESS && ok;
+}
+
+static int read_ckpt(const char* name) {
+  char file[SCR_MAX_FILENAME], path[SCR_MAX_FILENAME], got[64] = "", want[64];
+  snprintf(file, sizeof file, "%s/rank_%d.dat", name, rank);
+  snprintf(want, sizeof want, "%s rank %d\n", name, rank);
+  if (SCR_Route_file(file, path) != SCR_SUCCESS) return 0;
+  FILE* f = fopen(path, "r");
+  if (!f) return 0;
+  size_t n = fread(got, 1, sizeof got - 1, f);
+  fclose(f);
+  return n == strlen(want) && strcmp(got, want) == 0;
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  check_rank = rank;
+  (void)argc;
+  (void)argv;
+
+  CHECK_OK(SCR_Init());
+  CHECK_OK(SCR_Finalize());
+
+  CHECK_OK(SCR_Init());
+  CHECK(write_ckpt("s2"));
+  CHECK_OK(SCR_Finalize());
+
+  CHECK_OK(SCR_Init());
+  int have = 0;
+  char name[SCR_MAX_FILENAME] = "";
+  CHECK_OK(SCR_Have_restart(&have, name));
+  CHECK(have == 1);
+  if (have) {
+    CHECK_OK(SCR_Start_restart(name));
+    int ok = read_ckpt(name);
+    CHECK(ok);
+    CHECK_OK(SCR_Complete_restart(ok));
+  }
+  if (rank == 0) printf("RESTARTED %s\n", have ? name : "none");
+  CHECK(write_ckpt("s3"));
+  CHECK_OK(SCR_Finalize());
+
+  int rc = check_verdict("c_api_reinit");
+  MPI_Finalize();
+  return rc;
+}
