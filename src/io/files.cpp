@@ -24,6 +24,22 @@ std::string octal(uint32_t mode) {
   return buf;
 }
 
+// A directory SCR++ keeps its own files in must be owned by this user and,
+// when closed_to_others, not writable by other users.
+Status check_own_dir(const std::string& dir, const FileInfo& info, bool closed_to_others) {
+  if (info.uid != ::geteuid())
+    return Error(Errc::permission, dir + " is owned by uid " + std::to_string(info.uid) +
+                                       ", not by this user; refusing to use it");
+  // Never chmod: a directory we did not create (or one created under a
+  // umask) is the user's business. Others must not be able to write it.
+  if (closed_to_others && (info.mode & 022) != 0)
+    return Error(Errc::permission, dir + " is writable by other users (mode " +
+                                       octal(info.mode & 07777) +
+                                       "); SCR++ does not change the mode of a directory: "
+                                       "run chmod go-w on it or choose another base directory");
+  return Status::Ok();
+}
+
 std::string temp_name(const std::string& path) {
   return path + ".tmp." + std::to_string(::getpid());
 }
@@ -115,23 +131,15 @@ Status make_dirs(Env& env, const std::string& dir, uint32_t perms, bool private_
   // to the last mkdir with something that is not a directory.
   SCR_ASSIGN_OR_RETURN(FileInfo final_info, env.stat(norm));
   if (!final_info.is_dir()) return not_a_dir(norm, final_info);
-  if (private_dir) {
-    const FileInfo& info = final_info;
-    if (info.uid != ::geteuid())
-      return Error(Errc::permission, norm + " is owned by uid " + std::to_string(info.uid) +
-                                         ", not by this user; refusing to use it");
-    // Never chmod: a directory we did not create (or one created under a
-    // umask) is the user's business. Others must not be able to write it.
-    if ((info.mode & 022) != 0)
-      return Error(Errc::permission, norm + " is writable by other users (mode " +
-                                         octal(info.mode & 07777) +
-                                         "); SCR++ does not change the mode of a directory: "
-                                         "run chmod go-w on it or choose another base directory");
-  }
-  return Status::Ok();
+  return private_dir ? check_own_dir(norm, final_info, true) : Status::Ok();
 }
 
-Status make_dirs_within(Env& env, const std::string& base, const std::string& dir, uint32_t perms) {
+namespace {
+
+// mkdir -p of dir below base, top down; `check` sees each component below
+// the base (made here or found) before anything is made inside it.
+Status walk_dirs_within(Env& env, const std::string& base, const std::string& dir, uint32_t perms,
+                        const std::function<Status(const std::string&, const FileInfo&)>& check) {
   if (!path::is_within(base, dir))
     return Error(Errc::invalid_argument, dir + " is not inside " + base);
   // The base is the user's choice and may be a link (site paths); below it
@@ -153,8 +161,24 @@ Status make_dirs_within(Env& env, const std::string& base, const std::string& di
     if (info->is_symlink())
       return Error(Errc::permission, cur + " is a symbolic link; SCR++ does not follow links inside " + base);
     if (!info->is_dir()) return Error(Errc::permission, cur + " exists and is not a directory");
+    SCR_TRY(check(cur, *info));
   }
   return Status::Ok();
+}
+
+}  // namespace
+
+Status make_dirs_within(Env& env, const std::string& base, const std::string& dir, uint32_t perms) {
+  return walk_dirs_within(env, base, dir, perms, [](const std::string&, const FileInfo&) { return Status::Ok(); });
+}
+
+Status make_own_dirs_within(Env& env, const std::string& base, const std::string& own_top,
+                            const std::string& dir, uint32_t perms, bool closed_to_others) {
+  if (!path::is_within(own_top, dir))
+    return Error(Errc::invalid_argument, dir + " is not inside " + own_top);
+  return walk_dirs_within(env, base, dir, perms, [&](const std::string& cur, const FileInfo& info) {
+    return path::is_within(own_top, cur) ? check_own_dir(cur, info, closed_to_others) : Status::Ok();
+  });
 }
 
 Status remove_tree(Env& env, const std::string& p) {

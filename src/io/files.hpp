@@ -42,6 +42,13 @@ Status make_dirs(Env& env, const std::string& path, uint32_t perms = 0700,
 // would redirect SCR++'s files elsewhere, so it is an error, never followed.
 Status make_dirs_within(Env& env, const std::string& base, const std::string& dir,
                         uint32_t perms = 0700);
+// make_dirs_within for directories SCR++ keeps its own files in: `own_top`
+// (within base) and every directory below it down to `dir` must be owned by
+// this user and, when closed_to_others, not writable by other users. Each
+// is checked when reached, before anything is made inside it, so a refused
+// directory is left exactly as it was; no mode is ever changed.
+Status make_own_dirs_within(Env& env, const std::string& base, const std::string& own_top,
+                            const std::string& dir, uint32_t perms, bool closed_to_others);
 // rm -r without following symlinks; a missing path is not an error.
 Status remove_tree(Env& env, const std::string& path);
 // Remove dir and its subdirectories bottom-up where they are empty; leaves

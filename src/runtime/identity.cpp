@@ -10,6 +10,7 @@
 #include "common/strings.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "runtime/prefix_index.hpp"
 
 namespace scr::rt {
 
@@ -48,14 +49,15 @@ Result<std::string> resolve_job_id(io::Env& env, const Settings& s) {
   }
   if (!s.job_id.empty()) return s.job_id;
   // No resource manager: reuse the id recorded for this prefix so a restarted
-  // run finds its cache, or make and record one.
-  std::string file = io::path::join(io::path::join(s.prefix, ".scr"), "jobid");
+  // run finds its cache, or make and record one. The .scr directory must be
+  // ours only to be written: tools read the id from other users' prefixes.
+  std::string file = io::path::join(prefix_scr_dir(s.prefix), "jobid");
   if (auto recorded = io::read_file(env, file, 256); recorded && !str::trim(*recorded).empty())
     return str::trim(*recorded);
   auto now = std::chrono::system_clock::now().time_since_epoch();
   std::mt19937_64 rng(static_cast<uint64_t>(now.count()) ^ static_cast<uint64_t>(::getpid()));
   std::string id = "local" + std::to_string(rng() % 1000000000ull);
-  SCR_TRY(io::make_dirs(env, io::path::dirname(file), 0700));
+  SCR_TRY(make_prefix_scr_dir(env, s.prefix));
   SCR_TRY(io::write_file_atomic(env, file, id + "\n", 0600));
   return id;
 }

@@ -10,6 +10,11 @@ namespace scr::rt {
 
 std::string prefix_scr_dir(const std::string& prefix) { return io::path::join(prefix, ".scr"); }
 
+Status make_prefix_scr_dir(io::Env& env, const std::string& prefix) {
+  const std::string dir = prefix_scr_dir(prefix);
+  return io::make_own_dirs_within(env, prefix, dir, dir, 0700, false);
+}
+
 std::string prefix_lock_path(const std::string& prefix) {
   return io::path::join(prefix_scr_dir(prefix), "job.lock");
 }

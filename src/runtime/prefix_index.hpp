@@ -24,6 +24,10 @@
 namespace scr::rt {
 
 std::string prefix_scr_dir(const std::string& prefix);
+// Makes <prefix>/.scr if missing. It holds the index, the job id and the job
+// lock, so it must be our own real directory: a symbolic link or another
+// user's directory there is refused before anything is written inside.
+Status make_prefix_scr_dir(io::Env& env, const std::string& prefix);
 // <prefix>/.scr/job.lock: held by rank 0 of the job using the prefix, and by
 // a tool while it changes the index.
 std::string prefix_lock_path(const std::string& prefix);

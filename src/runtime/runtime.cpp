@@ -107,13 +107,12 @@ Status take_job_locks(Job& job) {
   return mpi::agree(job.world, st);
 }
 
-// <base>/<user>/scr.<jobid>: both the per-user directory and the job
-// directory must be ours and closed to other users, or another user sharing
-// the tmpfs could swap the job directory under us.
+// <base>[/<node>]/<user>/scr.<jobid>: both the per-user directory and the
+// job directory must be ours and closed to other users, or another user
+// sharing the tmpfs could swap the job directory under us. The per-user
+// directory is checked before the job directory is made in it.
 Status make_private_job_dir(io::Env& fs, const std::string& base, const std::string& dir) {
-  SCR_TRY(io::make_dirs_within(fs, base, dir, 0700));
-  SCR_TRY(io::make_dirs(fs, io::path::dirname(dir), 0700, true));
-  return io::make_dirs(fs, dir, 0700, true);
+  return io::make_own_dirs_within(fs, base, io::path::dirname(dir), dir, 0700, true);
 }
 
 }  // namespace
@@ -203,7 +202,7 @@ Status Runtime::setup(const Config& config, const mpi::Comm& world, io::Env* fs)
   // A disabled store is never touched (it may not exist on these nodes).
   for (const auto& p : s.reds)
     if (st.ok() && p.enabled) st = make_private_job_dir(job.fs(), p.store, job.cache_dir(p.store));
-  if (st.ok() && job.rank() == 0) st = io::make_dirs(job.fs(), prefix_scr_dir(s.prefix), 0700);
+  if (st.ok() && job.rank() == 0) st = make_prefix_scr_dir(job.fs(), s.prefix);
   SCR_TRY(mpi::agree(job.world, st));
   SCR_TRY(take_job_locks(job));
 

@@ -456,6 +456,75 @@ TEST(MakeDirsWithin, CreatesBelowTheBaseAndRefusesPlantedLinks) {
             Errc::invalid_argument);
 }
 
+// What a refused directory must keep: its own metadata and its entries.
+std::string dir_state(const std::string& dir) {
+  struct stat st{};
+  if (::lstat(dir.c_str(), &st) != 0) return "<missing>";
+  std::string s = std::to_string(st.st_mode) + " " + std::to_string(st.st_uid) + " " +
+                  std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + " " +
+                  std::to_string(st.st_ctim.tv_sec) + "." + std::to_string(st.st_ctim.tv_nsec);
+  if (S_ISDIR(st.st_mode))
+    for (const auto& name : names_in(dir)) s += " " + name;
+  return s;
+}
+
+// <base>/<node>/<user>/scr.<job>: the per-user directory is checked before
+// the job directory is made in it; the node directory above it is not ours
+// to judge (it stands in for a node's shared storage).
+TEST(MakeOwnDirsWithin, RefusesADirectoryBeforeMakingAnythingInIt) {
+  TempDir dir;
+  const std::string base = dir / "base";
+  ASSERT_TRUE(io::make_dirs(Env::posix(), base + "/n0/user").ok());
+  ASSERT_EQ(::chmod((base + "/n0/user").c_str(), 0777), 0);
+  std::string before = dir_state(base + "/n0/user");
+  scr::Status st = io::make_own_dirs_within(Env::posix(), base, base + "/n0/user", base + "/n0/user/scr.7", 0700, true);
+  EXPECT_EQ(st.code(), Errc::permission);
+  EXPECT_EQ(dir_state(base + "/n0/user"), before);
+
+  // A link planted at the per-user directory: neither it nor its target changes.
+  ASSERT_EQ(::mkdir((dir / "victim").c_str(), 0755), 0);
+  ASSERT_EQ(::mkdir((base + "/n1").c_str(), 0755), 0);
+  ASSERT_EQ(::symlink((dir / "victim").c_str(), (base + "/n1/user").c_str()), 0);
+  std::string victim = dir_state(dir / "victim");
+  st = io::make_own_dirs_within(Env::posix(), base, base + "/n1/user", base + "/n1/user/scr.7", 0700, true);
+  EXPECT_EQ(st.code(), Errc::permission);
+  EXPECT_EQ(dir_state(dir / "victim"), victim);
+
+  // Made here: every level is ours and closed, so all are accepted.
+  st = io::make_own_dirs_within(Env::posix(), base, base + "/n2/user", base + "/n2/user/scr.7", 0700, true);
+  ASSERT_TRUE(st.ok()) << st.to_string();
+  EXPECT_EQ(mode_of(base + "/n2/user/scr.7"), 0700u);
+  // Directories above own_top are only required to be real directories.
+  ASSERT_EQ(::chmod((base + "/n2").c_str(), 0777), 0);
+  EXPECT_TRUE(io::make_own_dirs_within(Env::posix(), base, base + "/n2/user", base + "/n2/user/scr.8", 0700, true).ok());
+  // Without closed_to_others an open directory is accepted, as it is.
+  EXPECT_TRUE(io::make_own_dirs_within(Env::posix(), base, base + "/n0/user", base + "/n0/user", 0700, false).ok());
+  EXPECT_EQ(mode_of(base + "/n0/user"), 0777u);
+  // own_top must hold dir.
+  EXPECT_EQ(io::make_own_dirs_within(Env::posix(), base, base + "/n2/user", base + "/n3", 0700, true).code(),
+            Errc::invalid_argument);
+}
+
+TEST(MakeOwnDirsWithin, RefusesAnotherUsersDirectoryUnchanged) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to give a directory away";
+  TempDir dir;
+  const std::string base = dir / "base";
+  ASSERT_TRUE(io::make_dirs(Env::posix(), base + "/user").ok());
+  write_raw(base + "/user/theirs", "x");
+  ASSERT_EQ(::chown((base + "/user").c_str(), 65534, 65534), 0);
+  std::string before = dir_state(base + "/user");
+  for (bool closed : {true, false}) {
+    scr::Status st = io::make_own_dirs_within(Env::posix(), base, base + "/user", base + "/user/scr.7", 0700, closed);
+    EXPECT_EQ(st.code(), Errc::permission) << st.to_string();
+    EXPECT_NE(st.message().find("65534"), std::string::npos) << st.message();
+  }
+  EXPECT_EQ(dir_state(base + "/user"), before);
+  // Another user's directory above own_top is fine.
+  ASSERT_EQ(::mkdir((base + "/n0").c_str(), 0755), 0);
+  ASSERT_EQ(::chown((base + "/n0").c_str(), 65534, 65534), 0);
+  EXPECT_TRUE(io::make_own_dirs_within(Env::posix(), base, base + "/n0/user", base + "/n0/user/scr.7", 0700, true).ok());
+}
+
 TEST(MakeDirs, PrivateRefusesADirectoryOwnedBySomeoneElse) {
   if (::geteuid() != 0) GTEST_SKIP() << "needs root to give a directory away";
   TempDir dir;
