@@ -45,7 +45,12 @@ Result<std::optional<std::string>> config(const std::string& text) {
   if (is_set && s.runtime)
     return Error(Errc::bad_state, "SCR_Config(\"" + text +
                                       "\") sets a parameter after SCR_Init; call it before SCR_Init");
-  return c->apply_app_config(text);
+  // A key SCR++ does not know is kept, as SCR keeps it, with a warning.
+  std::vector<std::string> unknown;
+  auto answer = c->apply_app_config(text, &unknown);
+  for (const auto& what : unknown)
+    log::warn_once("SCR_Config: " + what + "; stored, not used by SCR++");
+  return answer;
 }
 
 Status init() {

@@ -159,26 +159,44 @@ const ConfigLayer* Config::find_table_layer(std::string_view name) const {
 // As SCR documents SCR_Config: a query answers what the user set (environment,
 // config files, SCR_Config), never a built-in default.
 Result<std::optional<std::string>> Config::query(const ConfigLine& line) const {
-  if (!line.is_table) {
-    if (!find_param(line.key)) return unknown_key(line.key);
-    return user_value(line.key);
-  }
+  if (!line.is_table) return user_value(line.key);
   const TableSpec& spec = *find_table(line.key);
+  const kv::Tree* table = this->table(line.key);
+  // A bare table name ("STORE") answers the head of its only entry, as in SCR.
+  if (!line.value && (!table || table->size() == 1))
+    return table ? std::optional<std::string>(table->children().begin()->first) : std::nullopt;
   if (!line.value || line.items.size() != 1)
     return Error(Errc::invalid_argument,
                  "query one item of one entry: " + line.key + "=<" +
                      value_type_name(spec.head.type) + "> ITEM");
   SCR_ASSIGN_OR_RETURN(std::string head, check_value(line.key, spec.head, *line.value));
   const std::string& item = line.items.front().name;
-  SCR_TRY(item_value_spec(spec, head, item).status());
-  const kv::Tree* table = this->table(line.key);
+  if (knows_item(spec, item)) SCR_TRY(item_value_spec(spec, head, item).status());
   const kv::Tree* entry = table ? table->get(head) : nullptr;
   return entry ? entry->value(item) : std::nullopt;
 }
 
-Result<std::optional<std::string>> Config::apply_app_config(std::string_view text) {
+namespace {
+
+// What a set of `line` stores that SCR++ does not know, one message each.
+std::vector<std::string> unknown_in(const ConfigLine& line) {
+  std::vector<std::string> out;
+  const TableSpec* spec = find_table(line.key);
+  if (!spec && !find_param(line.key)) out.push_back(unknown_key(line.key).message());
+  if (spec)
+    for (const auto& item : line.items)
+      if (item.value && !item.value->empty() && !knows_item(*spec, item.name))
+        out.push_back(item_value_spec(*spec, *line.value, item.name).status().message());
+  return out;
+}
+
+}  // namespace
+
+Result<std::optional<std::string>> Config::apply_app_config(std::string_view text,
+                                                            std::vector<std::string>* warnings) {
   // The C API names the call ("SCR_Config: ..."); the message says the rest.
   auto fail = [](Status st) { return st; };
+  if (warnings) warnings->clear();
   auto parsed = parse_config_line(text);
   if (!parsed) return fail(parsed.status());
   const ConfigLine& line = *parsed;
@@ -209,14 +227,33 @@ Result<std::optional<std::string>> Config::apply_app_config(std::string_view tex
     st = next.read_user_file();
   if (!st.ok()) return fail(st);
   *this = std::move(next);
+  if (warnings && !line.value->empty()) *warnings = unknown_in(line);
   return std::optional<std::string>();
 }
 
 std::optional<std::string> Config::user_value(std::string_view key) const {
+  if (!find_param(key)) {
+    if (sources_)
+      if (const char* v = sources_->getenv(std::string(key).c_str()); v && *v) return v;
+    for (Layer which : kLayersByPrecedence)
+      if (auto v = layer(which).unknown_param(key)) return v;
+    return std::nullopt;
+  }
   for (Layer which : kLayersByPrecedence)
     if (which != Layer::builtin)
       if (auto v = layer(which).param(key)) return v;
   return std::nullopt;
+}
+
+std::vector<std::string> Config::unknown_file_keys() const {
+  std::vector<std::string> out;
+  for (Layer which : {Layer::user_file, Layer::system_file}) {
+    const ConfigLayer& l = layer(which);
+    for (const auto& unknown : l.unknown_keys())
+      out.push_back(Source{which, l.file(), unknown.line}.describe() + ": " + unknown.message +
+                    ", not used by SCR++");
+  }
+  return out;
 }
 
 std::optional<std::string> Config::get(std::string_view key) const {

@@ -62,12 +62,18 @@ class Config {
   // one item of the effective table, "CKPT=0 TYPE=" unsets one item, "CKPT="
   // unsets the whole table. Setting SCR_PREFIX or SCR_CONF_FILE re-reads the
   // user file of a loaded config. On error nothing changes.
-  Result<std::optional<std::string>> apply_app_config(std::string_view text);
+  // A key or item SCR++ does not know is stored and answered like any other
+  // (as SCR does); `warnings` then receives a line naming it with the nearest
+  // known name. A known key with a bad value is an error.
+  Result<std::optional<std::string>> apply_app_config(std::string_view text,
+                                                      std::vector<std::string>* warnings = nullptr);
 
   // Effective canonical text of a parameter; nullopt when unset or unknown.
   std::optional<std::string> get(std::string_view key) const;
   // What the user set (environment, files, SCR_Config): nullopt for a
-  // built-in default. SCR_Config queries answer this.
+  // built-in default. SCR_Config queries answer this. A key SCR++ does not
+  // know is looked up the same way: the process environment, then the value
+  // a file or SCR_Config stored for it.
   std::optional<std::string> user_value(std::string_view key) const;
   // Typed getters; errors for unknown keys, kind mismatches (get_bool on a
   // path) and unset parameters without default (Errc::not_found).
@@ -89,6 +95,9 @@ class Config {
   // The directory a relative SCR_PREFIX is taken from: the loading process's
   // working directory.
   std::string working_dir() const;
+  // Keys and items of the config files that SCR++ does not know, one line
+  // each: "user config file /p/.scrconf:3: unknown key 'SCR_FOO' ...".
+  std::vector<std::string> unknown_file_keys() const;
   // SCR_* environment variables that are not known parameters (load only).
   const std::vector<std::string>& unknown_env_names() const { return unknown_env_; }
 

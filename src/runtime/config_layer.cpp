@@ -31,6 +31,12 @@ const char* layer_name(Layer layer) {
 }
 
 Status ConfigLayer::set_param(std::string_view key, std::string_view raw, int line) {
+  if (!find_param(key) && !find_table(key)) {
+    unknown_.set(key, raw);
+    if (line > 0) lines_.set_int(key, line);
+    else lines_.erase(key);
+    return Status::Ok();
+  }
   SCR_ASSIGN_OR_RETURN(const ParamSpec* spec, lookup_param(key));
   if (spec->env_only && kind_ != Layer::environment && kind_ != Layer::builtin)
     return Error(Errc::invalid_argument,
@@ -53,6 +59,10 @@ Status ConfigLayer::set_entry(std::string_view table, std::string_view head,
     if (!item.value)
       return Error(Errc::invalid_argument, std::string(table) + "=" + canon_head + " " +
                                                item.name + ": missing '=VALUE'");
+    if (!knows_item(*spec, item.name)) {
+      checked.emplace_back(item.name, *item.value);
+      continue;
+    }
     SCR_ASSIGN_OR_RETURN(std::string v, check_item(*spec, canon_head, item.name, *item.value));
     checked.emplace_back(item.name, std::move(v));
   }
@@ -69,6 +79,11 @@ Status ConfigLayer::apply(const ConfigLine& line, int line_number) {
 }
 
 Status ConfigLayer::unset_param(std::string_view key) {
+  if (!find_param(key) && !find_table(key)) {
+    unknown_.erase(key);
+    lines_.erase(key);
+    return Status::Ok();
+  }
   SCR_TRY(lookup_param(key).status());
   values_.erase(key);
   lines_.erase(key);
@@ -86,13 +101,33 @@ Status ConfigLayer::unset_item(std::string_view table, std::string_view head,
                                std::string_view item) {
   SCR_ASSIGN_OR_RETURN(const TableSpec* spec, lookup_table(table));
   SCR_ASSIGN_OR_RETURN(std::string canon_head, check_value(table, spec->head, head));
-  SCR_TRY(item_value_spec(*spec, canon_head, item).status());
+  if (knows_item(*spec, item)) SCR_TRY(item_value_spec(*spec, canon_head, item).status());
   if (kv::Tree* entry = values_.at({table, canon_head})) entry->erase(item);
   return Status::Ok();
 }
 
 std::optional<std::string> ConfigLayer::param(std::string_view key) const {
   return values_.value(key);
+}
+
+std::optional<std::string> ConfigLayer::unknown_param(std::string_view key) const {
+  return unknown_.value(key);
+}
+
+std::vector<ConfigLayer::Unknown> ConfigLayer::unknown_keys() const {
+  std::vector<Unknown> out;
+  for (const auto& [key, value] : unknown_.children())
+    out.push_back({unknown_key(key).message(), line_of(key)});
+  for (const auto& spec : all_tables()) {
+    const kv::Tree* entries = table(spec.name);
+    if (!entries) continue;
+    for (const auto& [head, entry] : entries->children())
+      for (const auto& [item, value] : entry->children())
+        if (!knows_item(spec, item))
+          out.push_back({item_value_spec(spec, head, item).status().message(),
+                         line_of(spec.name, head)});
+  }
+  return out;
 }
 
 const kv::Tree* ConfigLayer::table(std::string_view name) const {
@@ -110,6 +145,7 @@ kv::Tree ConfigLayer::to_tree() const {
   kv::Tree t;
   if (!file_.empty()) t.set("FILE", file_);
   t.put("VALUE", values_);
+  if (!unknown_.empty()) t.put("UNKNOWN", unknown_);
   t.put("LINE", lines_);
   return t;
 }
@@ -120,10 +156,22 @@ Result<ConfigLayer> ConfigLayer::from_tree(const kv::Tree& tree, Layer kind) {
   const kv::Tree* values = tree.get("VALUE");
   const kv::Tree* lines = tree.get("LINE");
   if (!lines) lines = &empty;
+  if (const kv::Tree* unknown = tree.get("UNKNOWN")) {
+    for (const auto& [key, sub] : unknown->children()) {
+      auto v = unknown->value(key);
+      if (!v || find_param(key) || find_table(key))
+        return Error(Errc::corrupt, "configuration tree: unknown key " + key + " is malformed");
+      layer.unknown_.set(key, *v);
+      if (int line = static_cast<int>(lines->int_or(key, 0)); line > 0)
+        layer.lines_.set_int(key, line);
+    }
+  }
   for (const auto& [key, sub] : (values ? values : &empty)->children()) {
     if (!find_table(key)) {
       auto v = values->value(key);
       if (!v) return Error(Errc::corrupt, "configuration tree: " + key + " has no single value");
+      // Unknown keys travel under UNKNOWN; one here is damage.
+      if (!find_param(key)) return unknown_key(key).with_context("configuration tree");
       SCR_TRY(layer.set_param(key, *v, static_cast<int>(lines->int_or(key, 0))));
       continue;
     }

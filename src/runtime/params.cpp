@@ -180,6 +180,13 @@ const TableSpec* find_table(std::string_view name) {
   return nullptr;
 }
 
+bool knows_item(const TableSpec& table, std::string_view item) {
+  if (table.open_items) return true;
+  for (const auto& spec : table.items)
+    if (spec.name == item) return true;
+  return false;
+}
+
 Result<ValueSpec> item_value_spec(const TableSpec& table, std::string_view head,
                                   std::string_view item) {
   std::string entry = std::string(table.name) + "=" + std::string(head);

@@ -51,6 +51,9 @@ std::span<const TableSpec> all_tables();
 const ParamSpec* find_param(std::string_view name);
 const TableSpec* find_table(std::string_view name);
 
+// Whether `item` is an item SCR++ knows in `table` (every name of an open
+// table counts, its reserved ones included). Unknown items are kept as given.
+bool knows_item(const TableSpec& table, std::string_view item);
 // The value kind of an item; errors for unknown or reserved item names
 // ("CKPT=0: unknown item 'FOO' (known: ...)").
 Result<ValueSpec> item_value_spec(const TableSpec& table, std::string_view head,

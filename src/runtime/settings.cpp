@@ -115,6 +115,7 @@ std::vector<std::string> no_effect_warnings(const Config& config) {
         }
     }
   }
+  for (auto& line : config.unknown_file_keys()) out.push_back(std::move(line));
   return out;
 }
 

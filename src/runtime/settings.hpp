@@ -72,7 +72,8 @@ struct Settings {
 Result<Settings> settings_from_config(const Config& config);
 
 // One line per SCR parameter the user set that has no effect in SCR++,
-// saying why (SCR_Init prints them once, on rank 0).
+// saying why, and per key or item of a config file that SCR++ does not know
+// (SCR_Init prints them once, on rank 0).
 std::vector<std::string> no_effect_warnings(const Config& config);
 
 }  // namespace scr::rt

@@ -3,8 +3,8 @@
  * them, compiled as strict C99. Two runs in the same prefix:
  *
  *   c_api_all first    SCR_Config/SCR_Configf (set, query, unset, multi-item
- *                      descriptor), Init, Get_version, Have_restart (none),
- *                      Need_checkpoint, checkpoints with generated and given
+ *                      descriptor, keys SCR++ does not know), Init,
+ *                      Get_version, Have_restart (none), Need_checkpoint, checkpoints with generated and given
  *                      names, an output dataset, a checkpoint+output dataset,
  *                      an invalid checkpoint, Drop, Delete, Current,
  *                      Should_exit, Finalize.
@@ -101,6 +101,24 @@ static void configure(void) {
   CHECK_STR(v, "SINGLE");
   free((void*)v);
   CHECK(SCR_Configf("STORE=%s GROUP=NODE COUNT=%d", getenv("E2E_CACHE"), 2) == NULL);
+  /* A key or item SCR++ does not know is stored and read back, as in SCR
+   * (whose own test sets DEBUG=1), and the job goes on with it. */
+  CHECK(SCR_Config("DEBUG=1") == NULL);
+  v = SCR_Config("DEBUG");
+  CHECK_STR(v, "1");
+  free((void*)v);
+  CHECK(SCR_Config("DEBUG = 0") == NULL);
+  v = SCR_Config("DEBUG");
+  CHECK_STR(v, "0");
+  free((void*)v);
+  CHECK(SCR_Config("FOOBAR") == NULL);
+  CHECK(SCR_Config("CKPT=0 INTERNAL=1") == NULL);
+  v = SCR_Config("CKPT=0 INTERNAL");
+  CHECK_STR(v, "1");
+  free((void*)v);
+  v = SCR_Config("CKPT=0 TYPE");
+  CHECK_STR(v, "SINGLE");
+  free((void*)v);
 }
 
 static void first_run(void) {

@@ -47,8 +47,8 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 
-  check(kind_thrown([] { scr::Library::config("SCR_NO_SUCH_KEY=1"); }) == scr::ErrorKind::invalid_argument,
-        "an unknown key is invalid_argument");
+  check(kind_thrown([] { scr::Library::config("SCR_FLUSH=abc"); }) == scr::ErrorKind::invalid_argument,
+        "a malformed value is invalid_argument");
   {
     scr::Library lib;
     check(kind_thrown([&] { scr::Restart r(lib); }) == scr::ErrorKind::bad_state,

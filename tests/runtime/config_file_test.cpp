@@ -126,9 +126,7 @@ TEST(ConfigFile, ErrorsNameFileLineAndKey) {
   };
   const Case cases[] = {
       {"SCR_FLUSH=1\nSCR_CACHE_SIZE=abc\n", {"test.conf:2:", "SCR_CACHE_SIZE=abc: not an integer"}},
-      {"\n\n\nSCR_FOO=1\n", {"test.conf:4:", "unknown key 'SCR_FOO'"}},
       {"CKPT=0 TYPE=FOO\n", {"test.conf:1:", "CKPT=0 TYPE=FOO", "must be one of"}},
-      {"# c\nCKPT=0 COLOR=red\n", {"test.conf:2:", "unknown item 'COLOR'"}},
       {"CKPT=x TYPE=XOR\n", {"test.conf:1:", "CKPT=x", "not an integer"}},
       {"STORE=/a COUNT=0\n", {"test.conf:1:", "STORE=/a COUNT=0"}},
       {"GROUPS=host1 WORLD=w\n", {"test.conf:1:", "WORLD", "built in"}},
@@ -147,6 +145,20 @@ TEST(ConfigFile, ErrorsNameFileLineAndKey) {
       EXPECT_NE(st.message().find(n), std::string::npos)
           << "input: " << c.text << "message: " << st.message() << "\nlacks: " << n;
   }
+}
+
+TEST(ConfigFile, UnknownKeysAndItemsAreKeptWithTheirLines) {
+  auto layer = parse("\n\n\nSCR_FOO=1\n# c\nCKPT=0 TYPE=XOR COLOR=red\n");
+  ASSERT_TRUE(layer.ok()) << layer.status().to_string();
+  EXPECT_EQ(layer->unknown_param("SCR_FOO"), "1");
+  EXPECT_EQ(layer->param("SCR_FOO"), std::nullopt);
+  EXPECT_EQ(layer->table("CKPT")->at({"0"})->value_or("COLOR", ""), "red");
+  auto unknown = layer->unknown_keys();
+  ASSERT_EQ(unknown.size(), 2u);
+  EXPECT_EQ(unknown[0].line, 4);
+  EXPECT_NE(unknown[0].message.find("unknown key 'SCR_FOO'"), std::string::npos);
+  EXPECT_EQ(unknown[1].line, 6);
+  EXPECT_NE(unknown[1].message.find("CKPT=0: unknown item 'COLOR'"), std::string::npos);
 }
 
 TEST(ConfigFile, ReadThroughEnvMissingAndPresent) {

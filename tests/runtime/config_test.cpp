@@ -158,6 +158,33 @@ TEST_F(ConfigTest, EnvironmentLayer) {
                         {"environment", "SCR_CACHE_SIZE=abc: not an integer"}));
 }
 
+// Keys SCR++ does not know never stop a job: a file's are kept with their
+// line (SCR_Init warns about each), and a query looks them up like SCR does,
+// the environment first.
+TEST_F(ConfigTest, UnknownKeysInFilesAreKeptAndNamed) {
+  std::string user =
+      dir.write(".scrconf", "SCR_FLUSH=2\nSCR_CACHE_SIZ=2\nCKPT=0 TYPE=XOR COLOR=red\n");
+  dir.write("system.conf", "SITE_KEY=site\n");
+  fake.vars["APP_FROM_ENV"] = "env";
+  Config c = load();
+  EXPECT_EQ(*c.get("SCR_FLUSH"), "2");
+  EXPECT_EQ(*c.get("SCR_CACHE_SIZE"), "1");  // the typo set nothing known
+  EXPECT_EQ(*c.user_value("SCR_CACHE_SIZ"), "2");
+  EXPECT_EQ(*c.user_value("SITE_KEY"), "site");
+  EXPECT_EQ(*c.user_value("APP_FROM_ENV"), "env");
+  EXPECT_EQ(c.user_value("NOWHERE"), std::nullopt);
+  auto answer = c.apply_app_config("CKPT=0 COLOR");
+  ASSERT_TRUE(answer.ok()) << answer.status().to_string();
+  EXPECT_EQ(*answer, "red");
+  std::vector<std::string> lines = c.unknown_file_keys();
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_NE(lines[0].find(user + ":2: unknown key 'SCR_CACHE_SIZ' (did you mean SCR_CACHE_SIZE?)"),
+            std::string::npos) << lines[0];
+  EXPECT_NE(lines[1].find(user + ":3: CKPT=0: unknown item 'COLOR'"), std::string::npos)
+      << lines[1];
+  EXPECT_NE(lines[2].find("system.conf:1: unknown key 'SITE_KEY'"), std::string::npos) << lines[2];
+}
+
 TEST_F(ConfigTest, SystemFileErrorsAndAbsence) {
   fake.vars["SCR_SYSTEM_CONF_FILE"] = dir.file("absent.conf");
   EXPECT_TRUE(Config::load(fake.sources(dir)).ok());
