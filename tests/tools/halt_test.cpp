@@ -1,10 +1,10 @@
-// scr_halt's parts without I/O: TIME parsing, the edits one call makes, and
-// the wording of the conditions (with the runtime's verdict).
+// scr_halt's parts without I/O: TIME parsing, the edits one call makes, the
+// wording of the conditions (with the runtime's verdict), and SCR's layout.
 #include <gtest/gtest.h>
 
-#include <ctime>
-
+#include "tests/tools/local_epoch.hpp"
 #include "tools/scr_halt/halt_edit.hpp"
+#include "tools/scr_halt/halt_settings.hpp"
 #include "tools/scr_halt/halt_time.hpp"
 #include "tools/scr_halt/halt_words.hpp"
 
@@ -13,17 +13,7 @@ namespace {
 namespace h = scr::tools::halt;
 constexpr int64_t kNow = 1800000000;
 
-int64_t local_epoch(int y, int mo, int d, int hh, int mm, int ss) {
-  std::tm tm{};
-  tm.tm_year = y - 1900;
-  tm.tm_mon = mo - 1;
-  tm.tm_mday = d;
-  tm.tm_hour = hh;
-  tm.tm_min = mm;
-  tm.tm_sec = ss;
-  tm.tm_isdst = -1;
-  return static_cast<int64_t>(std::mktime(&tm));
-}
+using scr::tools::test::local_epoch;
 
 TEST(HaltTime, AcceptsEpochCalendarAndRelativeForms) {
   EXPECT_EQ(1795300000, *h::parse_time("--after", "1795300000", kNow));
@@ -132,6 +122,46 @@ TEST(HaltWords, DescribesEachConditionAndTheRuntimesVerdict) {
   EXPECT_NE(std::string::npos, json.find("\"CHECKPOINTS\": 0")) << json;
   EXPECT_NE(std::string::npos, json.find("\"FINALIZED\": \"job7\"")) << json;
   EXPECT_NE(std::string::npos, json.find("\"stop_now\": true")) << json;
+}
+
+// SCR 3.1's scr_halt output, byte for byte: its key names, its column, times
+// as asctime writes them, the derived "ExitBefore - HaltSeconds" line.
+TEST(HaltSettings, ListsConditionsInScrsLayout) {
+  int64_t before = local_epoch(2030, 1, 2, 3, 4, 5);
+  int64_t after = local_epoch(2030, 1, 13, 14, 0, 0);
+  scr::kv::Tree t;
+  t.set("EXIT_REASON", "maintenance");
+  t.set_int("CHECKPOINTS", 5);
+  t.set_int("EXIT_AFTER", after);
+  t.set_int("EXIT_BEFORE", before);
+  t.set_int("HALT_SECONDS", 600);
+  t.set("FINALIZED", "job7");
+  EXPECT_EQ(
+      "Halt file settings for run1/.scr/halt.scr:\n"
+      "  ExitReason:      maintenance\n"
+      "  CheckpointsLeft: 5\n"
+      "  ExitAfter:       Sun Jan 13 14:00:00 2030\n"
+      "  ExitBefore:      Wed Jan  2 03:04:05 2030\n"
+      "  HaltSeconds:     600\n"
+      "  ExitBefore - HaltSeconds: Wed Jan  2 02:54:05 2030\n",
+      h::scr_settings_text("run1/.scr/halt.scr", t));
+  EXPECT_EQ("Halt file settings for /p/.scr/halt.scr:\n  None\n",
+            h::scr_settings_text("/p/.scr/halt.scr", scr::kv::Tree()));
+  // A finished job: SCR's library writes its own reason, SCR++ FINALIZED.
+  scr::kv::Tree finished;
+  finished.set("FINALIZED", "job7");
+  EXPECT_EQ("Halt file settings for /p/.scr/halt.scr:\n  ExitReason:      SCR_FINALIZE_CALLED\n",
+            h::scr_settings_text("/p/.scr/halt.scr", finished));
+}
+
+TEST(HaltSettings, NamesTheChangesAskedForInScrsOrder) {
+  h::Changes c;
+  c.set[h::kReason] = "JOB_HALTED";
+  c.set[h::kCheckpoints] = "1";
+  c.unset.insert(h::kBefore);
+  c.unset.insert(h::kFinalized);
+  EXPECT_EQ("Setting CheckpointsLeft\nUnsetting ExitBefore\nSetting ExitReason\n\n",
+            h::scr_changes_text(c));
 }
 
 }  // namespace

@@ -6,9 +6,12 @@
 # listings must stay identical. Then scr_ckpt_interval on an event log in the
 # library's format, scr_prerun and scr_postrun.
 #  a) listing: scr_index, -l, --list, -p/--prefix forms: one output, SCR's
-#     columns where SCR's scripts read them ($1 the id, $NF the name, NO)
-#  b) scr_index -c/-d/-a/--drop-after/-b against --current/--drop/--add/...
-#  c) scr_halt -c/-b/-a/-s/-i/-l/-r, --unset-*, DIR arguments, no option
+#     layout byte for byte (FLUSHED the flush's time); --details SCR++'s table
+#  b) scr_index -c/-d/-a/--drop-after/-b against --current/--drop/--add/...;
+#     a request that changes nothing exits 0 as SCR's, 2 with --strict
+#  c) scr_halt -c/-b/-a/-s/-i/-l/-r, --unset-*, DIR arguments, no option;
+#     -l and every change print SCR's "Halt file settings for FILE:" layout;
+#     requests that change nothing exit 0 (2 with --strict)
 #  d) scr_ckpt_interval: cost, failures, MTBF, Young and Daly from a log file
 #  e) scr_prerun prepares a prefix; scr_postrun with nothing to scavenge,
 #     and with a job it cannot identify; scr_list_down_nodes -d
@@ -29,6 +32,7 @@ same() {
 }
 # both "SCR ARGS" "SCR++ ARGS" RC: run one spelling on A, the other on B;
 # both exit RC, print the same, and leave the same index and halt file.
+# BOTH_OUT and BOTH_ERR hold the stdout and stderr files of the two runs.
 both() {
   local scr_words="$1" ours="$2" rc="$3" tool="${4:-$SCR_INDEX}"
   local -a a_args b_args
@@ -37,8 +41,10 @@ both() {
   run_tool "$tool" "${a_args[@]}"
   expect_rc "$rc"
   local out_a="$LAST_OUT"
+  BOTH_OUT=("$LAST_OUT") BOTH_ERR=("$LAST_ERR")
   run_tool "$tool" "${b_args[@]}"
   expect_rc "$rc"
+  BOTH_OUT+=("$LAST_OUT") BOTH_ERR+=("$LAST_ERR")
   same "$out_a" "$LAST_OUT" "$(basename "$tool") $scr_words / $ours"
   run_tool "$SCR_INDEX" -l -p "$A"
   local list_a="$LAST_OUT"
@@ -48,6 +54,14 @@ both() {
   local halt_a="$LAST_OUT"
   run_tool "$SCR_HALT" --list --prefix "$B"
   same "$halt_a" "$LAST_OUT" "the halt file after $scr_words / $ours"
+}
+
+# both_said TEXT: both runs of the last `both` said TEXT on stderr.
+both_said() {
+  local f
+  for f in "${BOTH_ERR[@]}"; do
+    grep -qF -- "$1" "$f" || fail "stderr of the last request lacks '$1': $(cat "$f")"
+  done
 }
 
 # a) listing
@@ -62,27 +76,50 @@ for form in "-l -p $PREFIX" "--list --prefix $PREFIX" "-p$PREFIX" "--prefix=$PRE
 done
 (cd "$PREFIX" && "$SCR_INDEX" -l) >"$E2E_DIR/cwd.out"
 assert_eq "$(cat "$E2E_DIR/cwd.out")" "$(cat "$ref")" "scr_index -l in the prefix"
-head -n1 "$ref" | grep -qE '^DSET +VALID +FLUSHED +TYPE +FAILED +SIZE +CREATED +CUR +NAME$' ||
-  fail "the listing's header is not SCR's: $(head -n1 "$ref")"
-assert_eq "$(awk 'NR>1 && $1 ~ /^[0-9]+$/ {print $1 ":" $NF}' "$ref" | paste -sd' ')" \
-  "4:step.40 3:step.30 2:step.20 1:step.10" "ids and names as SCR's scripts read them (\$1, \$NF), newest first"
-grep -qE '^ +4 +YES +YES +checkpoint +no +[0-9.]+ KiB +20[0-9-]+ [0-9:]+ +\* +step\.40$' "$ref" ||
-  fail "the listing's row of step.40 is not as documented"
-if grep -q NO "$ref"; then fail "a loadable dataset shows NO"; fi
+# SCR's layout: checkpoints newest first, FLUSHED the time the flush finished
+# (its summary's), a * under CUR, and nothing after the rows.
+flushed_at() { date -r "$PREFIX/.scr/scr.dataset.$1/summary.scr" +%Y-%m-%dT%H:%M:%S; }
+assert_eq "$(cat "$ref")" "DSET VALID FLUSHED             CUR NAME
+   4 YES   $(flushed_at 4)   * step.40
+   3 YES   $(flushed_at 3)     step.30
+   2 YES   $(flushed_at 2)     step.20
+   1 YES   $(flushed_at 1)     step.10" "scr_index's listing in SCR's layout"
+# SCR++'s table stays available, with its own option.
+run_tool "$SCR_INDEX" --details -p "$PREFIX"
+expect_rc 0
+head -n1 "$LAST_OUT" | grep -qE '^DSET +VALID +FLUSHED +TYPE +FAILED +SIZE +CREATED +CUR +NAME$' ||
+  fail "the --details header is not SCR++'s: $(head -n1 "$LAST_OUT")"
+grep -qE '^ +4 +YES +YES +checkpoint +no +[0-9.]+ KiB +20[0-9-]+ [0-9:]+ +\* +step\.40$' "$LAST_OUT" ||
+  fail "the --details row of step.40 is not as documented"
 expect_out "A restart from this prefix loads step.40 (CURRENT)."
 
 # b) scr_index changes, one spelling on A, the other on B
 both "-p @ -c step.20" "--prefix @ --current step.20" 0
-both "-p @ -c step.20" "--prefix=@ --current=step.20" 2          # already CURRENT
+both "-p @ -c step.20" "--prefix=@ --current=step.20" 0          # already CURRENT, as SCR
+both_said "step.20 is already CURRENT; nothing changed"
+before="$(tree_digest "$A/.scr")"
+run_tool "$SCR_INDEX" -p "$A" -c step.20 --strict
+expect_rc 2
+assert_eq "$(tree_digest "$A/.scr")" "$before" "the index after a request that changes nothing"
 both "-p @ -d step.40" "--prefix @ --drop step.40" 0
 both "-p @ -a step.40" "--prefix @ --add step.40" 0
 both "-p @ --drop-after step.20" "--prefix @ --drop-after=step.20" 0
+both "-p @ --drop-after step.20" "--prefix @ --drop-after=step.20" 0   # nothing newer
+both_said "no dataset is newer than step.20; nothing changed"
+run_tool "$SCR_INDEX" -p "$A" --drop-after step.20 --strict
+expect_rc 2
+both "-p @ -a step.20" "--prefix @ --add step.20" 0              # indexed already
+both_said "'step.20' is already in the index (dataset 2); nothing changed"
+run_tool "$SCR_INDEX" -p "$A" -a 2 --strict
+expect_rc 2
 # --build adds a complete dataset the index lacks, as SCR's does
 both "-p @ -b 3" "--prefix @ --build 3" 0
 run_tool "$SCR_INDEX" -p "$A" -l
-grep -qE '^ +3 +YES +YES .* step\.30$' "$LAST_OUT" || fail "-b 3 did not put step.30 back in the index"
+grep -qE '^   3 YES   [0-9T:-]{19}     step\.30$' "$LAST_OUT" || fail "-b 3 did not put step.30 back in the index"
 both "-p @ -b step.30" "--prefix @ --build=step.30" 0            # intact and indexed
-both "-p @ -c step.99" "--prefix @ --current step.99" 2
+both "-p @ -c step.99" "--prefix @ --current step.99" 2         # an error in SCR too
+run_tool "$SCR_INDEX" -p "$A" --details -c step.20
+expect_rc 1
 run_tool "$SCR_INDEX" -p "$A" -x
 expect_rc 1
 expect_err "unknown option '-x'"
@@ -100,10 +137,53 @@ both "-c 2 @" "--checkpoints 2 --prefix @" 0 "$H"
 both "-b 2030-01-02T03:04:05 @" "--before=2030-01-02T03:04:05 --prefix @" 0 "$H"
 both "-a 2030-01-03T03:04:05 @" "--after 2030-01-03T03:04:05 -p @" 0 "$H"
 both "-s 600 @" "--seconds 600 --prefix @" 0 "$H"
+# SCR's layout: its key names, times as asctime writes them. The job that
+# made the prefix finished, which SCR's listing shows as its finalize reason.
+asc() { LC_ALL=C date -d "$1" '+%a %b %e %H:%M:%S %Y'; }
 run_tool "$SCR_HALT" -l "$A"
+expect_rc 0
+assert_eq "$(cat "$LAST_OUT")" "Halt file settings for $A/.scr/halt.scr:
+  ExitReason:      SCR_FINALIZE_CALLED
+  CheckpointsLeft: 2
+  ExitAfter:       $(asc 2030-01-03T03:04:05)
+  ExitBefore:      $(asc 2030-01-02T03:04:05)
+  HaltSeconds:     600
+  ExitBefore - HaltSeconds: $(asc 2030-01-02T02:54:05)" "scr_halt -l in SCR's layout"
+# SCR names the halt file after DIR as typed.
+(cd "$E2E_DIR" && "$SCR_HALT" -l a) >"$E2E_DIR/relative.out"
+assert_eq "$(head -n1 "$E2E_DIR/relative.out")" "Halt file settings for a/.scr/halt.scr:" "scr_halt -l with a relative DIR"
+# A change prints what it sets, then the settings, as SCR's does.
+run_tool "$SCR_HALT" -c 3 --unset-seconds "$A"
+expect_rc 0
+assert_eq "$(cat "$LAST_OUT")" "Setting CheckpointsLeft
+Unsetting HaltSeconds
+
+Halt file settings for $A/.scr/halt.scr:
+  ExitReason:      SCR_FINALIZE_CALLED
+  CheckpointsLeft: 3
+  ExitAfter:       $(asc 2030-01-03T03:04:05)
+  ExitBefore:      $(asc 2030-01-02T03:04:05)" "scr_halt -c 3 --unset-seconds, as SCR prints it"
+run_tool "$SCR_HALT" --checkpoints 3 --unset-seconds --prefix "$B"
+expect_rc 0
+# SCR++'s words stay available, with their own option.
+run_tool "$SCR_HALT" --details "$A"
 expect_out "halt before 2030-01-02 03:04:05"
 expect_out "halt after 2030-01-03 03:04:05"
-for key in "[CHECKPOINTS]" "[EXIT_BEFORE]" "[EXIT_AFTER]" "(HALT_SECONDS)"; do expect_out "$key"; done
+for key in "[CHECKPOINTS]" "[EXIT_BEFORE]" "[EXIT_AFTER]"; do expect_out "$key"; done
+# Requests that change nothing: exit 0 as SCR's, saying so on stderr; 2 with --strict.
+run_tool "$SCR_HALT" -c 3 "$A"
+expect_rc 0
+expect_err "CHECKPOINTS is already 3; nothing changed"
+expect_out "  CheckpointsLeft: 3"
+run_tool "$SCR_HALT" --unset-seconds "$A"
+expect_rc 0
+expect_err "HALT_SECONDS was not set; nothing changed"
+assert_eq "$(head -n3 "$LAST_OUT")" "Unsetting HaltSeconds
+
+Halt file settings for $A/.scr/halt.scr:" "scr_halt --unset-seconds of an unset condition, as SCR prints it"
+run_tool "$SCR_HALT" --unset-seconds --strict "$A"
+expect_rc 2
+both "-s 600 @" "--seconds 600 --prefix @" 0 "$H"
 both "--unset-checkpoints @" "--unset-checkpoints --prefix @" 0 "$H"
 both "--unset-before @" "--unset-before --prefix @" 0 "$H"
 both "--unset-after @" "--unset-after --prefix @" 0 "$H"
@@ -112,21 +192,32 @@ both "-i @" "--immediate --prefix @" 0 "$H"
 run_tool "$SCR_HALT" --list --json --prefix "$A"
 expect_out '"stop_now": true'
 both "--unset-reason @" "--unset-immediate --prefix @" 0 "$H"
+both "--unset-reason @" "--unset-immediate --prefix @" 0 "$H"   # not set: nothing changed
+both_said "EXIT_REASON was not set; nothing changed"
+run_tool "$SCR_HALT" --unset-reason --strict "$A"
+expect_rc 2
 # Without any option SCR halts the job now, with the reason JOB_HALTED.
 both "@" "--immediate=JOB_HALTED --prefix @" 0 "$H"
 run_tool "$SCR_HALT" -l "$A"
-expect_out "JOB_HALTED"
+expect_out "  ExitReason:      JOB_HALTED"
 both "-r @" "--remove --prefix @" 0 "$H"
+assert_eq "$(cat "${BOTH_OUT[@]}")" "" "scr_halt -r's output (SCR deletes the file silently)"
 run_tool "$SCR_HALT" -l "$A"
-expect_no_out "[EXIT_REASON]"
-expect_no_out "[FINALIZED]"     # gone too: SCR deletes the whole halt file
+# FINALIZED is gone too: SCR deletes the whole halt file.
+assert_eq "$(cat "$LAST_OUT")" "Halt file settings for $A/.scr/halt.scr:
+  None" "scr_halt -l after -r"
+# -r without a halt file: nothing to remove (SCR 2's rm -f), 2 with --strict.
+both "-r @" "--remove --prefix @" 0 "$H"
+both_said "no halt condition was set; nothing changed"
+run_tool "$SCR_HALT" -r --strict "$A"
+expect_rc 2
 # Several directories, -v naming each halt file.
 run_tool "$SCR_HALT" -v -c 1 "$A" "$B"
 expect_rc 0
 expect_out "scr_halt: $A/.scr/halt.scr"
 expect_out "scr_halt: $B/.scr/halt.scr"
 run_tool "$SCR_HALT" -lv "$A"
-expect_out "[CHECKPOINTS]"
+expect_out "  CheckpointsLeft: 1"
 run_tool "$SCR_HALT" -r "$A" "$B"
 expect_rc 0
 run_tool "$SCR_HALT" -c "$A"

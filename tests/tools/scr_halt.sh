@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # scr_halt against real jobs, through the halt file the runtime reads.
 #  a) --checkpoints 1 stops a running job right after its next checkpoint
-#  b) --immediate stops a running job at its next step; --list (text, JSON)
-#     shows the request; --remove-finalized clears FINALIZED alone, and
-#     --remove clears everything, as SCR deletes the halt file
+#  b) --immediate stops a running job at its next step; --list (SCR's
+#     layout), --details and --json show the request; --remove-finalized
+#     clears FINALIZED alone, and --remove clears everything, as SCR deletes
+#     the halt file; again, it changes nothing: exit 0 (2 with --strict)
 #  c) --after a past time halts a job at once, a future one does not;
-#     --before with --seconds; each --unset-... lets the job run again
+#     --before with --seconds; each --unset-... lets the job run again;
+#     unsetting what is not set changes nothing: exit 0 (2 with --strict)
 #  d) TIME forms; bad values, a missing directory, a damaged halt file:
 #     clear errors, exit codes, nothing created or changed
 source "$(dirname "$0")/tools_lib.sh"
@@ -52,7 +54,7 @@ wait_long_job() {
 
 # a) --checkpoints 1 while running
 start_long_job
-run_tool "$SCR_HALT" --prefix "$PREFIX" --checkpoints 1
+run_tool "$SCR_HALT" --prefix "$PREFIX" --checkpoints 1 --details
 expect_rc 0
 expect_out "halt after 1 more checkpoint [CHECKPOINTS]"
 wait_long_job
@@ -64,6 +66,9 @@ last="$(checkpoint_steps | awk '{print $NF}')"
 assert_eq "$stop" "$last" "step of the halt (the job must stop right after its next checkpoint)"
 say "job stopped right after its checkpoint at step $stop"
 run_tool "$SCR_HALT" --prefix "$PREFIX" --list
+expect_rc 0
+expect_out "  CheckpointsLeft: 0"
+run_tool "$SCR_HALT" --prefix "$PREFIX" --details
 expect_rc 0
 expect_out "halt now: the requested checkpoints are done [CHECKPOINTS]"
 expect_out "A job reading this file now would stop"
@@ -81,22 +86,29 @@ stop="$(stopped_at)"
 [[ -n "$stop" ]] && ((stop >= FIRST_CKPT)) || fail "the job did not stop for --immediate (stopped at '$stop')"
 run_tool "$SCR_HALT" --prefix "$PREFIX" --list
 expect_rc 0
+expect_out "  ExitReason:      operator test"
+run_tool "$SCR_HALT" --prefix "$PREFIX" --details
+expect_rc 0
 expect_out "halt now, reason: operator test [EXIT_REASON]"
 expect_out "[FINALIZED]"
 run_tool "$SCR_HALT" --prefix "$PREFIX" --list --json
 expect_rc 0
 expect_out '"EXIT_REASON": "operator test"'
 expect_out '"stop_now": true'
-run_tool "$SCR_HALT" --prefix "$PREFIX" --remove-finalized
+run_tool "$SCR_HALT" --prefix "$PREFIX" --remove-finalized --details
 expect_rc 0
 expect_no_out "[FINALIZED]"
 expect_out "[EXIT_REASON]"
-run_tool "$SCR_HALT" --prefix "$PREFIX" --remove
+run_tool "$SCR_HALT" --prefix "$PREFIX" --remove --details
 expect_rc 0
 expect_out "removed every halt condition"
 assert_no_file "$PREFIX/.scr/halt.scr" "with no condition left the halt file"
 run_tool "$SCR_HALT" --prefix "$PREFIX" --remove
+expect_rc 0
+expect_err "no halt condition was set; nothing changed"
+run_tool "$SCR_HALT" --prefix "$PREFIX" --remove --strict
 expect_rc 2
+assert_no_file "$PREFIX/.scr/halt.scr" "--remove with nothing to remove"
 run_job SCR_FLUSH=0 -- "$E2E_NP" "$HEAT" -n 10 -c 0
 expect_ok "job after --remove"
 [[ -z "$(stopped_at)" ]] || fail "the job halted after the conditions were removed"
@@ -109,10 +121,10 @@ expect_err "EXIT_AFTER is already past"
 run_job SCR_FLUSH=0 -- "$E2E_NP" "$HEAT" -n 40 -c 10
 expect_ok "job with EXIT_AFTER in the past"
 assert_eq "$(stopped_at)" 1 "step at which the job stops for EXIT_AFTER"
-run_tool "$SCR_HALT" --prefix "$PREFIX" --after +2h
+run_tool "$SCR_HALT" --prefix "$PREFIX" --after +2h --details
 expect_rc 0
 expect_out "(in 2 h) [EXIT_AFTER]"
-run_tool "$SCR_HALT" --prefix "$PREFIX" --before +10m --seconds 3600
+run_tool "$SCR_HALT" --prefix "$PREFIX" --before +10m --seconds 3600 --details
 expect_rc 0
 expect_out "leaving 3600 seconds (HALT_SECONDS) for the last checkpoint [EXIT_BEFORE]"
 rm -rf "$PREFIX/.scr/scr.dataset."* "$PREFIX/.scr/index.scr" "$CACHE" "$CNTL" && mkdir -p "$CACHE" "$CNTL"
@@ -121,11 +133,17 @@ expect_ok "job within HALT_SECONDS of EXIT_BEFORE"
 assert_eq "$(stopped_at)" 1 "step at which the job stops for EXIT_BEFORE"
 run_tool "$SCR_HALT" --prefix "$PREFIX" --unset-before --unset-seconds
 expect_rc 0
-expect_out "unset EXIT_BEFORE"
-expect_out "unset HALT_SECONDS"
+expect_out "Unsetting ExitBefore"
+expect_out "Unsetting HaltSeconds"
+expect_no_out "  ExitBefore:"
+expect_no_out "  HaltSeconds:"
+before="$(scr_digest)"
 run_tool "$SCR_HALT" --prefix "$PREFIX" --unset-before
+expect_rc 0
+expect_err "EXIT_BEFORE was not set; nothing changed"
+run_tool "$SCR_HALT" --prefix "$PREFIX" --unset-before --strict
 expect_rc 2
-expect_err "EXIT_BEFORE was not set"
+expect_digest "$before" "unsetting a condition that is not set"
 run_tool "$SCR_HALT" --prefix "$PREFIX" --list --json
 expect_out '"EXIT_AFTER": '
 expect_out '"stop_now": false'

@@ -1,21 +1,28 @@
 #!/usr/bin/env bash
 # scr_index on a real prefix: the listing shows the datasets, and each change
 # alters what the next restart from the prefix loads.
-#  a) list (table and JSON); listing changes nothing
+#  a) list (SCR's layout, SCR++'s --details table, JSON); listing changes nothing
 #  b) --current step.20: the next restart loads step.20
 #  c) --drop of the newest (and CURRENT) dataset: the next restart loads the older one
 #  d) --add re-adopts the dropped dataset after verifying it; made CURRENT;
 #     SCR's --remove NAME and --add ID do the same
 #     (a restart sets CURRENT to what it loaded), the next restart loads it
-#  e) --drop-after step.10: the next restart loads step.10; again: nothing to do (2)
-#  f) --add refuses damaged datasets (wrong size, wrong CRC) and known names
-#  g) --current refuses a dataset the runtime marked FAILED
+#  e) --drop-after step.10: the next restart loads step.10; again: nothing
+#     to do (exit 0 as SCR's, 2 with --strict)
+#  f) --add refuses damaged datasets (wrong size, wrong CRC); a dataset
+#     already indexed changes nothing
+#  g) --current and --add refuse a dataset the runtime marked FAILED
 source "$(dirname "$0")/tools_lib.sh"
 e2e_begin tools_scr_index
 make_prefix
 
 # a) listing
 run_tool "$SCR_INDEX" --prefix "$PREFIX"
+expect_rc 0
+expect_out "DSET VALID FLUSHED             CUR NAME"
+grep -qE '^   4 YES   20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}   \* step\.40$' "$LAST_OUT" ||
+  fail "the listing does not show step.40 in SCR's layout"
+run_tool "$SCR_INDEX" --prefix "$PREFIX" --details
 expect_rc 0
 expect_out "DSET  VALID  FLUSHED  TYPE        FAILED      SIZE  CREATED"
 for s in 10 20 30; do
@@ -81,8 +88,10 @@ restart_job -n 10
 expect_resumed_from step.10
 before="$(scr_digest)"
 run_tool "$SCR_INDEX" --prefix "$PREFIX" --drop-after step.10
+expect_rc 0
+expect_err "no dataset is newer than step.10; nothing changed"
+run_tool "$SCR_INDEX" --prefix "$PREFIX" --drop-after step.10 --strict
 expect_rc 2
-expect_out "No dataset is newer than step.10; nothing changed."
 expect_digest "$before" "--drop-after with nothing to drop"
 
 # f) --add refuses what does not verify, and changes nothing
@@ -95,8 +104,8 @@ run_tool "$SCR_INDEX" --prefix "$PREFIX" --add step.20
 expect_rc 3
 expect_err "step.20/rank_2.dat fails its CRC32C check"
 run_tool "$SCR_INDEX" --prefix "$PREFIX" --add step.10
-expect_rc 4
-expect_err "'step.10' is already in the index"
+expect_rc 0
+expect_err "'step.10' is already in the index (dataset 1); nothing changed"
 run_tool "$SCR_INDEX" --prefix "$PREFIX" --add step.99
 expect_rc 2
 expect_err "has a summary for 'step.99'"
@@ -109,9 +118,15 @@ expect_fresh_start
 expect_index step.10 failed 1
 run_tool "$SCR_INDEX" --prefix "$PREFIX"
 expect_rc 0
+grep -qE "^   1 NO    [0-9T:-]{19}     step\.10$" "$LAST_OUT" || fail "the listing does not show step.10 as not valid"
+run_tool "$SCR_INDEX" --prefix "$PREFIX" --details
+expect_rc 0
 grep -qE "^ +[0-9]+  NO +YES +checkpoint +yes .* step\.10$" "$LAST_OUT" || fail "the listing does not show step.10 as failed"
 expect_out "A restart from this prefix finds no loadable checkpoint."
 run_tool "$SCR_INDEX" --prefix "$PREFIX" --current step.10
 expect_rc 4
 expect_err "cannot make 'step.10' CURRENT: it is marked FAILED"
+run_tool "$SCR_INDEX" --prefix "$PREFIX" --add step.10
+expect_rc 4
+expect_err "'step.10' is already in the index (dataset 1), marked FAILED"
 e2e_pass

@@ -134,7 +134,7 @@ expect_out "list_down_nodes of the run's nodes exit: 0"
 expect_out "SCR_Finalize ran (FINALIZED="
 expect_out "should_exit after: 0"
 run_tool "$SCR_INDEX" -l -p "$J/prefix"
-grep -qE '^ +4 +YES +YES .* \* +step\.40$' "$LAST_OUT" || fail "the scavenged step.40 is not CURRENT in the index"
+grep -qE '^   4 YES   [0-9T:-]{19}   \* step\.40$' "$LAST_OUT" || fail "the scavenged step.40 is not CURRENT in the index"
 
 # b) SCR's loop job script, with scr_postrun at the end
 J="$E2E_DIR/b"
@@ -195,7 +195,7 @@ expect_out "postrun exit: 0"
 assert_eq "$(grep -c '^RESULT ' "$LAST_OUT")" 1 "runs that finished in job b"
 expect_out "$REF_RESULT"
 run_tool "$SCR_INDEX" -p "$J/prefix"
-grep -qE '^ +4 +YES +YES .* \* +step\.40$' "$LAST_OUT" || fail "scr_postrun did not save step.40 (index: $(cat "$LAST_OUT"))"
+grep -qE '^   4 YES   [0-9T:-]{19}   \* step\.40$' "$LAST_OUT" || fail "scr_postrun did not save step.40 (index: $(cat "$LAST_OUT"))"
 
 # c) scr_halt -c 1 DIR on a running job
 J="$E2E_DIR/c"

@@ -39,6 +39,9 @@ struct OptionSpec {
 
 // Options several commands share, spelled as SCR's commands spell them.
 inline constexpr OptionSpec kHelpOption{"--help", OptionSpec::flag, "", "show this help", "-h"};
+// SCR++'s own: SCR's scr_index and scr_halt exit 0 when nothing changed.
+inline constexpr OptionSpec kStrictOption{
+    "--strict", OptionSpec::flag, "", "exit 2 when the request changes nothing (else 0, as SCR)"};
 inline constexpr OptionSpec kJobPrefixOption{
     "--prefix", OptionSpec::value, "DIR", "the job's prefix (default: $SCR_PREFIX, else .)", "-p"};
 inline constexpr OptionSpec kJobLauncherOption{"--joblauncher", OptionSpec::value, "LAUNCHER",

@@ -9,7 +9,8 @@ std::string exit_codes_help() {
          "  0  success\n"
          "  1  usage error (unknown option, missing or malformed value)\n"
          "  2  not found (no such directory, not a prefix, unknown dataset) or nothing to do\n"
-         "     (the change asked for is already in place; nothing was written)\n"
+         "     (scr_index and scr_halt: only with --strict, when the change asked for is\n"
+         "     already in place; without it they exit 0, as SCR's do)\n"
          "  3  damaged data (unreadable metadata, files that fail verification)\n"
          "  4  refused: the request conflicts with what was found\n"
          "  5  an operation failed (I/O error)\n";
@@ -63,6 +64,11 @@ std::optional<int> begin_command(const Cli& cli, std::span<const OptionSpec> spe
 
 void Cli::note(const std::string& message) const {
   std::fprintf(stderr, "%s: note: %s\n", tool_.c_str(), message.c_str());
+}
+
+int Cli::unchanged(const std::string& message, bool strict) const {
+  note(message + "; nothing changed");
+  return strict ? exit_code::unchanged : exit_code::ok;
 }
 
 }  // namespace scr::tools

@@ -17,6 +17,7 @@ namespace exit_code {
 inline constexpr int ok = 0;
 inline constexpr int usage = 1;      // bad options or arguments
 inline constexpr int not_found = 2;  // no such directory, prefix or dataset; nothing to do
+inline constexpr int unchanged = 2;  // with --strict: the change asked for was already in place
 inline constexpr int bad_data = 3;   // damaged metadata, files that fail verification
 inline constexpr int refused = 4;    // the request conflicts with the state it finds
 inline constexpr int failed = 5;     // an operation failed (I/O), or the job did not finish
@@ -52,6 +53,10 @@ class Cli {
   // "<tool>: note: <message>" on stderr, for things worth knowing that do not
   // change the outcome.
   void note(const std::string& message) const;
+  // A request that changed nothing: "<tool>: note: <message>; nothing
+  // changed" on stderr; returns 0 as SCR's commands exit, or
+  // exit_code::unchanged under SCR++'s --strict.
+  int unchanged(const std::string& message, bool strict) const;
 
  private:
   std::string tool_;

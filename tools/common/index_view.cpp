@@ -1,5 +1,6 @@
 #include "tools/common/index_view.hpp"
 
+#include <cstdio>
 #include <optional>
 
 #include "common/strings.hpp"
@@ -77,6 +78,22 @@ std::string index_text(const std::string& prefix, const rt::PrefixIndex& idx) {
     out += "A restart from this prefix loads " + choice + " (CURRENT).\n";
   else
     out += "A restart from this prefix loads " + choice + " (the newest loadable checkpoint).\n";
+  return out;
+}
+
+std::string scr_listing_text(const std::vector<DatasetRow>& rows) {
+  // Fixed widths as SCR prints them: "%4d", "YES  "/"NO   ", a 19-character
+  // time or as many blanks, "  *"/"   ".
+  std::string out = "DSET VALID FLUSHED             CUR NAME\n";
+  for (auto r = rows.rbegin(); r != rows.rend(); ++r) {
+    if (!(r->flags & rt::kFlagCheckpoint)) continue;
+    char id[16];
+    std::snprintf(id, sizeof id, "%4d", r->id);
+    bool flushed = r->flushed && r->flushed_secs > 0;
+    out += std::string(id) + " " + (r->complete && !r->failed ? "YES  " : "NO   ") + " " +
+           (flushed ? scr_timestamp(r->flushed_secs) : std::string(19, ' ')) + " " +
+           (r->current ? "  *" : "   ") + " " + (r->name.empty() ? "UNKNOWN_NAME" : r->name) + "\n";
+  }
   return out;
 }
 

@@ -23,6 +23,7 @@ struct DatasetRow {
   uint64_t size = 0;
   int64_t files = 0;
   int64_t created_usecs = 0;  // 0 when unknown
+  int64_t flushed_secs = 0;   // when its flush finished, 0 when unknown (not from the index)
 };
 
 std::vector<DatasetRow> index_rows(const rt::PrefixIndex& idx);
@@ -36,6 +37,12 @@ std::string restart_choice(const rt::PrefixIndex& idx);
 
 // The table plus a closing line saying what a restart would load.
 std::string index_text(const std::string& prefix, const rt::PrefixIndex& idx);
+
+// SCR 3.1's `scr_index --list`, byte for byte, for the scripts that parse it:
+// checkpoints only, newest first, under "DSET VALID FLUSHED             CUR NAME";
+// FLUSHED is the flush time (flushed_secs) as "YYYY-MM-DDTHH:MM:SS", blank
+// when not flushed; a '*' under CUR marks CURRENT. Nothing follows the rows.
+std::string scr_listing_text(const std::vector<DatasetRow>& rows);
 Json index_json(const std::string& prefix, const rt::PrefixIndex& idx);
 
 }  // namespace scr::tools

@@ -5,13 +5,26 @@
 
 namespace scr::tools {
 
-std::string local_time(int64_t epoch_seconds) {
+namespace {
+
+std::string local_format(int64_t epoch_seconds, const char* format) {
   std::time_t t = static_cast<std::time_t>(epoch_seconds);
   std::tm tm{};
   localtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, format, &tm);
   return buf;
+}
+
+}  // namespace
+
+std::string local_time(int64_t epoch_seconds) { return local_format(epoch_seconds, "%Y-%m-%d %H:%M:%S"); }
+
+std::string scr_timestamp(int64_t epoch_seconds) { return local_format(epoch_seconds, "%Y-%m-%dT%H:%M:%S"); }
+
+// The tools never call setlocale, so %a and %b are asctime's English names.
+std::string asctime_text(int64_t epoch_seconds) {
+  return local_format(epoch_seconds, "%a %b %e %H:%M:%S %Y");
 }
 
 std::string duration_words(int64_t seconds) {

@@ -16,6 +16,7 @@
 #include "tools/common/prefix_dir.hpp"
 #include "tools/common/times.hpp"
 #include "tools/scr_halt/halt_edit.hpp"
+#include "tools/scr_halt/halt_settings.hpp"
 #include "tools/scr_halt/halt_time.hpp"
 #include "tools/scr_halt/halt_words.hpp"
 
@@ -35,7 +36,7 @@ const OptionSpec kOptions[] = {
      "halt now, for REASON (default scr_halt) [EXIT_REASON]", "-i"},
     {"--seconds", OptionSpec::value, "N",
      "seconds kept before --before or the allocation end [HALT_SECONDS]", "-s"},
-    {"--list", OptionSpec::flag, "", "print the conditions in words", "-l"},
+    {"--list", OptionSpec::flag, "", "print the conditions as SCR does", "-l"},
     {"--unset-checkpoints", OptionSpec::flag, "", "remove CHECKPOINTS"},
     {"--unset-before", OptionSpec::flag, "", "remove EXIT_BEFORE"},
     {"--unset-after", OptionSpec::flag, "", "remove EXIT_AFTER"},
@@ -46,7 +47,10 @@ const OptionSpec kOptions[] = {
     {"--verbose", OptionSpec::flag, "", "name each halt file before editing it", "-v"},
     {"--prefix", OptionSpec::value, "DIR", "a job's prefix directory (also as DIR arguments)", "-p"},
     {"--remove-finalized", OptionSpec::flag, "", "remove FINALIZED, the mark SCR_Finalize leaves"},
+    {"--details", OptionSpec::flag, "",
+     "print the conditions in words, and whether a job would stop now"},
     {"--json", OptionSpec::flag, "", "print the conditions as JSON"},
+    kStrictOption,
     kHelpOption,
 };
 
@@ -60,7 +64,9 @@ std::string help_text() {
          "current directory; each DIR given is edited in turn. Without any option the job\n"
          "halts now (EXIT_REASON=JOB_HALTED), as with SCR. A running job sees changes at\n"
          "its next check; a job started later sees them at once. Conditions stay until\n"
-         "removed. After a change the resulting conditions are printed, as with --list.\n\n"
+         "removed. After a change the resulting conditions are printed, as with --list\n"
+         "(SCR's layout: \"Halt file settings for FILE:\" and \"  Key: value\" lines),\n"
+         "--details or --json. A request that changes nothing says so on stderr.\n\n"
          "Options:\n" +
          options_help(kOptions) +
          "\nTIME is epoch seconds, \"YYYY-MM-DD HH:MM[:SS]\" or YYYY-MM-DDTHH:MM:SS in local\n"
@@ -109,12 +115,43 @@ Result<h::Changes> changes_from(const Args& args, int64_t now) {
   return c;
 }
 
-void print_conditions(const std::string& file, bool exists, const kv::Tree& t, int64_t now,
-                      bool json) {
-  if (json)
+// How the conditions are printed: SCR's layout for SCR's spellings, SCR++'s
+// words (--details) or JSON (--json).
+enum class Style { scr, details, json };
+
+// One DIR: the absolute prefix worked on, and its halt file as SCR names it
+// in its listing (DIR as given, joined with .scr/halt.scr).
+struct Target {
+  std::string prefix;
+  std::string shown_file;
+};
+
+void print_conditions(Style style, const std::string& file, const std::string& shown_file,
+                      bool exists, const kv::Tree& t, int64_t now) {
+  if (style == Style::json)
     std::printf("%s\n", h::conditions_json(file, exists, t, now).dump().c_str());
-  else
+  else if (style == Style::details)
     std::fputs(h::conditions_text(file, exists, t, now).c_str(), stdout);
+  else
+    std::fputs(h::scr_settings_text(shown_file, t).c_str(), stdout);
+}
+
+// What a call that edits prints: in SCR's layout the changes asked for, then
+// the conditions; nothing for --remove alone, as SCR deletes the file
+// silently. SCR++'s layouts print the conditions.
+void print_after_edit(Style style, const h::Changes& changes, const std::string& file,
+                      const std::string& shown_file, const kv::Tree& t, int64_t now) {
+  if (style == Style::scr) {
+    if (changes.remove_all && changes.set.empty()) return;
+    std::fputs(h::scr_changes_text(changes).c_str(), stdout);
+  }
+  print_conditions(style, file, shown_file, !t.empty(), t, now);
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;
+  return out;
 }
 
 // Write the new conditions: an empty set removes the file, so "no file" and
@@ -124,13 +161,20 @@ Status save(io::Env& env, const std::string& prefix, const kv::Tree& t) {
   return rt::write_halt(env, prefix, t);
 }
 
+struct Mode {
+  Style style = Style::scr;
+  bool verbose = false;
+  bool strict = false;
+};
+
 // One prefix: apply the changes (or list), print the result; the exit code.
-int edit_prefix(const Cli& cli, const std::string& prefix, const h::Changes& changes, bool json,
-                bool verbose, int64_t now) {
+int edit_prefix(const Cli& cli, const Target& target, const h::Changes& changes, const Mode& mode,
+                int64_t now) {
   io::Env& env = io::Env::posix();
+  const std::string& prefix = target.prefix;
   if (Status st = check_dir(env, prefix); !st.ok()) return cli.fail(st);
   std::string file = rt::halt_path(prefix);
-  if (verbose) std::printf("scr_halt: %s\n", file.c_str());
+  if (mode.verbose) std::printf("scr_halt: %s\n", file.c_str());
   // A running job counts CHECKPOINTS down in this file: hold its lock from
   // reading to writing so neither change is lost.
   std::optional<Result<io::FileLock>> lock;
@@ -145,26 +189,33 @@ int edit_prefix(const Cli& cli, const std::string& prefix, const h::Changes& cha
         exit_code::bad_data,
         current.status().message() + "; nothing was changed (delete the file to start over)");
   if (changes.empty()) {
-    print_conditions(file, exists, *current, now, json);
+    print_conditions(mode.style, file, target.shown_file, exists, *current, now);
     return exit_code::ok;
   }
 
   h::Edit edit = h::apply_changes(*current, changes);
   if (!edit.changed) {
-    for (const auto& n : edit.no_ops) cli.note(n);
-    std::printf("Nothing changed in %s.\n", file.c_str());
-    return exit_code::not_found;
+    // SCR rewrites the file with what it held and exits 0.
+    print_after_edit(mode.style, changes, file, target.shown_file, *current, now);
+    return cli.unchanged(file + ": " + joined(edit.no_ops), mode.strict);
   }
   if (Status st = save(env, prefix, edit.tree); !st.ok())
     return cli.fail(exit_code::failed, "could not update " + file + ": " + st.message());
   for (const auto& n : edit.no_ops) cli.note(n);
-  if (!json)
+  if (mode.style == Style::details)
     for (const auto& d : edit.done) std::printf("%s\n", d.c_str());
   for (const char* key : {h::kAfter, h::kBefore})
     if (changes.set.count(key) && edit.tree.int_or(key, 0) <= now)
       cli.note(std::string(key) + " is already past: a job stops at its next check");
-  print_conditions(file, !edit.tree.empty(), edit.tree, now, json);
+  print_after_edit(mode.style, changes, file, target.shown_file, edit.tree, now);
   return exit_code::ok;
+}
+
+// SCR names the halt file after DIR as typed (os.path.join(DIR, ".scr",
+// "halt.scr")), and after the current directory when none is given.
+Target target_of(const std::string& given) {
+  std::string shown = given + (given.ends_with('/') ? "" : "/") + ".scr/halt.scr";
+  return {absolute_path(given), std::move(shown)};
 }
 
 }  // namespace
@@ -180,19 +231,26 @@ int main(int argc, char** argv) {
   int64_t now = now_seconds();
   auto changes = changes_from(*args, now);
   if (!changes) return cli.usage_error(changes.status().message());
-  bool list = args->has("--list") || args->has("--json");
+  if (args->has("--json") && args->has("--details"))
+    return cli.usage_error("choose --details or --json");
+  Mode mode;
+  mode.style = args->has("--json")      ? Style::json
+               : args->has("--details") ? Style::details
+                                        : Style::scr;
+  mode.verbose = args->has("--verbose");
+  mode.strict = args->has("--strict");
+  bool list = args->has("--list") || mode.style != Style::scr;
   // SCR's scr_halt without a condition halts the job now.
   if (changes->empty() && !list) changes->set[h::kReason] = kDefaultHaltReason;
 
-  std::vector<std::string> prefixes;
-  if (auto p = args->value("--prefix")) prefixes.push_back(absolute_path(*p));
-  for (const auto& d : args->positional()) prefixes.push_back(absolute_path(d));
-  if (prefixes.empty()) prefixes.push_back(absolute_path(default_prefix()));
-  if (prefixes.size() > 1 && args->has("--json"))
+  std::vector<Target> targets;
+  if (auto p = args->value("--prefix")) targets.push_back(target_of(*p));
+  for (const auto& d : args->positional()) targets.push_back(target_of(d));
+  if (targets.empty()) targets.push_back(target_of(default_prefix()));
+  if (targets.size() > 1 && mode.style == Style::json)
     return cli.usage_error("--json prints one directory; give one DIR");
   int code = exit_code::ok;
-  for (const auto& prefix : prefixes)
-    code = std::max(code, edit_prefix(cli, prefix, *changes, args->has("--json"),
-                                      args->has("--verbose"), now));
+  for (const auto& target : targets)
+    code = std::max(code, edit_prefix(cli, target, *changes, mode, now));
   return code;
 }

@@ -45,6 +45,19 @@ Found find_summary(const Request& req, const std::string& name) {
   return out;
 }
 
+// The dataset is in the index already. SCR's --add then enters it again and
+// exits 0, so an intact entry is a request that changes nothing; one marked
+// FAILED, or whose flush never finished, is refused: SCR++ clears those only
+// with --drop and a verifying --add.
+int already_indexed(const Request& req, const rt::PrefixIndex& idx, int id) {
+  std::string entry = "'" + idx.find(id)->value_or("NAME", "") + "' is already in the index (dataset " +
+                      std::to_string(id) + ")";
+  if (idx.flushed(id) && !idx.failed(id)) return req.cli.unchanged(entry, req.strict);
+  return req.cli.fail(exit_code::refused,
+                      entry + (idx.failed(id) ? ", marked FAILED" : ", its flush unfinished") +
+                          "; --drop it, then --add it to verify it again");
+}
+
 std::string bullet_list(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& i : items) out += "\n  " + i;
@@ -57,9 +70,7 @@ int add_dataset(const Request& req) {
   auto idx = open_index(req.env, req.prefix);
   if (!idx) return req.cli.fail(idx.status());
   const std::string& name = req.value;
-  if (auto id = idx->find_name(name))
-    return req.cli.fail(exit_code::refused, "'" + name + "' is already in the index (dataset " +
-                                                std::to_string(*id) + "); nothing to adopt");
+  if (auto id = idx->find_name(name)) return already_indexed(req, *idx, *id);
 
   Found found = find_summary(req, name);
   if (!found.match) {
@@ -74,18 +85,22 @@ int add_dataset(const Request& req) {
   auto& [id, summary] = *found.match;
   const std::string& adopted = summary.info.name;
   if (adopted != name) {
-    if (auto other = idx->find_name(adopted))
+    if (auto other = idx->find_name(adopted)) {
+      if (*other == id) return already_indexed(req, *idx, id);
       return req.cli.fail(exit_code::refused, "dataset " + std::to_string(id) + " ('" + adopted +
                                                   "') is already in the index (dataset " + std::to_string(*other) + ")");
+    }
   }
   if (summary.info.id != id)
     return req.cli.fail(exit_code::bad_data,
                         rt::summary_path(req.prefix, id) + " describes dataset " +
                             std::to_string(summary.info.id) + ", not " + std::to_string(id));
-  if (idx->has(id))
+  if (idx->has(id)) {
+    if (idx->find(id)->value_or("NAME", "") == adopted) return already_indexed(req, *idx, id);
     return req.cli.fail(exit_code::refused, "dataset id " + std::to_string(id) +
                                                 " is already in the index as '" +
                                                 idx->find(id)->value_or("NAME", "") + "'");
+  }
 
   FileCheck check = check_dataset_files(req.env, req.prefix, id, summary);
   if (!check.problems.empty())

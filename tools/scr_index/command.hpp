@@ -19,13 +19,15 @@ struct Request {
   std::string prefix;  // absolute
   std::string value;   // the option's value (NAME), empty for a flag
   bool json = false;
+  bool details = false;  // --details: SCR++'s listing instead of SCR's
+  bool strict = false;   // --strict: exit 2, not 0, when nothing changed
 };
 
 struct Command {
   std::string_view option;      // "--current"; "--list" for the default (listing)
   std::string_view value_name;  // "NAME", or "" for a flag
   std::string_view help;
-  bool json;                   // accepts --json
+  bool json;                   // accepts --json and --details (the listing)
   int (*run)(const Request&);  // returns the exit code
   std::string_view short_name;  // SCR's one-letter form ("-c"), or ""
 };

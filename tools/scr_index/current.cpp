@@ -1,8 +1,6 @@
 // scr_index --current NAME: the checkpoint the next restart from the prefix
 // loads. Only a dataset the runtime would accept may become CURRENT, so a
 // restart never starts from data that is incomplete or known to be bad.
-#include <cstdio>
-
 #include "runtime/dataset.hpp"
 #include "tools/common/prefix_dir.hpp"
 #include "tools/scr_index/command.hpp"
@@ -31,10 +29,7 @@ int set_current(const Request& req) {
   if (std::string why = not_loadable_reason(*idx, *id); !why.empty())
     return req.cli.fail(exit_code::refused, "cannot make '" + req.value + "' CURRENT: " + why);
   std::string before = idx->current();
-  if (before == req.value) {
-    std::printf("%s is already CURRENT; nothing changed.\n", req.value.c_str());
-    return exit_code::not_found;
-  }
+  if (before == req.value) return req.cli.unchanged(req.value + " is already CURRENT", req.strict);
   idx->set_current(req.value);
   return save_and_say(
       req, *idx,

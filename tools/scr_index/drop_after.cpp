@@ -1,8 +1,6 @@
 // scr_index --drop-after NAME: forget every dataset newer than NAME (higher
 // id), e.g. to go back to NAME after a run produced bad results. Their files
 // stay in the prefix.
-#include <cstdio>
-
 #include "tools/common/prefix_dir.hpp"
 #include "tools/scr_index/command.hpp"
 #include "tools/scr_index/index_edit.hpp"
@@ -22,10 +20,7 @@ int drop_after(const Request& req) {
     dropped += (dropped.empty() ? "" : ", ") + name;
     idx->erase(other);
   }
-  if (dropped.empty()) {
-    std::printf("No dataset is newer than %s; nothing changed.\n", req.value.c_str());
-    return exit_code::not_found;
-  }
+  if (dropped.empty()) return req.cli.unchanged("no dataset is newer than " + req.value, req.strict);
   return save_and_say(
       req, *idx, "Dropped " + dropped + " from the index; their files stay in the prefix." + note);
 }

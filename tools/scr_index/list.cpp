@@ -1,19 +1,39 @@
-// scr_index (no change requested): the index as a table or JSON.
+// scr_index (no change requested): the index in SCR's layout, which scripts
+// parse; with --details SCR++'s table, or JSON.
 #include <cstdio>
 
+#include "runtime/summary.hpp"
 #include "tools/common/index_view.hpp"
 #include "tools/common/prefix_dir.hpp"
 #include "tools/scr_index/command.hpp"
 
 namespace scr::tools::index_cmd {
+namespace {
+
+// SCR's index records when each dataset was flushed; SCR++'s does not. A
+// flush (or scavenge) writes the dataset's summary last, just before it
+// marks the entry flushed, so the summary's modification time is when the
+// flush finished (for an adopted dataset: when it was first flushed).
+int64_t flush_time(io::Env& env, const std::string& prefix, int id) {
+  auto info = env.stat(rt::summary_path(prefix, id));
+  return info ? static_cast<int64_t>(info->mtime.tv_sec) : 0;
+}
+
+}  // namespace
 
 int list_datasets(const Request& req) {
   auto idx = open_index(req.env, req.prefix);
   if (!idx) return req.cli.fail(idx.status());
-  if (req.json)
+  if (req.json) {
     std::printf("%s\n", index_json(req.prefix, *idx).dump().c_str());
-  else
+  } else if (req.details) {
     std::fputs(index_text(req.prefix, *idx).c_str(), stdout);
+  } else {
+    std::vector<DatasetRow> rows = index_rows(*idx);
+    for (DatasetRow& r : rows)
+      if (r.flushed) r.flushed_secs = flush_time(req.env, req.prefix, r.id);
+    std::fputs(scr_listing_text(rows).c_str(), stdout);
+  }
   return exit_code::ok;
 }
 

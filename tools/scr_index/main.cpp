@@ -24,22 +24,26 @@ std::vector<OptionSpec> option_table() {
   specs.push_back({"--prefix", OptionSpec::value, "DIR",
                    "the prefix directory (default: $SCR_PREFIX, else .)", "-p"});
   specs.push_back({"--json", OptionSpec::flag, "", "print the listing as JSON"});
+  specs.push_back({"--details", OptionSpec::flag, "",
+                   "list with SCR++'s columns, output datasets and what a restart loads"});
+  specs.push_back(kStrictOption);
   specs.push_back({"--help", OptionSpec::flag, "", "show this help", "-h"});
   return specs;
 }
 
 std::string help_text(const std::vector<OptionSpec>& specs) {
-  return "usage: scr_index [-p DIR] [-l] [--json]\n"
-         "       scr_index [-p DIR] -c NAME | -a NAME|ID | -b ID | -r|--drop NAME | --drop-after NAME\n"
+  return "usage: scr_index [-p DIR] [-l] [--details | --json]\n"
+         "       scr_index [-p DIR] [--strict] -c NAME | -a NAME|ID | -b ID | -r|--drop NAME | --drop-after NAME\n"
          "List the datasets in the index of an SCR++ prefix directory (.scr/index.scr), or\n"
          "change it: one change per call. A change is saved atomically; a damaged index is\n"
          "reported and left as it is. Change the index while no job runs in the prefix.\n\n"
          "Options:\n" +
          options_help(specs) +
-         "\nThe listing shows, per dataset, newest first: SCR's columns DSET (id), VALID\n"
-         "(complete and not failed), FLUSHED, then SCR++'s TYPE, FAILED, SIZE and CREATED,\n"
-         "then CUR (* marks CURRENT) and the NAME last; then which checkpoint a restart\n"
-         "from the prefix would load.\n\n" +
+         "\nThe listing is SCR's: one checkpoint per line, newest first, with its id\n"
+         "(DSET), VALID (complete and not failed: YES/NO), FLUSHED (when its flush\n"
+         "finished, YYYY-MM-DDTHH:MM:SS), a * under CUR for CURRENT, and its NAME.\n"
+         "--details adds SCR++'s columns (TYPE, FAILED, SIZE, CREATED), output datasets\n"
+         "and which checkpoint a restart from the prefix would load.\n\n" +
          exit_codes_help() +
          "\nExamples:\n"
          "  scr_index --prefix /p/run1\n"
@@ -72,12 +76,16 @@ int main(int argc, char** argv) {
   }
   if (!chosen) chosen = &listing;
   bool json = args->has("--json");
-  if (json && !chosen->json)
-    return cli.usage_error("--json applies to the listing, not to " + std::string(chosen->option));
+  bool details = args->has("--details");
+  for (const char* listing_only : {"--json", "--details"})
+    if (args->has(listing_only) && !chosen->json)
+      return cli.usage_error(std::string(listing_only) + " applies to the listing, not to " +
+                             std::string(chosen->option));
 
   index_cmd::Request req{
       scr::io::Env::posix(), cli, absolute_path(args->value("--prefix").value_or(default_prefix())),
-      chosen == &listing ? "" : args->value(chosen->option).value_or(""), json};
+      chosen == &listing ? "" : args->value(chosen->option).value_or(""), json, details,
+      args->has("--strict")};
   // Changes wait for no job: one that holds the prefix is named instead.
   if (chosen != &listing && has_index(req.env, req.prefix)) {
     auto held = lock_prefix(req.prefix);
