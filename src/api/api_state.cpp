@@ -95,11 +95,6 @@ bool disabled() { return state().disabled; }
 
 Status finalize() {
   State& s = state();
-  if (s.disabled) {
-    s.disabled = false;
-    end_session();
-    return Status::Ok();
-  }
   // The settings of SCR_Config end with the session (SCR frees them at
   // SCR_Finalize too): a later SCR_Init reads environment and files afresh.
   auto end_session = [&] {
@@ -107,6 +102,11 @@ Status finalize() {
     s.config.reset();
     s.finalized = true;
   };
+  if (s.disabled) {
+    s.disabled = false;
+    end_session();
+    return Status::Ok();
+  }
   if (!s.runtime)
     return Error(Errc::bad_state, s.finalized ? "SCR_Finalize called twice" : "SCR_Finalize called before SCR_Init");
   Status st = s.runtime->finalize();

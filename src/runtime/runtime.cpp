@@ -234,8 +234,8 @@ Status Runtime::prepare_restart() {
   sweep_rescaled(ctx_);
   SCR_TRY(apply_prefix_settings(ctx_));
   learn_prefix_ids(ctx_);
-  warn_unknown_current(ctx_, ctx_.restart_candidates);
   ctx_.restart_candidates = cached_checkpoints(ctx_);
+  warn_unknown_current(ctx_, ctx_.restart_candidates);
   if (s.global_restart) {
     // Every process must read the checkpoint from the prefix.
     for (int id : ctx_.filemap.ids()) (void)delete_cached(ctx_, id);
