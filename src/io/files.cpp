@@ -14,6 +14,7 @@
 #include "common/strings.hpp"
 #include "io/path.hpp"
 #include "kvtree/codec.hpp"
+#include "kvtree/veloc_file.hpp"
 
 namespace scr::io {
 namespace {
@@ -82,6 +83,20 @@ Status write_tree(Env& env, const std::string& path, const kv::Tree& tree) {
 Result<kv::Tree> read_tree(Env& env, const std::string& path) {
   SCR_ASSIGN_OR_RETURN(std::string bytes, read_file(env, path));
   auto tree = kv::decode(bytes);
+  if (!tree) return tree.status().with_context(path);
+  return tree;
+}
+
+Status write_veloc_tree(Env& env, const std::string& path, const kv::Tree& tree) {
+  return write_file_atomic(env, path, kv::veloc::encode(tree));
+}
+
+Result<kv::Tree> read_any_tree(Env& env, const std::string& path, TreeFormat* format) {
+  SCR_ASSIGN_OR_RETURN(std::string bytes, read_file(env, path));
+  auto span = std::as_bytes(std::span(bytes.data(), bytes.size()));
+  bool veloc = !bytes.empty() && kv::veloc::looks_like(span);
+  if (format) *format = veloc ? TreeFormat::veloc : TreeFormat::scrpp;
+  auto tree = veloc ? kv::veloc::decode(span) : kv::decode(bytes);
   if (!tree) return tree.status().with_context(path);
   return tree;
 }

@@ -25,6 +25,15 @@ Result<std::string> read_file(Env& env, const std::string& path, uint64_t max_by
 
 Status write_tree(Env& env, const std::string& path, const kv::Tree& tree);
 Result<kv::Tree> read_tree(Env& env, const std::string& path);
+// The metadata files SCR++ shares with SCR 3.1 (its prefix index, summaries
+// and rank-to-file maps) are in ECP-VeloC KVTree's format
+// (kvtree/veloc_file.hpp), written atomically like every tree here.
+enum class TreeFormat { scrpp, veloc };
+Status write_veloc_tree(Env& env, const std::string& path, const kv::Tree& tree);
+// Either format, told apart by its magic number; `*format` (if given) says
+// which. An empty file is corrupt here: a truncated SCR++ file must not pass
+// for KVTree's empty tree.
+Result<kv::Tree> read_any_tree(Env& env, const std::string& path, TreeFormat* format = nullptr);
 // A tree stored at the start of a larger file (redundancy headers). Returns
 // the tree and sets *end to the offset of the first byte after it.
 Result<kv::Tree> read_tree_at(File& file, uint64_t offset, uint64_t* end);

@@ -7,6 +7,7 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "runtime/prefix_index.hpp"
+#include "runtime/scr31/shared_format.hpp"
 
 namespace scr::rt {
 
@@ -14,15 +15,19 @@ std::string halt_path(const std::string& prefix) {
   return io::path::join(prefix_scr_dir(prefix), "halt.scr");
 }
 
+// The file is shared with SCR 3.1 and kept in its layout
+// (runtime/scr31/shared_format.hpp); an earlier SCR++'s is read as it is.
 Result<kv::Tree> read_halt(io::Env& env, const std::string& prefix) {
   std::string p = halt_path(prefix);
   if (!env.exists(p)) return kv::Tree();
-  return io::read_tree(env, p);
+  io::TreeFormat format;
+  SCR_ASSIGN_OR_RETURN(kv::Tree halt, io::read_any_tree(env, p, &format));
+  return format == io::TreeFormat::veloc ? scr31::halt_from_shared(halt) : halt;
 }
 
 Status write_halt(io::Env& env, const std::string& prefix, const kv::Tree& halt) {
   SCR_TRY(io::make_dirs(env, prefix_scr_dir(prefix), 0700));
-  return io::write_tree(env, halt_path(prefix), halt);
+  return io::write_veloc_tree(env, halt_path(prefix), scr31::halt_to_shared(halt));
 }
 
 int64_t allocation_end_time(const Settings& s) {

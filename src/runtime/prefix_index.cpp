@@ -1,10 +1,12 @@
 #include "runtime/prefix_index.hpp"
 
 #include <algorithm>
+#include <ctime>
 
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "runtime/dataset.hpp"
+#include "runtime/scr31/shared_format.hpp"
 
 namespace scr::rt {
 
@@ -26,23 +28,34 @@ std::string prefix_dataset_dir(const std::string& prefix, int id) {
 Result<PrefixIndex> PrefixIndex::load(io::Env& env, const std::string& prefix) {
   PrefixIndex idx;
   idx.path_ = io::path::join(prefix_scr_dir(prefix), "index.scr");
-  if (env.exists(idx.path_)) {
-    auto tree = io::read_tree(env, idx.path_);
-    if (!tree) return tree.status().with_context("reading the prefix index");
+  if (!env.exists(idx.path_)) return idx;
+  io::TreeFormat format;
+  auto tree = io::read_any_tree(env, idx.path_, &format);
+  if (!tree) return tree.status().with_context("reading the prefix index");
+  if (format == io::TreeFormat::scrpp) {
+    // Written by an SCR++ before the index was shared with SCR 3.1: read
+    // as it is, written in the shared form at the next save.
     idx.tree_ = std::move(tree).value();
+    return idx;
   }
+  auto view = scr31::index_from_shared(*tree);
+  if (!view) return view.status().with_context("reading the prefix index " + idx.path_);
+  idx.read_ = std::move(tree).value();
+  idx.read_view_ = *view;
+  idx.tree_ = std::move(view).value();
   return idx;
 }
 
 Status PrefixIndex::save(io::Env& env) const {
   SCR_TRY(io::make_dirs(env, io::path::dirname(path_), 0700));
-  return io::write_tree(env, path_, tree_);
+  return io::write_veloc_tree(env, path_,
+                              scr31::index_to_shared(tree_, read_, read_view_, static_cast<int64_t>(std::time(nullptr))));
 }
 
 kv::Tree& PrefixIndex::upsert(const kv::Tree& desc) {
   int id = static_cast<int>(desc.int_or("ID", 0));
   kv::Tree& e = entry(id);
-  for (const char* key : {"NAME", "FLAGS", "CKPT", "CREATED", "SIZE", "FILES"})
+  for (const char* key : {"NAME", "FLAGS", "CKPT", "CREATED", "SIZE", "FILES", "USER", "JOBID", "JOBNAME"})
     if (auto v = desc.value(key)) e.set(key, *v);
   return e;
 }

@@ -1,5 +1,7 @@
-// The index of datasets in the prefix directory: <prefix>/.scr/index.scr.
-//   DSET/<id>/{NAME, FLAGS, CKPT, CREATED, SIZE, FILES,
+// The index of datasets in the prefix directory: <prefix>/.scr/index.scr,
+// shared with SCR 3.1 and stored in its layout (runtime/scr31/shared_format.hpp);
+// SCR++ works on this view of it:
+//   DSET/<id>/{NAME, FLAGS, CKPT, CREATED, SIZE, FILES, USER, JOBID, JOBNAME,
 //              COMPLETE, FLUSHED, FAILED, FETCHED}
 //   CURRENT = <name of the checkpoint to restart from>
 // Only rank 0 of a job (or an operator tool) reads and writes it; every write
@@ -66,6 +68,10 @@ class PrefixIndex : public DatasetTable {
 
  private:
   std::string path_;
+  // The file as read when SCR 3.1's layout (docs/formats/scr31.md), and
+  // SCR++'s view of it then: save() keeps what SCR++ did not change.
+  kv::Tree read_;
+  kv::Tree read_view_;
 };
 
 }  // namespace scr::rt

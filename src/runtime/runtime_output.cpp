@@ -102,6 +102,7 @@ Status Runtime::start_output(const std::string& name, int flags) {
     desc.set("USER", ctx_.id.user);
     desc.set("JOBID", ctx_.id.job_id);
     if (!ctx_.settings.cluster_name.empty()) desc.set("CLUSTER", ctx_.settings.cluster_name);
+    if (!ctx_.settings.job_name.empty()) desc.set("JOBNAME", ctx_.settings.job_name);
     if (p.bypass) desc.set_int("BYPASS", 1);
     else desc.set("STORE", p.store);
   }

@@ -3,6 +3,7 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "runtime/prefix_index.hpp"
+#include "runtime/scr31/dataset_files.hpp"
 
 namespace scr::rt {
 namespace {
@@ -13,6 +14,10 @@ const kv::Tree kEmpty;
 
 std::string summary_path(const std::string& prefix, int id) {
   return io::path::join(prefix_dataset_dir(prefix, id), "summary.scr");
+}
+
+std::string own_summary_path(const std::string& prefix, int id) {
+  return io::path::join(prefix_dataset_dir(prefix, id), "summary.scrpp");
 }
 
 Result<std::vector<kv::FileRecord>> summary_files(const kv::Tree& rank_entry) {
@@ -72,8 +77,13 @@ Result<Summary> Summary::parse(kv::Tree tree, const std::string& where) {
 }
 
 Result<Summary> Summary::read(io::Env& env, const std::string& prefix, int id) {
-  std::string path = summary_path(prefix, id);
-  auto tree = io::read_tree(env, path);
+  // SCR++'s own summary when SCR++ flushed the dataset; else summary.scr:
+  // SCR 3.1's (with its rank2file map) or an earlier SCR++'s.
+  std::string path = own_summary_path(prefix, id);
+  io::TreeFormat format = io::TreeFormat::scrpp;
+  auto tree = env.exists(path) ? io::read_tree(env, path)
+                               : io::read_any_tree(env, path = summary_path(prefix, id), &format);
+  if (tree && format == io::TreeFormat::veloc) tree = scr31::read_dataset_files(env, prefix, id, *tree);
   if (!tree) {
     Status st = tree.status();
     // A file that does not parse is a damaged summary, not a bad argument.
@@ -84,7 +94,9 @@ Result<Summary> Summary::read(io::Env& env, const std::string& prefix, int id) {
 }
 
 Status Summary::write(io::Env& env, const std::string& prefix) const {
-  return io::write_tree(env, summary_path(prefix, id()), tree_);
+  SCR_TRY(io::write_tree(env, own_summary_path(prefix, id()), tree_));
+  // What SCR 3.1 reads to restart from the dataset (docs/formats/scr31.md).
+  return scr31::write_dataset_files(env, prefix, tree_);
 }
 
 const kv::Tree& Summary::desc() const {

@@ -1,5 +1,6 @@
-// summary.scr: what a flush leaves beside a dataset in the prefix, in
-// <prefix>/.scr/scr.dataset.<id>/ (docs/formats/prefix.md):
+// summary.scrpp: what a flush leaves beside a dataset in the prefix, in
+// <prefix>/.scr/scr.dataset.<id>/ (docs/formats/prefix.md), with SCR 3.1's
+// summary.scr and rank2file map, which are read when it is absent:
 //   DSET/<the dataset descriptor>
 //   RANKS = <processes that wrote the dataset>
 //   RANK/<r>/FILES = <count>, RANK/<r>/FILELIST/<the files of writer r, with
@@ -20,7 +21,11 @@
 
 namespace scr::rt {
 
+// SCR 3.1's summary.scr (runtime/scr31/dataset_files.hpp), which SCR++ writes
+// too, and SCR++'s own summary.scrpp beside it (the file lists with sizes
+// and CRC32C, the redundancy files).
 std::string summary_path(const std::string& prefix, int id);
+std::string own_summary_path(const std::string& prefix, int id);
 
 // One writer's entry, RANK/<r>: its application files (prefix-relative
 // names) and the redundancy files it flushed (names in the dataset's .scr

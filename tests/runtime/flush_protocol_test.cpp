@@ -154,12 +154,13 @@ TEST_F(FlushProtocol, WindowDeletesNothingItCannotTellIsUnshared) {
   rt::MarkPolicy window;
   window.prefix_size = 2;
   for (int id : {1, 2}) flush(id, window);
-  std::ofstream(rt::summary_path(prefix, 2), std::ios::trunc) << "damaged";
+  std::ofstream(rt::own_summary_path(prefix, 2), std::ios::trunc) << "damaged";
   flush(3, window);
   EXPECT_TRUE(index().has(1));
   EXPECT_TRUE(std::filesystem::exists(prefix + "/step.1/rank_0.dat"));
-  std::ofstream(rt::summary_path(prefix, 1), std::ios::trunc) << "damaged";
-  std::filesystem::remove(rt::summary_path(prefix, 2));  // no summary: names no file
+  std::ofstream(rt::own_summary_path(prefix, 1), std::ios::trunc) << "damaged";
+  std::filesystem::remove(rt::own_summary_path(prefix, 2));  // no summary: names no file
+  std::filesystem::remove(rt::summary_path(prefix, 2));
   flush(4, window);
   auto idx = index();
   EXPECT_TRUE(idx.has(1)) << "a dataset whose files are unknown was dropped";
@@ -200,13 +201,14 @@ TEST_F(FlushProtocol, CrashAtAnyStepLeavesNoLoadableDatasetWithoutSummary) {
   }();
   int crashes_not_loadable = 0;
   for (int step = 1;; ++step) {
+    std::filesystem::remove(rt::own_summary_path(prefix, 2));
     std::filesystem::remove(rt::summary_path(prefix, 2));
     std::ofstream(index_file, std::ios::binary | std::ios::trunc) << begun;
     io::FaultEnv faulty(env);
     faulty.crash_at_step(step);
     (void)end(faulty, 2, lists);
     auto idx = index();
-    auto summary = io::read_tree(env, rt::summary_path(prefix, 2));
+    auto summary = io::read_tree(env, rt::own_summary_path(prefix, 2));
     if (idx.loadable(2)) {
       ASSERT_TRUE(summary.ok()) << "step " << step << ": loadable without its summary";
       EXPECT_EQ(summary->int_or("RANKS", 0), 1);

@@ -143,7 +143,11 @@ TEST(SummaryCodec, WritesAndReadsBack) {
   ASSERT_EQ(red->size(), 1u);
   EXPECT_EQ((*red)[0].name, "red_0");
   EXPECT_EQ(rt::Summary::read(io::Env::posix(), dir.path(), 8).status().code(), Errc::not_found);
-  // A file that does not parse is a damaged summary.
+  // A file that does not parse is a damaged summary, SCR++'s own or, without
+  // it, the one in SCR 3.1's layout beside it.
+  write(rt::own_summary_path(dir.path(), 7), "\x01garbage");
+  EXPECT_EQ(rt::Summary::read(io::Env::posix(), dir.path(), 7).status().code(), Errc::corrupt);
+  std::filesystem::remove(rt::own_summary_path(dir.path(), 7));
   write(rt::summary_path(dir.path(), 7), "\x01garbage");
   EXPECT_EQ(rt::Summary::read(io::Env::posix(), dir.path(), 7).status().code(), Errc::corrupt);
 }
