@@ -1,7 +1,11 @@
 // scr_list_down_nodes: SCR's command that names the nodes of the allocation
 // a job should not run on, in the range syntax (n[2,5]) job scripts pass to
-// `srun --exclude`, or with -r one "node: reason" line each.
+// `srun --exclude`, or with -r one "node: reason" line each. As SCR's, it
+// tests the nodes itself: SCR_EXCLUDE_NODES, the resource manager's verdict,
+// and each node answering a command within a bounded time with usable cache
+// and control directories (SCR_NODE_REMOTE; tools/scr_run/node_probe.hpp).
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
@@ -24,7 +28,12 @@ const OptionSpec kOptions[] = {
     kJobLauncherOption,
     {"--reason", OptionSpec::flag, "", "print each down node with the reason", "-r"},
     {"--down", OptionSpec::value, "NODESET", "count these nodes as down without checking", "-d"},
-    {"--free", OptionSpec::flag, "", "(SCR: test free space) not supported", "-f"},
+    {"--free", OptionSpec::flag, "", "compare free space, not capacity, with SCR_NODE_MIN_BYTES", "-f"},
+    {"--remote", OptionSpec::value, "METHOD",
+     "test each node through srun, pdsh, ssh or an rsh-like command (SCR_NODE_REMOTE)"},
+    {"--timeout", OptionSpec::value, "SECS", "seconds a node has to answer (SCR_NODE_TIMEOUT, 10)"},
+    {"--min-bytes", OptionSpec::value, "SIZE",
+     "capacity each node's cache and control base needs (SCR_NODE_MIN_BYTES)"},
     {"--log", OptionSpec::flag, "", "(SCR: log each down node) not supported", "-l"},
     {"--secs", OptionSpec::value, "N", "(SCR: runtime for the log) not supported", "-s"},
     kHelpOption,
@@ -36,8 +45,11 @@ std::string help_text() {
          "in range syntax (\"n[2,5]\"), nothing when none is. The allocation is SCR_SIM_NODES\n"
          "when set (a simulated node is down when its node-local storage under SCR_CACHE_BASE\n"
          "or SCR_CNTL_BASE is gone while another node's remains), else the hosts of the\n"
-         "resource manager found at run time (SLURM, Flux, LSF, PBS), down when it reports\n"
-         "them so (SLURM: DOWN, DRAIN, FAIL or not responding).\n\n"
+         "resource manager found at run time (SLURM, Flux, LSF, PBS). A node is down when\n"
+         "SCR_EXCLUDE_NODES names it, when the resource manager reports it so (SLURM: DOWN,\n"
+         "DRAIN, FAIL or not responding), or, with a remote method (--remote), when it does\n"
+         "not run a command within --timeout seconds or its SCR_CACHE_BASE or SCR_CNTL_BASE\n"
+         "is missing, not writable or smaller than --min-bytes.\n\n"
          "Options:\n" +
          options_help(kOptions) +
          "\nExit status:\n"
@@ -54,11 +66,16 @@ int main(int argc, char** argv) {
   if (auto done = begin_command(cli, kOptions, argc, argv, help_text, &parsed, true, kError))
     return *done;
   const Args* args = &parsed;
-  for (const char* opt : {"--free", "--log", "--secs"})
+  for (const char* opt : {"--log", "--secs"})
     if (args->has(opt))
       return cli.fail(kError, std::string(opt) +
-                                  " is an SCR option SCR++ does not support (no capacity test; "
-                                  "the event log is the library's)");
+                                  " is an SCR option SCR++ does not support (the event log is the "
+                                  "library's)");
+  // The options are the configuration's parameters, given for this command.
+  for (auto [opt, param] : {std::pair{"--remote", "SCR_NODE_REMOTE"},
+                            std::pair{"--timeout", "SCR_NODE_TIMEOUT"},
+                            std::pair{"--min-bytes", "SCR_NODE_MIN_BYTES"}})
+    if (auto v = args->value(opt)) ::setenv(param, v->c_str(), 1);
   if (args->positional().size() > 1)
     return cli.usage_error("give one NODESET (commas separate nodes: n0,n1 or n[0-1])"), kError;
 
@@ -76,7 +93,8 @@ int main(int argc, char** argv) {
     return cli.fail(kError,
                     "no node set: give NODESET, set SCR_SIM_NODES, or run inside an allocation");
   std::vector<std::string> notes;
-  auto down = run::down_nodes(*alloc, nodes, args->value("--down"), *settings, &notes);
+  auto down =
+      run::down_nodes(*alloc, nodes, args->value("--down"), *settings, &notes, args->has("--free"));
   if (!down) return cli.fail(kError, down.status().message());
   for (const auto& n : notes) cli.note(n);
   if (down->empty()) return kNoneDown;

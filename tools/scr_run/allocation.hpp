@@ -7,12 +7,14 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "common/status.hpp"
 #include "runtime/settings.hpp"
 #include "tools/common/resmgr.hpp"
+#include "tools/scr_run/node_probe.hpp"
 
 namespace scr::tools::run {
 
@@ -24,22 +26,36 @@ struct Allocation {
 
 Result<Allocation> find_allocation(const rt::Settings& settings);
 
-// node -> why it is down, for the given nodes of the allocation; notes say
-// what could not be checked.
+// The tests beyond the resource manager's verdict, from the configuration:
+// SCR_EXCLUDE_NODES, and each node testing itself (SCR_NODE_REMOTE,
+// SCR_NODE_TIMEOUT, SCR_NODE_MIN_BYTES) that its cache and control bases
+// are there, writable and large enough. `free` measures free space instead
+// of capacity (scr_list_down_nodes -f).
+struct NodeTests {
+  std::set<std::string> excluded;
+  ProbeConfig probe;
+};
+Result<NodeTests> node_tests(const rt::Settings& settings, bool free = false);
+
+// node -> why it is down, for the given nodes of the allocation, in SCR's
+// order: excluded, reported by the resource manager, failing its own test
+// (real nodes only: simulated ones are not hosts); notes say what could not
+// be checked.
 std::map<std::string, std::string> find_down(const Allocation& alloc,
                                              const std::vector<std::string>& nodes,
-                                             const rt::Settings& settings,
+                                             const rt::Settings& settings, const NodeTests& tests,
                                              std::vector<std::string>* notes);
 
 // The down nodes a job command reports: those of `given` (SCR's --down
 // NODESET, counted down unchecked) and those find_down finds among all of
 // `nodes` (the given ones too: a simulated node's lost storage tells only
 // beside nodes that kept theirs). Errc::invalid_argument for a malformed
-// NODESET.
+// NODESET or SCR_EXCLUDE_NODES.
 Result<std::map<std::string, std::string>> down_nodes(const Allocation& alloc,
                                                       const std::vector<std::string>& nodes,
                                                       const std::optional<std::string>& given,
                                                       const rt::Settings& settings,
-                                                      std::vector<std::string>* notes);
+                                                      std::vector<std::string>* notes,
+                                                      bool free = false);
 
 }  // namespace scr::tools::run
