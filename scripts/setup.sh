@@ -7,7 +7,8 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libisal-dev
           libgtest-dev googletest libbenchmark-dev
           gfortran python3-mpi4py python3-cffi python3-numpy  # the Fortran and Python bindings
-          slurmctld slurmd slurm-client munge)                 # the one-node SLURM of the job-command tests
+          slurmctld slurmd slurm-client munge                  # the one-node SLURM of the job-command tests
+          iproute2 util-linux)                                 # the cluster in a box (tests/cluster)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -51,6 +51,12 @@ cluster_need() {
     if [[ -z "$why" ]] && ! unshare --net --uts --mount --propagation private true 2>/dev/null; then
       why="cannot create network, UTS and mount namespaces here"
     fi
+    # Bridges and veth pairs, tried in a throwaway network namespace (the
+    # host's is not touched).
+    if [[ -z "$why" ]] && ! unshare --net sh -c 'ip link add b0 type bridge &&
+        ip link add v0 type veth peer name v1 && ip link set v0 master b0' 2>/dev/null; then
+      why="cannot create a bridge and veth pairs here"
+    fi
   fi
   if [[ -n "$why" ]]; then
     printf '[cluster] SKIPPED: the cluster in a box %s\n' "$why" >&2
@@ -111,6 +117,7 @@ cluster_take_slot() {
 
 # Edited in place (never renamed over: /etc/hosts may be a bind mount),
 # under a lock on the file itself, shared by all slots.
+# shellcheck disable=SC2094  # fd 9 only holds the lock
 cluster_hosts_edit() {
   (
     flock 9

@@ -17,6 +17,7 @@
 source "$(dirname "$0")/../e2e/lib.sh"
 source "$(dirname "$0")/cluster.sh"
 cluster_need
+# shellcheck disable=SC2034  # read by e2e_tmp_base in lib.sh
 SCR_E2E_TMP=/tmp  # shared by the nodes (their /dev/shm is their own); not exported
 E2E_NP=8
 e2e_begin cluster_restart_matrix
