@@ -4,6 +4,7 @@
 #include <set>
 
 #include "common/log.hpp"
+#include "common/strings.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "mpi/turns.hpp"
@@ -153,6 +154,24 @@ Status try_fetch(Context& ctx, int id) {
 
 }  // namespace
 
+void set_aside_unreadable_index(Context& ctx) {
+  if (ctx.rank() != 0) return;
+  auto idx = PrefixIndex::load(ctx.fs(), ctx.settings.prefix);
+  Errc why = idx.status().code();
+  if (idx || (why != Errc::corrupt && why != Errc::unsupported)) return;
+  std::string path = prefix_index_path(ctx.settings.prefix);
+  std::string aside = path + ".unreadable." + std::to_string(static_cast<int64_t>(wall_seconds()));
+  Status moved = ctx.fs().rename(path, aside);
+  if (!moved.ok()) {
+    log::error(idx.status().message() + "; it could not be set aside either (" + moved.message() +
+               "): flushes to this prefix will fail until it is repaired or moved");
+    return;
+  }
+  log::warn(idx.status().message() + "; set aside as " + aside +
+            " and a new index started, so this job's checkpoints are saved. Datasets listed only in the old "
+            "index can be added back with scr_index --build ID --prefix " + ctx.settings.prefix);
+}
+
 void learn_prefix_ids(Context& ctx) {
   int64_t max_id = 0, max_ckpt = 0;
   if (ctx.rank() == 0) {
@@ -162,6 +181,12 @@ void learn_prefix_ids(Context& ctx) {
         max_ckpt = std::max<int64_t>(max_ckpt, idx->find(id)->int_or("CKPT", 0));
       }
     }
+    // A dataset directory the index does not list (its index set aside, or
+    // written by a job that died) must not be written over by a new dataset.
+    if (auto names = ctx.fs().list_dir(prefix_scr_dir(ctx.settings.prefix)))
+      for (const auto& n : *names)
+        if (str::starts_with(n, "scr.dataset."))
+          if (auto id = str::parse_int(n.substr(12))) max_id = std::max<int64_t>(max_id, *id);
   }
   ctx.dataset_id = std::max<int>(ctx.dataset_id, static_cast<int>(mpi::max(ctx.world, max_id)));
   ctx.checkpoint_id = std::max<int>(ctx.checkpoint_id, static_cast<int>(mpi::max(ctx.world, max_ckpt)));

@@ -13,8 +13,17 @@ namespace scr::rt {
 Result<int> fetch_checkpoint(Context& ctx);
 
 // Collective: the highest dataset and checkpoint ids recorded in the prefix
-// index, so new datasets never reuse an id.
+// index (SCR 3.1's datasets included), and any dataset directory in the
+// prefix's .scr, so new datasets never reuse an id.
 void learn_prefix_ids(Context& ctx);
+
+// Rank 0, at SCR_Init: a prefix index that cannot be read (damaged, or of a
+// version SCR++ does not know) would make every later flush fail. It is
+// renamed to index.scr.unreadable.<seconds since the epoch>, never deleted,
+// a new index starts, and the operator is told once how to add the older
+// datasets back (scr_index --build). An index that cannot be read for an
+// I/O reason is left alone: that is not a verdict on the file.
+void set_aside_unreadable_index(Context& ctx);
 
 // Rank 0 warns when SCR_CURRENT names no checkpoint this job could restart
 // from (dropped, deleted, misspelt, an output dataset, or failed), naming the

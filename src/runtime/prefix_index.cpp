@@ -17,6 +17,10 @@ Status make_prefix_scr_dir(io::Env& env, const std::string& prefix) {
   return io::make_own_dirs_within(env, prefix, dir, dir, 0700, false);
 }
 
+std::string prefix_index_path(const std::string& prefix) {
+  return io::path::join(prefix_scr_dir(prefix), "index.scr");
+}
+
 std::string prefix_lock_path(const std::string& prefix) {
   return io::path::join(prefix_scr_dir(prefix), "job.lock");
 }
@@ -27,7 +31,7 @@ std::string prefix_dataset_dir(const std::string& prefix, int id) {
 
 Result<PrefixIndex> PrefixIndex::load(io::Env& env, const std::string& prefix) {
   PrefixIndex idx;
-  idx.path_ = io::path::join(prefix_scr_dir(prefix), "index.scr");
+  idx.path_ = prefix_index_path(prefix);
   if (!env.exists(idx.path_)) return idx;
   io::TreeFormat format;
   auto tree = io::read_any_tree(env, idx.path_, &format);

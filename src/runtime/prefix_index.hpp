@@ -26,6 +26,7 @@
 namespace scr::rt {
 
 std::string prefix_scr_dir(const std::string& prefix);
+std::string prefix_index_path(const std::string& prefix);
 // Makes <prefix>/.scr if missing. It holds the index, the job id and the job
 // lock, so it must be our own real directory: a symbolic link or another
 // user's directory there is refused before anything is written inside.

@@ -232,6 +232,7 @@ Status Runtime::prepare_restart() {
     SCR_TRY(rebuild_cache(ctx_));
   }
   sweep_rescaled(ctx_);
+  set_aside_unreadable_index(ctx_);
   SCR_TRY(apply_prefix_settings(ctx_));
   learn_prefix_ids(ctx_);
   ctx_.restart_candidates = cached_checkpoints(ctx_);

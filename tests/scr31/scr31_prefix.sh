@@ -10,6 +10,8 @@
 #  - leaves its own dataset in SCR 3.1's layout (index entry, summary.scr,
 #    rank2file maps with every key SCR 3.1 reads);
 # then a second job restarts from SCR++'s own checkpoint.
+# An index no library can read (damaged) is set aside, never deleted, and the
+# job's checkpoints are saved in a new one.
 source "$(dirname "$0")/../e2e/lib.sh"
 E2E_NODES=n0,n1
 e2e_begin scr31_prefix
@@ -77,4 +79,17 @@ campaign bypass_np4 4 4 SCR_CACHE_BYPASS=1
 campaign bypass_np4 4 2 SCR_CACHE_BYPASS=1
 campaign xor_np4 4 4 SCR_CACHE_BYPASS=0 SCR_FLUSH=1
 campaign bypass_np1 1 2 SCR_CACHE_BYPASS=0 SCR_FLUSH=1
+
+use_dirs "$E2E_DIR/unreadable"
+cp -a "$FIXTURES/bypass_np4/." "$PREFIX/"
+printf 'damaged' | dd of="$PREFIX/.scr/index.scr" bs=1 seek=40 conv=notrunc status=none
+damaged="$(sha256sum <"$PREFIX/.scr/index.scr")"
+run_job SCR_CACHE_BYPASS=1 -- 4 "$PROG" "$E2E_DIR/unreadable/read" scrpp.new
+ok_run "damaged index"
+expect_out "RESTARTED none"
+set_aside=("$PREFIX"/.scr/index.scr.unreadable.*)
+[[ -f "${set_aside[0]}" ]] || fail "the damaged index was not kept"
+[[ "$(sha256sum <"${set_aside[0]}")" == "$damaged" ]] || fail "the damaged index set aside was changed"
+expect_entry 5 name=scrpp.new loadable=1
+say "a damaged index is set aside and the job's checkpoint saved"
 e2e_pass

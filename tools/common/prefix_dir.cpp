@@ -21,7 +21,7 @@ std::string absolute_path(const std::string& given) {
 }
 
 std::string index_path(const std::string& prefix) {
-  return io::path::join(rt::prefix_scr_dir(prefix), "index.scr");
+  return rt::prefix_index_path(prefix);
 }
 
 Status check_dir(io::Env& env, const std::string& dir) {
