@@ -299,7 +299,8 @@ assert_eq "$(cat "$LAST_OUT")" "n[0-1]" "down nodes with -d n0"
 # f) scr_mpirun and scr_srun's refusals
 M="$E2E_DIR/m"
 mkdir -p "$M/prefix" "$M/cache" "$M/cntl"
-run_tool env -u SLURM_JOB_ID -u SLURM_JOBID PATH="$T/scr_postrun:$T/scr_scavenge:$PATH" SCR_PREFIX="$M/prefix" \
+# (Run in the prefix: the job's relative file names start there, as in SCR.)
+run_tool env -C "$M/prefix" -u SLURM_JOB_ID -u SLURM_JOBID PATH="$T/scr_postrun:$T/scr_scavenge:$PATH" SCR_PREFIX="$M/prefix" \
   SCR_CACHE_BYPASS=0 SCR_CACHE_BASE="$M/cache" SCR_CNTL_BASE="$M/cntl" SCR_SIM_NODES="$E2E_NODES" \
   "$T/scr_mpirun/scr_mpirun" -n "$E2E_NP" "$HEAT" -n 20 -c 10
 expect_rc 0
