@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # A campaign SCR 3.1 started goes on under SCR++ (tests/fixtures/scr31: prefixes
-# SCR 3.1.0 itself wrote with ckpt.1-4, CURRENT ckpt.4). For each fixture, in a
-# copy of it, scr31_app (cache bypass, SCR++'s default, and cache with XOR):
-#  - restarts from ckpt.4, at the size that wrote it and at another size, and
-#    reads back every file byte for byte;
-#  - writes its own checkpoint, numbered after SCR's (dataset 5, checkpoint 5);
+# SCR 3.1.0 itself wrote, CURRENT the newest). For each fixture, in a copy of
+# it, scr_index lists SCR's newest checkpoint first, and scr31_app (cache
+# bypass, SCR++'s default, and cache with XOR):
+#  - restarts from SCR's CURRENT, at the size that wrote it and at another
+#    size, and reads back every file byte for byte;
+#  - writes its own checkpoint, numbered after SCR's;
 #  - changes no file SCR 3.1 wrote but the index, whose SCR entries stay as
 #    they were (but for the FETCHED stamp of the restart);
 #  - leaves its own dataset in SCR 3.1's layout (index entry, summary.scr,
@@ -43,42 +44,48 @@ fixture_sums() {
     (cd "$2" && xargs -0 sha256sum)
 }
 
-# fixture ranks-that-wrote-it ranks-now [VAR=VALUE...]
+# campaign FIXTURE RANKS-NOW CURRENT NEXT-ID [VAR=VALUE...]: restart from
+# CURRENT (SCR's), write dataset NEXT-ID (checkpoint NEXT-ID), restart from it.
 campaign() {
-  local fixture="$1" np="$3" tag="$1.np$3"
-  shift 3
+  local fixture="$1" np="$2" current="$3" next="$4" tag="$1.np$2"
+  local ours="scrpp.$4" again="scrpp.$(($4 + 1))"
+  shift 4
   use_dirs "$E2E_DIR/$tag"
   cp -a "$FIXTURES/$fixture/." "$PREFIX/"
   local before
   before="$(fixture_sums "$FIXTURES/$fixture" "$FIXTURES/$fixture")"
-  run_job SCR_COPY_TYPE=XOR SCR_SET_SIZE=2 "$@" -- "$np" "$PROG" "$E2E_DIR/$tag/read" scrpp.5
+  assert_eq "$(cd "$PREFIX" && "$SCRPP_BUILD/tools/scr_index/scr_index" -l | sed -n 2p | awk '{print $NF}')" \
+    "$current" "$tag: newest checkpoint scr_index lists"
+  run_job SCR_COPY_TYPE=XOR SCR_SET_SIZE=2 "$@" -- "$np" "$PROG" "$E2E_DIR/$tag/read" "$ours"
   ok_run "$tag"
-  expect_out "RESTARTED ckpt.4"
-  diff -r "$FIXTURES/$fixture/ckpt.4" "$E2E_DIR/$tag/read/ckpt.4" >/dev/null ||
-    fail "$tag: the files read back differ from ckpt.4 as SCR 3.1 wrote it"
+  expect_out "RESTARTED $current"
+  diff -r "$FIXTURES/$fixture/$current" "$E2E_DIR/$tag/read/$current" >/dev/null ||
+    fail "$tag: the files read back differ from $current as SCR 3.1 wrote it"
   [[ "$(fixture_sums "$FIXTURES/$fixture" "$PREFIX")" == "$before" ]] || fail "$tag: a file SCR 3.1 wrote was changed"
   "${CHECK[@]}" kept "$FIXTURES/$fixture/.scr/index.scr" "$PREFIX/.scr/index.scr" ||
     fail "$tag: SCR 3.1's index entries were not kept"
-  expect_entry 5 name=scrpp.5 ckpt=5 complete=1 flushed=1 loadable=1
-  assert_eq "$(index_current)" scrpp.5 "current checkpoint"
-  local theirs="$FIXTURES/$fixture/.scr/scr.dataset.4" ours="$PREFIX/.scr/scr.dataset.5"
+  expect_entry "$next" "name=$ours" "ckpt=$next" complete=1 flushed=1 loadable=1
+  assert_eq "$(index_current)" "$ours" "current checkpoint"
+  local theirs_dir="$FIXTURES/$fixture/.scr/scr.dataset.$((next - 1))" ours_dir="$PREFIX/.scr/scr.dataset.$next"
   for f in summary.scr rank2file rank2file.0.0; do
-    "${CHECK[@]}" shape "$theirs/$f" "$ours/$f" || fail "$tag: $f is not in SCR 3.1's layout"
+    "${CHECK[@]}" shape "$theirs_dir/$f" "$ours_dir/$f" || fail "$tag: $f is not in SCR 3.1's layout"
   done
-  run_job SCR_COPY_TYPE=XOR SCR_SET_SIZE=2 "$@" -- "$np" "$PROG" "$E2E_DIR/$tag/read2" scrpp.6
+  run_job SCR_COPY_TYPE=XOR SCR_SET_SIZE=2 "$@" -- "$np" "$PROG" "$E2E_DIR/$tag/read2" "$again"
   ok_run "$tag, second job"
-  expect_out "RESTARTED scrpp.5"
+  expect_out "RESTARTED $ours"
   for ((r = 0; r < np; ++r)); do
-    assert_file_content "$E2E_DIR/$tag/read2/scrpp.5/rank_$r.dat" "scrpp.5 rank $r"
+    assert_file_content "$E2E_DIR/$tag/read2/$ours/rank_$r.dat" "$ours rank $r"
   done
-  expect_entry 6 name=scrpp.6 ckpt=6 loadable=1
-  say "$tag: restarted from SCR 3.1's ckpt.4 and then from SCR++'s own"
+  expect_entry $((next + 1)) "name=$again" "ckpt=$((next + 1))" loadable=1
+  say "$tag: restarted from SCR 3.1's $current and then from SCR++'s own"
 }
 
-campaign bypass_np4 4 4 SCR_CACHE_BYPASS=1
-campaign bypass_np4 4 2 SCR_CACHE_BYPASS=1
-campaign xor_np4 4 4 SCR_CACHE_BYPASS=0 SCR_FLUSH=1
-campaign bypass_np1 1 2 SCR_CACHE_BYPASS=0 SCR_FLUSH=1
+campaign bypass_np4 4 ckpt.4 5 SCR_CACHE_BYPASS=1
+campaign bypass_np4 2 ckpt.4 5 SCR_CACHE_BYPASS=1
+campaign bypass_np4_rerun 4 ckpt.7 8 SCR_CACHE_BYPASS=1
+campaign xor_np4 4 ckpt.4 5 SCR_CACHE_BYPASS=0 SCR_FLUSH=1
+campaign xor_np1 1 ckpt.4 5 SCR_CACHE_BYPASS=0 SCR_FLUSH=1 SCR_SIM_NODES=n0
+campaign bypass_np1 2 ckpt.4 5 SCR_CACHE_BYPASS=0 SCR_FLUSH=1
 
 use_dirs "$E2E_DIR/unreadable"
 cp -a "$FIXTURES/bypass_np4/." "$PREFIX/"
