@@ -14,6 +14,9 @@
 #   cluster_boot_node NODE             # the lost node back, empty (a reboot)
 #   cluster_stop                       # also run by the EXIT trap
 #
+# SLURM across the nodes (slurmctld on the host, slurmd per node) is in
+# slurm.sh, sourced after this file.
+#
 # Needs root, util-linux (unshare, nsenter) and iproute2 (ip); without them
 # cluster_start says why and exits with CLUSTER_SKIP (77, ctest's skip code).
 #
@@ -30,6 +33,7 @@ CLUSTER_SLOT=""        # K
 CLUSTER_DIR=""         # /run/scr-cluster/K: owner, node pid files, scripts
 CLUSTER_PREFIX=""      # node names are ${CLUSTER_PREFIX}0, 1, ...
 CLUSTER_NODES=()       # every node started (lost ones too)
+CLUSTER_SIZE=0         # their number
 CLUSTER_SUBNET=""      # 10.213.K.0/24
 CLUSTER_RSH=""         # the rsh agent: CLUSTER_RSH [options] HOST CMD...
 CLUSTER_MPIRUN=""      # mpirun across $CLUSTER_HOSTS (host:slots,...)
@@ -66,13 +70,23 @@ cluster_need() {
 
 # --- slots ----------------------------------------------------------------------
 
-cluster_owner_alive() { [[ -f "$1/owner" ]] && kill -0 "$(cat "$1/owner")" 2>/dev/null; }
+# PID runs (a zombie does not: a daemon whose parent is a pid 1 that does
+# not reap stays one).
+cluster_alive() {
+  local state
+  state="$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" || return 1
+  [[ -n "$state" && "$state" != Z ]]
+}
+
+cluster_owner_alive() { [[ -f "$1/owner" ]] && cluster_alive "$(cat "$1/owner")"; }
 
 # Tear down what a slot's state directory records (used for our own slot and
 # for stale ones whose owner died).
 cluster_teardown_slot() {
   local dir="$1" slot
   slot="$(basename "$dir")"
+  # SLURM's host daemons first (slurm.sh), so none reports on nodes going.
+  if declare -F cluster_slurm_stop >/dev/null; then cluster_slurm_stop "$dir"; fi
   local pidfile
   for pidfile in "$dir"/nodes/*.pid; do
     [[ -f "$pidfile" ]] || continue
@@ -214,6 +228,18 @@ cluster_boot_node() {
   ip link set "$veth" master "scrbr$CLUSTER_SLOT" up
   nsenter -t "$pid" --net -- ip addr add "$ip/24" dev eth0
   nsenter -t "$pid" --net -- ip link set eth0 up
+  # Static neighbours everywhere (the addresses and MACs are fixed): no ARP
+  # resolution in flight when the first connections are made, which showed
+  # as MPI's TCP connect failing with "Operation now in progress".
+  local j
+  {
+    echo "neigh replace 10.213.$CLUSTER_SLOT.1 lladdr $(cluster_mac 0 0) dev eth0 nud permanent"
+    for ((j = 0; j < CLUSTER_SIZE; j++)); do
+      [[ $j -eq ${node##*n} ]] && continue
+      echo "neigh replace $(cluster_node_ip "n$j") lladdr $(cluster_mac 2 "$j") dev eth0 nud permanent"
+    done
+  } | nsenter -t "$pid" --net -- ip -batch - || cluster_die "cannot set the neighbours of $node"
+  ip neigh replace "$ip" lladdr "$(cluster_mac 2 "${node##*n}")" dev "scrbr$CLUSTER_SLOT" nud permanent
 }
 
 # Lose NODE for real: every process in it killed, its tmpfs gone with its
@@ -328,6 +354,7 @@ cluster_start() {
   ip addr add "10.213.$CLUSTER_SLOT.1/24" dev "scrbr$CLUSTER_SLOT"
   ip link set "scrbr$CLUSTER_SLOT" up
   CLUSTER_NODES=()
+  CLUSTER_SIZE=$n
   for ((i = 0; i < n; i++)); do
     CLUSTER_NODES+=("$CLUSTER_PREFIX$i")
     cluster_hosts_add "$(cluster_node_ip "$CLUSTER_PREFIX$i")" "$CLUSTER_PREFIX$i"
@@ -359,8 +386,8 @@ cluster_stop() {
 }
 
 # What the fixture of slot K left behind, one item a line (nothing when
-# clean); HOLDERS are the pids of its nodes' holder processes (while a holder
-# lives, so do its namespaces and tmpfs).
+# clean); PIDS are processes that must be gone: its nodes' holders (while a
+# holder lives, so do its namespaces and tmpfs), daemons.
 cluster_leftovers() {
   local k="$1" p
   shift
@@ -368,7 +395,7 @@ cluster_leftovers() {
   ip -o link show 2>/dev/null | grep -oE "scr(br|v)$k(n[0-9]+)?[@:]" | tr -d '@:' | sed 's/^/link /'
   grep " # scr-cluster $k\$" /etc/hosts | sed 's/^/hosts line /'
   for p in "$@"; do
-    if kill -0 "$p" 2>/dev/null; then echo "node holder $p is alive"; fi
+    if cluster_alive "$p"; then echo "process $p is alive"; fi
   done
   true
 }
