@@ -12,6 +12,10 @@
 # nodes' slurmd die with their nodes. PMIx's per-step directories go to each
 # node's own /dev/shm (mpi.conf), since /tmp is shared by the nodes.
 
+# Shares munged's start and the common slurm.conf lines with the one-node
+# cluster of the job-command tests.
+CLUSTER_SLURM_LOCAL="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../scripts" && pwd)/slurm_local.sh"
+
 cluster_slurm_start() {
   local t
   for t in munged slurmctld slurmd srun sinfo scontrol; do
@@ -23,13 +27,8 @@ cluster_slurm_start() {
   local dir="$CLUSTER_DIR/slurm" host port n nodes=""
   host="$(hostname -s)"
   port=$((17100 + 10 * CLUSTER_SLOT))
-  mkdir -p "$dir/state" "$dir/munge"
-  chmod 700 "$dir/munge"
-  dd if=/dev/urandom of="$dir/munge/munge.key" bs=1024 count=1 status=none
-  chmod 600 "$dir/munge/munge.key"
-  munged --force --socket="$dir/munge/munge.sock" --key-file="$dir/munge/munge.key" \
-    --pid-file="$dir/munge/munged.pid" --log-file="$dir/munge/munged.log" \
-    --seed-file="$dir/munge/munged.seed" || cluster_die "munged did not start (see $dir/munge/munged.log)"
+  mkdir -p "$dir/state"
+  bash "$CLUSTER_SLURM_LOCAL" munge "$dir" || cluster_die "munged did not start"
   for n in "${CLUSTER_NODES[@]}"; do
     mkdir -p "$dir/spool.$n"
     nodes+="NodeName=$n NodeAddr=$(cluster_node_ip "$n") CPUs=4 State=UNKNOWN"$'\n'
@@ -39,11 +38,6 @@ cluster_slurm_start() {
 ClusterName=scrbox$CLUSTER_SLOT
 FirstJobId=$((RANDOM * 30 + 1000))
 SlurmctldHost=$host(10.213.$CLUSTER_SLOT.1)
-SlurmUser=$(id -un)
-SlurmdUser=$(id -un)
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$dir/munge/munge.sock
 StateSaveLocation=$dir/state
 # PMIx's per-step application directories go under TmpFS: node-local, or
 # the nodes would share (and remove) each other's in /tmp.
@@ -55,20 +49,8 @@ SlurmctldLogFile=$dir/slurmctld.log
 SlurmdLogFile=$dir/slurmd.%n.log
 SlurmctldPort=$port
 SlurmdPort=$((port + 1))
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SwitchType=switch/none
-MpiDefault=pmix
-ReturnToService=2
 SlurmdTimeout=10
-SlurmdParameters=config_overrides
-SchedulerType=sched/builtin
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-JobCompType=jobcomp/none
-AccountingStorageType=accounting_storage/none
-JobAcctGatherType=jobacct_gather/none
-KillWait=5
+$(bash "$CLUSTER_SLURM_LOCAL" common-conf "$dir")
 ${nodes}PartitionName=box Nodes=${CLUSTER_PREFIX}[0-$((${#CLUSTER_NODES[@]} - 1))] Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE
 CONF
   echo "PMIxCliTmpDirBase=/dev/shm/pmix" >"$dir/mpi.conf"
