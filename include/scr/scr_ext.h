@@ -24,6 +24,8 @@
 #ifndef SCRPP_SCR_EXT_H
 #define SCRPP_SCR_EXT_H
 
+#include <stddef.h>
+
 #include "scr.h"
 
 #ifdef __cplusplus
@@ -46,6 +48,70 @@ int SCRPP_Restart_file(int index, char* name, int* rank, unsigned long long* siz
  * every call). *value receives the malloc'd answer to a query (free() it), or
  * NULL for a set, an unset, or a query of a parameter that has no value. */
 int SCRPP_Config_checked(const char* config, char** value);
+
+/* Memory regions protected without files (as VeloC's VELOC_Mem_protect and
+ * FTI's FTI_Protect; see docs/bindings.md#memory-regions). A process
+ * protects regions of its memory under integer ids; SCRPP_Checkpoint writes
+ * them all as one checkpoint, and SCRPP_Restore reads them back at restart
+ * into the regions protected under the same ids. SCR++ names and places the
+ * file that holds a process's regions (<dataset>/.regions/rank_<rank>.regions,
+ * with every region's id, size and checksum), so cache, redundancy, flush,
+ * fetch and rebuild protect it as any other file.
+ *
+ *   SCRPP_Protect(0, &step, 1, sizeof step);
+ *   SCRPP_Protect(1, grid, n, sizeof(double));
+ *   int restored;
+ *   SCRPP_Restore(&restored, NULL);          // at start: 1 if it restored
+ *   ...
+ *   SCRPP_Checkpoint("step.10");            // where SCR_Need_checkpoint says
+ *
+ * Protect and unprotect are local and may be called at any time; the table
+ * of regions belongs to the process (not to the SCR session). Protecting an
+ * id again replaces its region. The memory must stay valid while protected. */
+int SCRPP_Protect(int id, void* ptr, size_t count, size_t elem_size);
+/* The same with a type tag (free text, at most SCR_MAX_FILENAME - 1 bytes,
+ * e.g. a dtype and shape) stored with the region; at restore a tag on both
+ * sides must match. */
+int SCRPP_Protect_typed(int id, void* ptr, size_t count, size_t elem_size, const char* type);
+/* Error if no region is protected under id. */
+int SCRPP_Unprotect(int id);
+
+/* Collective: one output phase with SCR_FLAG_CHECKPOINT named `name` (NULL
+ * or "": a name SCR++ chooses, as SCR_Start_checkpoint) holding every
+ * protected region of every process. */
+int SCRPP_Checkpoint(const char* name);
+/* Inside an output phase the application opened (SCR_Start_output), local:
+ * add this process's protected regions to it, beside the application's own
+ * routed files. Call it once per phase. */
+int SCRPP_Write_regions(void);
+
+/* Collective: if a checkpoint is offered for restart, start the restart
+ * phase, read every protected region back and complete the phase.
+ * *restored is 1 when regions were restored, 0 when there was no
+ * checkpoint; name (NULL, or SCR_MAX_FILENAME bytes) receives its name.
+ * Every check is made on every process before any byte of any region is
+ * overwritten: a protected region the checkpoint has no data for, a region
+ * of the checkpoint left unprotected, a size (count, element size, type
+ * tag) that differs, a damaged file, or a checkpoint written by another
+ * number of processes is an error on every process, with every region
+ * untouched. After a mismatch the checkpoint stays offered (a run with the
+ * right regions may restore it); after damage it is given up, as a restart
+ * completed invalid, and the next call offers the next older one. */
+int SCRPP_Restore(int* restored, char* name);
+/* Inside a restart phase the application opened (SCR_Start_restart),
+ * collective: SCRPP_Restore's reading and checks, without starting or
+ * completing the phase. */
+int SCRPP_Read_regions(void);
+
+/* Restart at another size, inside a restart phase, local: any process may
+ * read any writer's regions (writer: 0 <= writer < SCRPP_Restart_ranks).
+ * SCRPP_Region_info says what `writer` stored under `id` (any output pointer
+ * may be NULL; type: SCR_MAX_FILENAME bytes, "" when it has none), and
+ * SCRPP_Restore_from copies it into ptr, which must hold exactly that many
+ * elements of that size (checked, as its checksum, before any byte is
+ * written). */
+int SCRPP_Region_info(int writer, int id, unsigned long long* count, unsigned long long* elem_size, char* type);
+int SCRPP_Restore_from(int writer, int id, void* ptr, size_t count, size_t elem_size);
 
 #ifdef __cplusplus
 }

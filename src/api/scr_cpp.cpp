@@ -3,6 +3,7 @@
 #include "scr/scr.hpp"
 
 #include "api/api_state.hpp"
+#include "api/cpp_errors.hpp"
 #include "scr.h"
 
 namespace scr {
@@ -51,6 +52,8 @@ void complete_left_open(const char* call, Complete complete) noexcept {
 }
 
 }  // namespace
+
+void api::throw_if_failed(const Status& st) { check(st); }
 
 void Library::config(const std::string& key_value) { check(api::config(key_value)); }
 
