@@ -13,6 +13,7 @@
 ! scrf.h) or LOGICAL.
 module scr
   use, intrinsic :: iso_c_binding, only: c_int, c_char, c_size_t
+  use scr_regions
   implicit none
   private
 
@@ -27,6 +28,9 @@ module scr
   public :: scr_need_checkpoint, scr_start_checkpoint, scr_complete_checkpoint
   public :: scr_start_output, scr_complete_output, scr_should_exit
   public :: scr_current, scr_drop, scr_delete, scr_get_version
+  ! SCR++ extensions: memory regions (scr_regions.f90).
+  public :: scrpp_protect, scrpp_unprotect, scrpp_checkpoint, scrpp_write_regions
+  public :: scrpp_restore, scrpp_read_regions, scrpp_region_info, scrpp_restore_from
 
   interface scr_complete_restart
     procedure c_complete_restart, complete_restart_logical

@@ -22,6 +22,7 @@ from .core import (FLAG_CHECKPOINT, FLAG_NONE, FLAG_OUTPUT, MAX_FILENAME, SUCCES
 from .errors import IntegrityError, SCRError
 from .phases import Output, Restart, checkpoint, load_restart, output, restart
 from .arrays import load as load_array, save as save_array
+from .regions import Regions
 
 __version__ = get_version()
 
@@ -31,4 +32,4 @@ __all__ = ["FLAG_CHECKPOINT", "FLAG_NONE", "FLAG_OUTPUT", "MAX_FILENAME", "SUCCE
            "restart_ranks", "RestartFile", "route_file",
            "should_exit", "start_checkpoint", "start_output", "start_restart",
            "IntegrityError", "SCRError", "Output", "Restart", "checkpoint", "load_restart", "output",
-           "restart", "load_array", "save_array"]
+           "restart", "load_array", "save_array", "Regions"]
