@@ -16,8 +16,11 @@
 // phase object destroyed without commit() completes its phase as invalid, so
 // an exception in the application never leaves SCR inside a phase;
 // destructors never throw, and do nothing once SCR is finalized. All calls
-// are collective over MPI_COMM_WORLD except route() and version().
+// are collective over MPI_COMM_WORLD (or the communicator the Library was
+// made on) except route() and version().
 #pragma once
+
+#include <mpi.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -64,6 +67,9 @@ class Library {
   static std::string version();
 
   Library();   // SCR_Init
+  // SCRPP_Init_comm (scr/scr_ext.h): SCR++ over the processes of `comm`
+  // only; every call below is then collective over `comm`.
+  explicit Library(MPI_Comm comm);
   ~Library();  // SCR_Finalize if finalize() was not called; never throws
   Library(const Library&) = delete;
   Library& operator=(const Library&) = delete;

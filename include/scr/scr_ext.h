@@ -24,6 +24,8 @@
 #ifndef SCRPP_SCR_EXT_H
 #define SCRPP_SCR_EXT_H
 
+#include <mpi.h>
+
 #include <stddef.h>
 
 #include "scr.h"
@@ -31,6 +33,21 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* SCR_Init over the processes of `comm` only (collective over them; they
+ * all pass communicators of the same group). Every call of SCR++ after it
+ * is collective over `comm` where SCR's is over MPI_COMM_WORLD, rank
+ * numbers are ranks in `comm`, and processes outside `comm` never call
+ * SCR++. Several jobs of one launch on disjoint communicators are
+ * independent: each needs its own SCR_PREFIX (a second job on a prefix is
+ * refused at init), and gets its own cache and control directories. SCR
+ * keeps a duplicate of `comm`: the caller may free its own after this call.
+ * Ends with SCR_Finalize, as SCR_Init does. This header includes <mpi.h>
+ * for MPI_Comm: compile with the MPI compiler wrappers, as any SCR program. */
+int SCRPP_Init_comm(MPI_Comm comm);
+/* The same with the communicator as a Fortran handle (MPI_Comm_c2f), for
+ * bindings that cannot hold an MPI_Comm (Python: mpi4py's comm.py2f()). */
+int SCRPP_Init_comm_f(MPI_Fint comm);
 
 /* Number of processes of the job that wrote the checkpoint. */
 int SCRPP_Restart_ranks(int* ranks);

@@ -15,6 +15,9 @@ struct State {
   std::unique_ptr<rt::Runtime> runtime;
   bool finalized = false;
   bool disabled = false;  // SCR_Init saw SCR_ENABLE=0
+  // The processes of the session, from SCR_Init (or SCRPP_Init_comm) to
+  // SCR_Finalize: the runtime's collectives and the agreements around it.
+  mpi::Comm comm;
 };
 
 State& state() {
@@ -53,16 +56,48 @@ Result<std::optional<std::string>> config(const std::string& text) {
   return answer;
 }
 
-Status init() {
+namespace {
+
+// Before a session starts: MPI is up and no session is open.
+Status check_can_start(const char* call) {
   State& s = state();
-  if (!mpi::initialized()) return Error(Errc::bad_state, "SCR_Init called before MPI was initialized");
-  if (s.runtime || s.disabled) return Error(Errc::bad_state, "SCR_Init called twice");
+  if (!mpi::initialized()) return Error(Errc::bad_state, std::string(call) + " called before MPI was initialized");
+  if (s.runtime || s.disabled) return Error(Errc::bad_state, std::string(call) + " called twice");
+  return Status::Ok();
+}
+
+// Starts a session over s.comm, whose processes sit at `launch` among all of
+// the launch's processes.
+Status start_session(const rt::Launch& launch);
+
+}  // namespace
+
+Status init() {
+  SCR_TRY(check_can_start("SCR_Init"));
+  state().comm = mpi::world();
+  return start_session(rt::Launch{mpi::world().rank(), mpi::world().size()});
+}
+
+Status init(MPI_Comm comm) {
+  SCR_TRY(check_can_start("SCRPP_Init_comm"));
+  if (comm == MPI_COMM_NULL)
+    return Error(Errc::invalid_argument,
+                 "SCRPP_Init_comm was given MPI_COMM_NULL; processes outside the job's communicator "
+                 "must not call SCR++");
+  state().comm = mpi::Comm::dup(comm);
+  return start_session(rt::Launch{mpi::world().rank(), mpi::world().size()});
+}
+
+namespace {
+
+Status start_session(const rt::Launch& launch) {
+  State& s = state();
   // After SCR_Finalize a new, complete session starts, as in SCR: the
   // configuration is read again and the runtime finds the cache and prefix
   // as the last session left them.
   s.finalized = false;
   // Messages from here on say which process wrote them, configuration errors included.
-  log::set_rank(mpi::world().rank());
+  log::set_rank(s.comm.rank());
   Status loaded;
   {
     std::lock_guard<std::mutex> lock(s.mutex);
@@ -71,25 +106,27 @@ Status init() {
   }
   // Rank 0's configuration is the one used, but a file error must stop
   // everyone, and every process says which (once: see report).
-  SCR_TRY(mpi::agree(mpi::world(), loaded));
+  SCR_TRY(mpi::agree(s.comm, loaded));
   // SCR_ENABLE=0: no directory, no file, no collective; every call succeeds.
   // Rank 0's value decides for everyone (a value set by SCR_Config on one
   // rank only, or a node's differing system file, must not split the job
   // between the disabled and the collective Runtime::init).
   int enabled = 1;
   if (auto e = s.config->get_bool("SCR_ENABLE"); e && !*e) enabled = 0;
-  mpi::bcast_int(mpi::world(), enabled, 0);
+  mpi::bcast_int(s.comm, enabled, 0);
   if (!enabled) {
     s.disabled = true;
     return Status::Ok();
   }
-  auto rt = rt::Runtime::init(*s.config);
+  auto rt = rt::Runtime::init(*s.config, s.comm, launch);
   // Every process ends SCR_Init with one verdict, and an error names the
   // process it came from (which is what lets report() print it once).
-  SCR_TRY(mpi::agree(mpi::world(), rt.status()));
+  SCR_TRY(mpi::agree(s.comm, rt.status()));
   s.runtime = std::move(rt).value();
   return Status::Ok();
 }
+
+}  // namespace
 
 bool disabled() { return state().disabled; }
 
@@ -101,6 +138,7 @@ Status finalize() {
     std::lock_guard<std::mutex> lock(s.mutex);
     s.config.reset();
     s.finalized = true;
+    s.comm = mpi::Comm();
   };
   if (s.disabled) {
     s.disabled = false;
@@ -129,8 +167,12 @@ namespace {
 // one it came from: rank 0's copy is enough, where N copies would flood a
 // large job's output.
 bool said_by_rank_zero(const char* call, const Status& st) {
-  return std::string_view(call) == "SCR_Init" && mpi::names_a_rank(st.message()) && mpi::initialized() &&
-         mpi::world().rank() != 0;
+  std::string_view c(call);
+  if ((c != "SCR_Init" && c != "SCRPP_Init_comm") || !mpi::names_a_rank(st.message()) || !mpi::initialized())
+    return false;
+  // The agreement ran over the session's processes (kept until SCR_Finalize).
+  const mpi::Comm& comm = state().comm;
+  return (comm.valid() ? comm.rank() : mpi::world().rank()) != 0;
 }
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "api/api_state.hpp"
+#include "mpi/comm.hpp"
 #include "scr.h"
 #include "scr/scr_ext.h"
 
@@ -72,6 +73,18 @@ scr::Status set_flag(int* flag, int value) {
 extern "C" {
 
 int SCR_Init(void) { return guarded("SCR_Init", [] { return scr::api::init(); }); }
+
+int SCRPP_Init_comm(MPI_Comm comm) {
+  return guarded("SCRPP_Init_comm", [comm] { return scr::api::init(comm); });
+}
+
+int SCRPP_Init_comm_f(MPI_Fint comm) {
+  return guarded("SCRPP_Init_comm", [comm] {
+    if (!scr::mpi::initialized())  // MPI_Comm_f2c needs MPI
+      return scr::Status(scr::Error(scr::Errc::bad_state, "SCRPP_Init_comm called before MPI was initialized"));
+    return scr::api::init(MPI_Comm_f2c(comm));
+  });
+}
 
 int SCR_Finalize(void) { return guarded("SCR_Finalize", [] { return scr::api::finalize(); }); }
 

@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <random>
 
+#include "common/crc32.hpp"
 #include "common/strings.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
@@ -66,8 +68,15 @@ std::string node_base(const std::string& base, const Identity& id) {
   return id.simulated ? io::path::join(base, id.node) : base;
 }
 
+std::string part_tag(const std::string& prefix) {
+  char tag[9];
+  std::snprintf(tag, sizeof tag, "%08x", crc32(prefix.data(), prefix.size()));
+  return tag;
+}
+
 std::string job_dir(const std::string& base, const Identity& id) {
-  return io::path::join(io::path::join(node_base(base, id), id.user), "scr." + id.job_id);
+  std::string name = "scr." + id.job_id + (id.part.empty() ? "" : "." + id.part);
+  return io::path::join(io::path::join(node_base(base, id), id.user), name);
 }
 
 }  // namespace scr::rt

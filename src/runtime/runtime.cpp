@@ -88,7 +88,7 @@ Status take_job_locks(Job& job) {
   char host[256] = {0};
   ::gethostname(host, sizeof host - 1);
   std::string holder = "job " + job.id.job_id + " (host " + host + ", pid " + std::to_string(::getpid()) + ")";
-  auto take = [&](const std::string& path, std::optional<io::FileLock>* slot, const char* what) -> Status {
+  auto take = [&](const std::string& path, std::optional<io::FileLock>* slot, const std::string& what) -> Status {
     auto lock = io::FileLock::try_acquire(path, holder);
     if (lock) {
       slot->emplace(std::move(lock).value());
@@ -101,7 +101,12 @@ Status take_job_locks(Job& job) {
     return lock.status().with_context(std::string("another job is using ") + what);
   };
   Status st;
-  if (job.rank() == 0) st = take(prefix_lock_path(job.settings.prefix), &job.prefix_lock, "this prefix directory");
+  // Jobs of one launch on parts of it (SCRPP_Init_comm) meet here too when
+  // they were given one prefix: the message says what to change.
+  if (job.rank() == 0)
+    st = take(prefix_lock_path(job.settings.prefix), &job.prefix_lock,
+              "this prefix directory (" + job.settings.prefix +
+                  "; one job per prefix: each SCR++ job, also each one of a launch, needs its own SCR_PREFIX)");
   SCR_TRY(mpi::agree(job.world, st));
   if (job.node.rank() == 0) st = take(io::path::join(job.cntl_dir, "job.lock"), &job.job_lock, "this job directory");
   return mpi::agree(job.world, st);
@@ -145,8 +150,13 @@ Result<std::unique_ptr<Runtime>> Runtime::init(const Config& config) {
 
 Result<std::unique_ptr<Runtime>> Runtime::init(const Config& config, const mpi::Comm& world,
                                                 io::Env* fs) {
+  return init(config, world, Launch{world.rank(), world.size()}, fs);
+}
+
+Result<std::unique_ptr<Runtime>> Runtime::init(const Config& config, const mpi::Comm& comm,
+                                                const Launch& launch, io::Env* fs) {
   std::unique_ptr<Runtime> rt(new Runtime());
-  SCR_TRY(rt->setup(config, world, fs));
+  SCR_TRY(rt->setup(config, comm, launch, fs));
   // Before any rebuild or fetch: a job told to stop spends nothing more.
   rt->exit_if_halted("at SCR_Init");
   SCR_TRY(rt->prepare_restart());
@@ -155,7 +165,7 @@ Result<std::unique_ptr<Runtime>> Runtime::init(const Config& config, const mpi::
 
 // Settles the Job (everything after this only reads it) and starts the run
 // state: the event log and an empty filemap.
-Status Runtime::setup(const Config& config, const mpi::Comm& world, io::Env* fs) {
+Status Runtime::setup(const Config& config, const mpi::Comm& world, const Launch& launch, io::Env* fs) {
   Job& job = job_;
   job.world = world.duplicate();
   log::set_rank(job.rank());
@@ -183,11 +193,13 @@ Status Runtime::setup(const Config& config, const mpi::Comm& world, io::Env* fs)
   job.env = fs ? fs : &io::Env::posix();
   if (!s.fault_inject.empty()) SCR_TRY(mpi::agree(job.world, inject_faults(job)));
 
-  auto node = node_name(s.sim_nodes, job.rank(), job.ranks());
+  auto node = node_name(s.sim_nodes, launch.rank, launch.size);
   SCR_TRY(mpi::agree(job.world, node.status()));
   job.id.node = *node;
   job.id.simulated = !s.sim_nodes.empty();
   job.id.user = user_name(s);
+  // Every process of the job agrees: the launch has the same size everywhere.
+  if (job.ranks() < launch.size) job.id.part = part_tag(s.prefix);
   Result<std::string> job_id = std::string();
   if (job.rank() == 0) job_id = resolve_job_id(job.fs(), s);
   SCR_TRY(mpi::agree(job.world, job_id.status()));

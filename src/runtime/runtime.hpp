@@ -27,6 +27,9 @@ class Runtime {
   // must outlive the runtime.
   static Result<std::unique_ptr<Runtime>> init(const Config& config, const mpi::Comm& world,
                                                io::Env* fs = nullptr);
+  // The same over `comm`, a part of the launch (SCRPP_Init_comm); see Launch.
+  static Result<std::unique_ptr<Runtime>> init(const Config& config, const mpi::Comm& comm,
+                                               const Launch& launch, io::Env* fs = nullptr);
   ~Runtime();
 
   Status finalize();
@@ -55,7 +58,7 @@ class Runtime {
 
  private:
   Runtime() = default;
-  Status setup(const Config& config, const mpi::Comm& world, io::Env* fs);
+  Status setup(const Config& config, const mpi::Comm& world, const Launch& launch, io::Env* fs);
   Status prepare_restart();
   Status finish_output(bool valid);
   Status complete_cached(const OutputPhase& out, bool valid);

@@ -24,6 +24,8 @@ module scr
   integer, parameter, public :: SCR_FLAG_OUTPUT = 2
 
   public :: scr_init, scr_finalize, scr_config, scr_route_file
+  ! SCR++ extension: SCR_INIT over an MPI communicator of the application's.
+  public :: scrpp_init_comm
   public :: scr_have_restart, scr_start_restart, scr_complete_restart
   public :: scr_need_checkpoint, scr_start_checkpoint, scr_complete_checkpoint
   public :: scr_start_output, scr_complete_output, scr_should_exit
@@ -48,6 +50,13 @@ module scr
   interface
     subroutine scr_init(ierror) bind(C, name="scr_init_")
       import :: c_int
+      integer(c_int), intent(out) :: ierror
+    end subroutine
+    ! COMM: an MPI communicator handle (INTEGER from `use mpi`, COMM%MPI_VAL
+    ! from `use mpi_f08`); every later call is collective over it.
+    subroutine scrpp_init_comm(comm, ierror) bind(C, name="scrpp_init_comm_")
+      import :: c_int
+      integer(c_int), intent(in) :: comm
       integer(c_int), intent(out) :: ierror
     end subroutine
     subroutine scr_finalize(ierror) bind(C, name="scr_finalize_")

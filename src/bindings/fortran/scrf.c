@@ -47,6 +47,12 @@ static int result_out(const char* call, const char* what, const char* cstr, char
 void scr_init_(int* ierror) { *ierror = SCR_Init(); }
 SCRF_EXPORT(scr_init, SCR_INIT)
 
+/* SCRPP_INIT_COMM(COMM, IERROR): SCR_INIT over the processes of COMM, an
+ * MPI communicator handle (INTEGER from `use mpi` or mpif.h, COMM%MPI_VAL
+ * from `use mpi_f08`). */
+void scrpp_init_comm_(const MPI_Fint* comm, int* ierror) { *ierror = SCRPP_Init_comm(MPI_Comm_f2c(*comm)); }
+SCRF_EXPORT(scrpp_init_comm, SCRPP_INIT_COMM)
+
 void scr_finalize_(int* ierror) { *ierror = SCR_Finalize(); }
 SCRF_EXPORT(scr_finalize, SCR_FINALIZE)
 

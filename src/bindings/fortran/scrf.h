@@ -3,6 +3,8 @@
 ! Every call is a subroutine whose last argument is INTEGER IERROR,
 ! set to SCR_SUCCESS or another value; see docs/bindings.md.
 ! New code may prefer the typed module: USE SCR.
+! SCR++ extension: SCRPP_INIT_COMM(COMM, IERROR) is SCR_INIT over the
+! processes of the MPI communicator COMM only (an INTEGER handle).
 
 ! return codes
       INTEGER SCR_SUCCESS

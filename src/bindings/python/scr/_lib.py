@@ -22,6 +22,7 @@ int SCRPP_Restart_ranks(int* ranks);
 int SCRPP_Restart_file_count(int* count);
 int SCRPP_Restart_file(int index, char* name, int* rank, unsigned long long* size);
 int SCR_Init(void);
+int SCRPP_Init_comm_f(int comm);
 int SCR_Finalize(void);
 int SCR_Route_file(const char* name, char* file);
 int SCR_Have_restart(int* flag, char* name);

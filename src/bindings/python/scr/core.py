@@ -61,12 +61,18 @@ def config(conf):
         lib.free(value[0])
 
 
-def init(params=None):
+def init(params=None, comm=None):
     """Start the library (after MPI is initialized).
 
     params, for convenience, is passed to config() first: a str, a list of
     str, or a dict whose items become "key=value" ("key=" for None).
+
+    comm (SCR++ extension), an mpi4py communicator: SCR++ runs over its
+    processes only (SCRPP_Init_comm); every later call is collective over
+    it, and processes outside it never call scr. None: MPI_COMM_WORLD.
     """
+    if comm is not None and not callable(getattr(comm, "py2f", None)):
+        raise SCRError(f"scr.init comm must be an mpi4py communicator, not {type(comm).__name__}")
     if params:
         if isinstance(params, str):
             config(params)
@@ -82,7 +88,10 @@ def init(params=None):
         from mpi4py import MPI  # noqa: F401  -- initializes MPI if the program has not
     except ImportError:
         pass
-    _check(lib.SCR_Init(), "SCR_Init")
+    if comm is None:
+        _check(lib.SCR_Init(), "SCR_Init")
+    else:
+        _check(lib.SCRPP_Init_comm_f(comm.py2f()), "SCRPP_Init_comm")
 
 
 def finalize():
