@@ -72,7 +72,9 @@ SimJob::SimJob() {
 
 SimJob::~SimJob() { (void)io::remove_tree(io::Env::posix(), root_); }
 
-Config SimJob::config() const {
+Config SimJob::config() const { return config_from(settings, prefix_); }
+
+Config config_from(const std::map<std::string, std::string>& settings, const std::string& cwd) {
   ConfigSources sources;
   sources.getenv = [vars = settings](const char* name) -> const char* {
     auto it = vars.find(name);
@@ -86,7 +88,7 @@ Config SimJob::config() const {
     return names;
   };
   sources.env = &io::Env::posix();
-  sources.cwd = prefix_;
+  sources.cwd = cwd;
   auto loaded = Config::load(sources);
   EXPECT_TRUE(loaded.ok()) << loaded.status().to_string();
   return loaded ? std::move(loaded).value() : Config();

@@ -66,6 +66,10 @@ class SimJob {
   std::string root_, prefix_, cache_, cntl_;
 };
 
+// The configuration a process loads whose environment holds exactly
+// `settings`, working in `cwd`.
+Config config_from(const std::map<std::string, std::string>& settings, const std::string& cwd);
+
 // The bytes rank `rank` writes into checkpoint `name`: distinct per rank and
 // checkpoint, a few KB so that XOR works on several pieces.
 std::string file_bytes(const std::string& name, int rank);
