@@ -31,8 +31,11 @@ assert_file "$INSTALL/include/scr.mod" "installed module file scr.mod"
 assert_file "$libscrf" "shared libscrf"
 assert_file "$libdir/libscrf.a" "static libscrf"
 assert_file "$libdir/pkgconfig/scrf.pc" "pkg-config file scrf.pc"
+# Read once: grep -q leaving a pipe early would fail nm with SIGPIPE under
+# pipefail once the symbol list outgrows one write.
+exported="$(nm -D --defined-only "$libscrf")"
 for sym in scr_init_ scr_route_file_ scr_config_ scr_get_version_ scr_delete_; do
-  nm -D --defined-only "$libscrf" | grep -qw "$sym" || fail "libscrf.so does not export $sym"
+  grep -qw "$sym" <<<"$exported" || fail "libscrf.so does not export $sym"
 done
 
 # Build 1: plain mpifort with pkg-config's flags.
