@@ -1,0 +1,56 @@
+"""scr.init(comm=...) from Python: the processes of the launch split by
+parity into jobs A and B, each working in its own prefix (argv[1], argv[2]).
+Each job restarts from what SCR++ offers (checking its rank's file), then
+writes checkpoint "<job>.step.<n>" (n: argv[3]) and prints what it did, as
+comm_jobs.c. A communicator that is not mpi4py's is refused."""
+import os
+import sys
+
+from mpi4py import MPI
+
+import scr
+
+world = MPI.COMM_WORLD
+color = world.rank % 2
+job = "AB"[color]
+comm = world.Split(color, world.rank)
+prefix, step = sys.argv[1 + color], sys.argv[3]
+os.chdir(prefix)
+
+try:
+    scr.init(comm=42)
+    sys.exit("scr.init accepted an int as communicator")
+except scr.SCRError:
+    pass
+
+scr.init({"SCR_PREFIX": prefix}, comm=comm)
+file = f"rank_{comm.rank}.dat"
+
+
+def say(words):
+    # One write per line: lines of several processes must not interleave.
+    sys.stdout.write(f"job {job} rank {comm.rank} {words}\n")
+    sys.stdout.flush()
+
+
+def content(name):
+    return f"{job} {comm.rank} {name};".encode() * 100
+
+
+name = scr.have_restart()
+if name:
+    scr.start_restart()
+    with open(scr.route_file(f"{name}/{file}"), "rb") as f:
+        valid = f.read() == content(name)
+    if not scr.complete_restart(valid):
+        sys.exit(f"job {job} rank {comm.rank}: the restart from {name} failed")
+    say(f"resumed {name}")
+else:
+    say("fresh")
+
+name = f"{job}.step.{step}"
+scr.start_output(name, scr.FLAG_CHECKPOINT)
+with open(scr.route_file(f"{name}/{file}"), "wb") as f:
+    f.write(content(name))
+scr.complete_output(True)
+scr.finalize()
