@@ -139,7 +139,9 @@ std::vector<int64_t> Tree::int_keys() const {
   for (const auto& [k, v] : children_) {
     int64_t n = 0;
     auto [p, ec] = std::from_chars(k.data(), k.data() + k.size(), n);
-    if (ec == std::errc() && p == k.data() + k.size()) out.push_back(n);
+    // Only the canonical form ("4", not "04" or "-0"): callers look the
+    // child up again by std::to_string of the number.
+    if (ec == std::errc() && p == k.data() + k.size() && std::to_string(n) == k) out.push_back(n);
   }
   std::sort(out.begin(), out.end());
   return out;

@@ -68,7 +68,8 @@ class Tree {
   }
   Tree& child(std::string_view key, int64_t index);
 
-  // Children keys parsed as integers, sorted ascending; non-integer keys skipped.
+  // Children keys parsed as integers, sorted ascending; keys that are not an
+  // integer in its canonical form (std::to_string of it) are skipped.
   std::vector<int64_t> int_keys() const;
   std::vector<std::string> keys() const;
 

@@ -186,7 +186,8 @@ void learn_prefix_ids(Context& ctx) {
     if (auto names = ctx.fs().list_dir(prefix_scr_dir(ctx.settings.prefix)))
       for (const auto& n : *names)
         if (str::starts_with(n, "scr.dataset."))
-          if (auto id = str::parse_int(n.substr(12))) max_id = std::max<int64_t>(max_id, *id);
+          if (auto id = str::parse_int(n.substr(12)); id && *id > 0 && *id < INT32_MAX)
+            max_id = std::max<int64_t>(max_id, *id);
   }
   ctx.dataset_id = std::max<int>(ctx.dataset_id, static_cast<int>(mpi::max(ctx.world, max_id)));
   ctx.checkpoint_id = std::max<int>(ctx.checkpoint_id, static_cast<int>(mpi::max(ctx.world, max_ckpt)));

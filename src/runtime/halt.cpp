@@ -1,5 +1,6 @@
 #include "runtime/halt.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "common/log.hpp"
@@ -73,7 +74,8 @@ Result<io::FileLock> lock_halt(io::Env& env, const std::string& prefix) {
 void count_down_checkpoints(Context& ctx) {
   if (ctx.rank() != 0) return;
   Status st = update_halt(ctx.fs(), ctx.settings.prefix, [](kv::Tree& halt) {
-    if (halt.has("CHECKPOINTS")) halt.set_int("CHECKPOINTS", halt.int_or("CHECKPOINTS", 0) - 1);
+    // Not below 0: SCR 3.1 halts at exactly 0 (CheckpointsLeft in the shared file).
+    if (halt.has("CHECKPOINTS")) halt.set_int("CHECKPOINTS", std::max<int64_t>(0, halt.int_or("CHECKPOINTS", 0) - 1));
     return Status::Ok();
   });
   if (!st.ok()) log::warn(st.message());
@@ -90,10 +92,16 @@ void record_finalized(Context& ctx) {
 
 void clear_finalized(Context& ctx) {
   if (ctx.rank() != 0) return;
+  // This job's own mark, or SCR 3.1's (which names no job: its library
+  // ignores it at start, and so does SCR++).
+  auto ours = [&](const kv::Tree& t) {
+    std::string mark = t.value_or("FINALIZED", "");
+    return mark == ctx.id.job_id || mark == scr31::kFinalizeCalled;
+  };
   auto halt = read_halt(ctx.fs(), ctx.settings.prefix);
-  if (!halt || halt->value_or("FINALIZED", "") != ctx.id.job_id) return;
+  if (!halt || !ours(*halt)) return;
   Status st = update_halt(ctx.fs(), ctx.settings.prefix, [&](kv::Tree& t) {
-    if (t.value_or("FINALIZED", "") == ctx.id.job_id) t.erase("FINALIZED");
+    if (ours(t)) t.erase("FINALIZED");
     return Status::Ok();
   });
   if (!st.ok()) log::warn(st.message());

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <ctime>
 
+#include "common/log.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "runtime/dataset.hpp"
+#include "runtime/scr31/dataset_files.hpp"
 #include "runtime/scr31/shared_format.hpp"
 
 namespace scr::rt {
@@ -40,6 +42,8 @@ Result<PrefixIndex> PrefixIndex::load(io::Env& env, const std::string& prefix) {
     // Written by an SCR++ before the index was shared with SCR 3.1: read
     // as it is, written in the shared form at the next save.
     idx.tree_ = std::move(tree).value();
+    idx.prefix_ = prefix;
+    idx.adopt_summaries_ = true;
     return idx;
   }
   auto view = scr31::index_from_shared(*tree);
@@ -52,6 +56,14 @@ Result<PrefixIndex> PrefixIndex::load(io::Env& env, const std::string& prefix) {
 
 Status PrefixIndex::save(io::Env& env) const {
   SCR_TRY(io::make_dirs(env, io::path::dirname(path_), 0700));
+  if (adopt_summaries_) {
+    // Before the index names them in SCR 3.1's form (a failure leaves that
+    // dataset readable by SCR++ alone).
+    for (int id : ids())
+      if (Status st = scr31::adopt_earlier_summary(env, prefix_, id); !st.ok())
+        log::warn("dataset " + std::to_string(id) + " stays in SCR++'s earlier layout: " + st.message());
+    adopt_summaries_ = false;
+  }
   return io::write_veloc_tree(env, path_,
                               scr31::index_to_shared(tree_, read_, read_view_, static_cast<int64_t>(std::time(nullptr))));
 }

@@ -73,6 +73,10 @@ class PrefixIndex : public DatasetTable {
   // SCR++'s view of it then: save() keeps what SCR++ did not change.
   kv::Tree read_;
   kv::Tree read_view_;
+  // Read from an earlier SCR++'s index: the summaries of its datasets are
+  // given SCR 3.1's files at the first save (scr31::adopt_earlier_summary).
+  std::string prefix_;
+  mutable bool adopt_summaries_ = false;
 };
 
 }  // namespace scr::rt

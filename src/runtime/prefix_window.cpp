@@ -4,6 +4,7 @@
 #include <set>
 
 #include "common/log.hpp"
+#include "common/strings.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "runtime/dataset.hpp"
@@ -37,9 +38,11 @@ Status delete_listed(io::Env& env, const std::string& prefix, int id, const std:
   Status st;
   for (const auto& rel : names) {
     std::string p = io::path::join(prefix, rel);
-    // Never act on a name that would leave the prefix, nor on a file that a
-    // dataset we keep also names (applications may reuse file names).
-    if (!io::path::is_within(prefix, p) || keep.count(rel)) continue;
+    // Never act on a name that would leave the prefix or reach its .scr, nor
+    // on a file that a dataset we keep also names (applications may reuse
+    // file names).
+    if (!io::path::is_within(prefix, p) || keep.count(rel) || rel == ".scr" || str::starts_with(rel, ".scr/"))
+      continue;
     st = io::remove_file(env, p);
     if (!st.ok()) break;
     removed.push_back(std::move(p));

@@ -1,5 +1,8 @@
 #include "runtime/summary.hpp"
 
+#include <optional>
+
+#include "common/log.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "runtime/prefix_index.hpp"
@@ -77,20 +80,42 @@ Result<Summary> Summary::parse(kv::Tree tree, const std::string& where) {
 }
 
 Result<Summary> Summary::read(io::Env& env, const std::string& prefix, int id) {
-  // SCR++'s own summary when SCR++ flushed the dataset; else summary.scr:
-  // SCR 3.1's (with its rank2file map) or an earlier SCR++'s.
-  std::string path = own_summary_path(prefix, id);
+  // A file that does not parse is a damaged summary, not a bad argument.
+  auto damaged = [](const Status& st) {
+    return st.code() == Errc::invalid_argument ? Error(Errc::corrupt, st.message()) : st;
+  };
+  const std::string own = own_summary_path(prefix, id), shared = summary_path(prefix, id);
+  bool have_own = env.exists(own);
+  // summary.scr: SCR 3.1's layout (SCR++ writes it too), or an earlier
+  // SCR++'s summary.
+  std::optional<kv::Tree> theirs;
   io::TreeFormat format = io::TreeFormat::scrpp;
-  auto tree = env.exists(path) ? io::read_tree(env, path)
-                               : io::read_any_tree(env, path = summary_path(prefix, id), &format);
-  if (tree && format == io::TreeFormat::veloc) tree = scr31::read_dataset_files(env, prefix, id, *tree);
-  if (!tree) {
-    Status st = tree.status();
-    // A file that does not parse is a damaged summary, not a bad argument.
-    if (st.code() == Errc::invalid_argument) return Error(Errc::corrupt, st.message());
-    return st;
+  if (env.exists(shared)) {
+    auto tree = io::read_any_tree(env, shared, &format);
+    if (!tree && !have_own) return damaged(tree.status());
+    if (!tree) log::warn(tree.status().message() + "; reading " + own + " alone");
+    else theirs = std::move(tree).value();
+  } else if (!have_own) {
+    return Error(Errc::not_found, "dataset " + std::to_string(id) + " has no summary in " + prefix_dataset_dir(prefix, id));
   }
-  return parse(std::move(tree).value(), path);
+  if (have_own) {
+    auto tree = io::read_tree(env, own);
+    if (!tree) return damaged(tree.status());
+    // SCR 3.1 reuses the id of a dataset it could not restart from: its
+    // summary.scr then names another dataset than SCR++'s file beside it.
+    const kv::Tree* desc = tree->get("DSET");
+    const kv::Tree* other = theirs && format == io::TreeFormat::veloc ? theirs->get("DSET") : nullptr;
+    if (!other || !desc ||
+        (other->value("NAME") == desc->value("NAME") && other->value("CREATED") == desc->value("CREATED")))
+      return parse(std::move(tree).value(), own);
+    log::warn(own + " describes another dataset than SCR 3.1's summary.scr beside it (SCR 3.1 reused id " +
+              std::to_string(id) + "): reading SCR 3.1's");
+  }
+  if (format == io::TreeFormat::scrpp) return parse(std::move(*theirs), shared);
+  // A name SCR++ will not read (invalid_argument) stays that: it says nothing
+  // about the data.
+  SCR_ASSIGN_OR_RETURN(kv::Tree ours, scr31::read_dataset_files(env, prefix, id, *theirs));
+  return parse(std::move(ours), shared);
 }
 
 Status Summary::write(io::Env& env, const std::string& prefix) const {

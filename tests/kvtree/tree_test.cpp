@@ -88,6 +88,10 @@ TEST(Tree, IntKeysSortedNumerically) {
   for (const char* k : {"10", "2", "-1", "x", "3a", "0"}) t.child(k);
   EXPECT_EQ(t.int_keys(), (std::vector<int64_t>{-1, 0, 2, 10}));
   EXPECT_EQ(t.keys(), (std::vector<std::string>{"-1", "0", "10", "2", "3a", "x"}));
+  // Only canonical numbers: every one found again by std::to_string.
+  for (const char* k : {"04", "-0", "+5", "007"}) t.child(k);
+  EXPECT_EQ(t.int_keys(), (std::vector<int64_t>{-1, 0, 2, 10}));
+  for (int64_t k : t.int_keys()) EXPECT_NE(t.get(std::to_string(k)), nullptr) << k;
 }
 
 TEST(Tree, ResetPutErase) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
+#include <set>
 #include <vector>
 
 #include "io/files.hpp"
@@ -16,6 +18,21 @@ namespace {
 // Levels of a rank2file map SCR++ follows: KVTree's writer adds one level
 // per ~1 MiB of entries per writer, so a handful covers any real job.
 constexpr int kMaxLevels = 8;
+// Most ranks a map may claim: every rank gets an entry in SCR++'s view, so a
+// few bytes claiming 2^31 ranks must be refused, not allocated.
+constexpr int64_t kMaxRanks = int64_t{1} << 22;
+
+// SCR++ reads only files inside the prefix and outside its .scr: anything
+// else is refused (as the application's own names are). SCR 3.1 itself may
+// have followed such a name, so this says nothing about the data: the
+// dataset is not marked failed for it.
+Status check_name(const std::string& root, int64_t rank, const std::string& name, const std::string& norm) {
+  std::string first = norm.substr(0, norm.find('/'));
+  if (name.empty() || io::path::is_absolute(name) || norm == "." || first == ".." || first == ".scr")
+    return Error(Errc::invalid_argument, root + ": rank " + std::to_string(rank) + " lists '" + name +
+                                             "', which SCR++ does not read (outside the prefix or in its .scr)");
+  return Status::Ok();
+}
 
 std::string map_path(const std::string& prefix, int id) {
   return io::path::join(prefix_dataset_dir(prefix, id), "rank2file");
@@ -36,14 +53,18 @@ bool is_part_suffix(const std::string& s) {
   return digits(1, dot) && digits(dot + 1, s.size());
 }
 
-// Walk the map from `path` (a part at `level` or the root), collecting the
-// level-0 entries RANK/<r> into `ranks`.
-Status walk(io::Env& env, const std::string& root, const std::string& path, int depth, int64_t ranks_expected,
-            kv::Tree& ranks) {
-  if (depth > kMaxLevels) return corrupt(root, "more than " + std::to_string(kMaxLevels) + " levels");
+// Walk the map from `path` (the root, or a part at level `want_level`),
+// collecting the level-0 entries RANK/<r> into `ranks`. Each level points
+// only one level down, and no part is read twice: a damaged or hostile map
+// cannot make the walk loop or fan out.
+Status walk(io::Env& env, const std::string& root, const std::string& path, std::optional<int64_t> want_level,
+            int64_t ranks_expected, std::set<std::string>& seen, kv::Tree& ranks) {
+  if (!seen.insert(path).second) return corrupt(root, "part " + path + " is named twice");
   SCR_ASSIGN_OR_RETURN(kv::Tree part, io::read_any_tree(env, path));
   auto level = part.get_int("LEVEL");
-  if (!level || *level < 0) return corrupt(path, "no valid LEVEL");
+  if (!level || *level < 0 || *level > kMaxLevels || (want_level && *level != *want_level))
+    return corrupt(path, "LEVEL = " + part.value_or("LEVEL", "(absent)") +
+                             (want_level ? ", expected " + std::to_string(*want_level) : std::string()));
   if (part.int_or("RANKS", -1) != ranks_expected)
     return corrupt(path, "RANKS = " + part.value_or("RANKS", "(absent)") + " where the map has " +
                              std::to_string(ranks_expected));
@@ -57,7 +78,7 @@ Status walk(io::Env& env, const std::string& root, const std::string& path, int 
     std::string suffix = ptr->value_or("FILE", "");
     if (!is_part_suffix(suffix)) return corrupt(path, "part name '" + suffix + "' is not .<level>.<rank>");
     if (ptr->int_or("OFFSET", 0) != 0) return corrupt(path, "a part at a non-zero offset");
-    SCR_TRY(walk(env, root, root + suffix, depth + 1, ranks_expected, ranks));
+    SCR_TRY(walk(env, root, root + suffix, *level - 1, ranks_expected, seen, ranks));
   }
   return Status::Ok();
 }
@@ -86,7 +107,7 @@ Status write_dataset_files(io::Env& env, const std::string& prefix, const kv::Tr
       for (const auto& f : files) {
         entry.child("FILE").child(f.name);
         ++count;
-        bytes += f.size;
+        if (!f.shared) bytes += f.size;  // a shared file counts once, with its owner
       }
     }
     std::string suffix = ".0." + std::to_string(first);
@@ -116,9 +137,12 @@ Result<kv::Tree> read_dataset_files(io::Env& env, const std::string& prefix, int
   desc.set_int("BYPASS", 1);
   SCR_ASSIGN_OR_RETURN(kv::Tree top, io::read_any_tree(env, root));
   auto ranks = top.get_int("RANKS");
-  if (!ranks || *ranks <= 0 || *ranks > INT32_MAX) return corrupt(root, "no valid RANKS");
+  if (!ranks || *ranks <= 0 || *ranks > kMaxRanks)
+    return corrupt(root, "RANKS = " + top.value_or("RANKS", "(absent)") + " is not a count of 1 to " +
+                             std::to_string(kMaxRanks) + " ranks");
   kv::Tree by_rank;
-  SCR_TRY(walk(env, root, root, 0, *ranks, by_rank));
+  std::set<std::string> seen;
+  SCR_TRY(walk(env, root, root, std::nullopt, *ranks, seen, by_rank));
   kv::Tree ours;
   uint64_t count = 0, bytes = 0;
   bool all_there = true;
@@ -127,8 +151,7 @@ Result<kv::Tree> read_dataset_files(io::Env& env, const std::string& prefix, int
     if (const kv::Tree* f = by_rank.at({std::to_string(r), "FILE"})) {
       for (const auto& [name, _] : f->children()) {
         std::string norm = io::path::normalize(name);
-        if (name.empty() || io::path::is_absolute(name) || norm == ".." || norm.rfind("../", 0) == 0)
-          return corrupt(root, "rank " + std::to_string(r) + " lists '" + name + "', outside the prefix");
+        SCR_TRY(check_name(root, r, name, norm));
         kv::FileRecord rec;
         rec.name = norm;
         auto info = env.stat(io::path::join(prefix, norm));
@@ -152,6 +175,17 @@ Result<kv::Tree> read_dataset_files(io::Env& env, const std::string& prefix, int
   ours.put("DSET", desc);
   ours.set_int("RANKS", *ranks);
   return ours;
+}
+
+Status adopt_earlier_summary(io::Env& env, const std::string& prefix, int id) {
+  std::string dir = prefix_dataset_dir(prefix, id);
+  std::string shared = io::path::join(dir, "summary.scr"), own = io::path::join(dir, "summary.scrpp");
+  if (!env.exists(shared)) return Status::Ok();
+  io::TreeFormat format;
+  SCR_ASSIGN_OR_RETURN(kv::Tree tree, io::read_any_tree(env, shared, &format));
+  if (format == io::TreeFormat::veloc) return Status::Ok();
+  SCR_TRY(env.rename(shared, own));
+  return write_dataset_files(env, prefix, tree);
 }
 
 }  // namespace scr::rt::scr31

@@ -38,4 +38,10 @@ Status write_dataset_files(io::Env& env, const std::string& prefix, const kv::Tr
 // a file outside the prefix.
 Result<kv::Tree> read_dataset_files(io::Env& env, const std::string& prefix, int id, const kv::Tree& theirs);
 
+// A dataset an earlier SCR++ flushed has its own summary as summary.scr: it
+// becomes summary.scrpp, and SCR 3.1's summary.scr and rank2file are written
+// beside it, so that SCR 3.1 can restart from it too. Nothing to do for any
+// other dataset.
+Status adopt_earlier_summary(io::Env& env, const std::string& prefix, int id);
+
 }  // namespace scr::rt::scr31

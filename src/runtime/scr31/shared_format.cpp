@@ -1,5 +1,6 @@
 #include "runtime/scr31/shared_format.hpp"
 
+#include <charconv>
 #include <ctime>
 #include <utility>
 
@@ -10,6 +11,12 @@ namespace {
 
 // The fields an index entry of SCR++'s view takes from the descriptor.
 constexpr const char* kViewFields[] = {"NAME", "FLAGS", "CKPT", "CREATED", "SIZE", "FILES", "USER", "JOBID", "JOBNAME"};
+
+bool is_id_key(const std::string& key) {
+  int64_t n = 0;
+  auto [p, ec] = std::from_chars(key.data(), key.data() + key.size(), n);
+  return ec == std::errc() && p == key.data() + key.size() && std::to_string(n) == key;
+}
 
 // SCR's times back to seconds (local time, as written); nullopt when it is
 // not one.
@@ -51,7 +58,7 @@ kv::Tree entry_to_shared(const kv::Tree& ours, const kv::Tree* theirs, int id, i
   for (const char* key : kViewFields)
     if (auto v = ours.value(key)) desc.set(key, *v);
   bool flushed = ours.int_or("COMPLETE", 0) != 0 && ours.int_or("FLUSHED", 0) != 0;
-  desc.set_int("COMPLETE", 1);
+  if (!desc.has("COMPLETE")) desc.set_int("COMPLETE", 1);
   e.put("DSET", descriptor_to_shared(desc));
   e.set_int("COMPLETE", flushed ? 1 : 0);
   if (flushed) stamp(e, "FLUSHED", now);
@@ -117,11 +124,11 @@ kv::Tree index_to_shared(const kv::Tree& view, const kv::Tree& read, const kv::T
   const kv::Tree* ours = view.get("DSET");
   const kv::Tree* theirs = read.get("DSET");
   const kv::Tree* was = read_view.get("DSET");
-  // Entries of `read` that are not datasets to SCR++ (keys that are not ids)
-  // stay as they were.
+  // Entries of `read` that are not datasets to SCR++ (keys that are not ids
+  // in canonical form, kv::Tree::int_keys) stay as they were.
   if (theirs)
     for (const auto& [key, sub] : theirs->children())
-      if (key.empty() || key.find_first_not_of("0123456789") != std::string::npos) out.child("DSET").put(key, *sub);
+      if (!is_id_key(key)) out.child("DSET").put(key, *sub);
   if (!ours) return out;
   for (int64_t id : ours->int_keys()) {
     const std::string key = std::to_string(id);
