@@ -15,32 +15,13 @@
 #include <string.h>
 
 #include "check.h"
+#include "text_ckpt.h"
 #include "scr.h"
 
 static int rank;
 
-static int write_ckpt(const char* name) {
-  char file[SCR_MAX_FILENAME], path[SCR_MAX_FILENAME];
-  int ok = SCR_Start_output(name, SCR_FLAG_CHECKPOINT) == SCR_SUCCESS;
-  snprintf(file, sizeof file, "%s/rank_%d.dat", name, rank);
-  ok = ok && SCR_Route_file(file, path) == SCR_SUCCESS;
-  FILE* f = ok ? fopen(path, "w") : NULL;
-  ok = f != NULL && fprintf(f, "%s rank %d\n", name, rank) > 0;
-  if (f) ok = fclose(f) == 0 && ok;
-  return SCR_Complete_output(ok) == SCR_SUCCESS && ok;
-}
-
-static int read_ckpt(const char* name) {
-  char file[SCR_MAX_FILENAME], path[SCR_MAX_FILENAME], got[64] = "", want[64];
-  snprintf(file, sizeof file, "%s/rank_%d.dat", name, rank);
-  snprintf(want, sizeof want, "%s rank %d\n", name, rank);
-  if (SCR_Route_file(file, path) != SCR_SUCCESS) return 0;
-  FILE* f = fopen(path, "r");
-  if (!f) return 0;
-  size_t n = fread(got, 1, sizeof got - 1, f);
-  fclose(f);
-  return n == strlen(want) && strcmp(got, want) == 0;
-}
+static int write_ckpt(const char* name) { return text_ckpt_write("", name, rank); }
+static int read_ckpt(const char* name) { return text_ckpt_read("", name, rank); }
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "../api/check.h"
+#include "../api/text_ckpt.h"
 #include "scr.h"
 #include "scr/scr_ext.h"
 
@@ -65,17 +66,6 @@ static int read_checkpoint(const char* outdir) {
   return ok;
 }
 
-static int write_checkpoint(const char* name) {
-  char file[SCR_MAX_FILENAME], path[SCR_MAX_FILENAME];
-  int ok = SCR_Start_output(name, SCR_FLAG_CHECKPOINT) == SCR_SUCCESS;
-  snprintf(file, sizeof file, "%s/rank_%d.dat", name, rank);
-  ok = ok && SCR_Route_file(file, path) == SCR_SUCCESS;
-  FILE* f = ok ? fopen(path, "w") : NULL;
-  ok = f != NULL && fprintf(f, "%s rank %d\n", name, rank) > 0;
-  if (f) ok = fclose(f) == 0 && ok;
-  return SCR_Complete_output(ok) == SCR_SUCCESS && ok;
-}
-
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -96,7 +86,7 @@ int main(int argc, char** argv) {
     CHECK_OK(SCR_Complete_restart(ok));
   }
   if (rank == 0) printf("RESTARTED %s\n", have ? name : "none");
-  CHECK(write_checkpoint(argv[2]));
+  CHECK(text_ckpt_write("", argv[2], rank));
   CHECK_OK(SCR_Finalize());
   int rc = check_verdict("scr31_app");
   MPI_Finalize();
