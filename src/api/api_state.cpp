@@ -78,13 +78,9 @@ Status init() {
   return start_session(rt::Launch{mpi::world().rank(), mpi::world().size()});
 }
 
-Status init(MPI_Comm comm) {
+Status init(mpi::Comm comm) {
   SCR_TRY(check_can_start("SCRPP_Init_comm"));
-  if (comm == MPI_COMM_NULL)
-    return Error(Errc::invalid_argument,
-                 "SCRPP_Init_comm was given MPI_COMM_NULL; processes outside the job's communicator "
-                 "must not call SCR++");
-  state().comm = mpi::Comm::dup(comm);
+  state().comm = std::move(comm);
   return start_session(rt::Launch{mpi::world().rank(), mpi::world().size()});
 }
 

@@ -5,25 +5,24 @@
 // differs between them.
 #pragma once
 
-#include <mpi.h>
-
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "common/status.hpp"
+#include "mpi/comm.hpp"
 #include "runtime/runtime.hpp"
 
 namespace scr::api {
 
 // SCR_Config: set, unset or query (see include/scr.h).
 Result<std::optional<std::string>> config(const std::string& text);
-// SCR_Init: a session over every process of the launch (MPI_COMM_WORLD).
+// SCR_Init: a session over every process of the launch (mpi::world()).
 Status init();
 // SCRPP_Init_comm: a session over the processes of `comm` only (a duplicate
-// of it); every collective of SCR++ runs there and processes outside it
-// never call SCR++.
-Status init(MPI_Comm comm);
+// of the application's, made by api/init_comm.cpp); every collective of
+// SCR++ runs there and processes outside it never call SCR++.
+Status init(mpi::Comm comm);
 Status finalize();
 // The runtime, or Errc::bad_state naming `call` when SCR is not initialized
 // (or is disabled).

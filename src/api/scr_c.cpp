@@ -8,28 +8,14 @@
 #include <utility>
 
 #include "api/api_state.hpp"
-#include "mpi/comm.hpp"
+#include "api/c_boundary.hpp"
 #include "scr.h"
 #include "scr/scr_ext.h"
 
 namespace {
 
-constexpr int kFailure = 1;
-
-// Run fn (returning Status) and turn the outcome into an SCR return code.
-template <class F>
-int guarded(const char* call, F&& fn) {
-  try {
-    scr::Status st = fn();
-    scr::api::report(call, st);
-    return st.ok() ? SCR_SUCCESS : kFailure;
-  } catch (const std::bad_alloc&) {
-    scr::api::report(call, scr::Error(scr::Errc::io_error, "out of memory"));
-  } catch (const std::exception& e) {
-    scr::api::report(call, scr::Error(scr::Errc::io_error, e.what()));
-  }
-  return kFailure;
-}
+using scr::api::guarded;
+using scr::api::kFailure;
 
 scr::Status copy_out(const std::string& s, char* buf, const char* what) {
   if (!buf) return scr::Error(scr::Errc::invalid_argument, std::string(what) + " buffer is NULL");
@@ -73,18 +59,6 @@ scr::Status set_flag(int* flag, int value) {
 extern "C" {
 
 int SCR_Init(void) { return guarded("SCR_Init", [] { return scr::api::init(); }); }
-
-int SCRPP_Init_comm(MPI_Comm comm) {
-  return guarded("SCRPP_Init_comm", [comm] { return scr::api::init(comm); });
-}
-
-int SCRPP_Init_comm_f(MPI_Fint comm) {
-  return guarded("SCRPP_Init_comm", [comm] {
-    if (!scr::mpi::initialized())  // MPI_Comm_f2c needs MPI
-      return scr::Status(scr::Error(scr::Errc::bad_state, "SCRPP_Init_comm called before MPI was initialized"));
-    return scr::api::init(MPI_Comm_f2c(comm));
-  });
-}
 
 int SCR_Finalize(void) { return guarded("SCR_Finalize", [] { return scr::api::finalize(); }); }
 

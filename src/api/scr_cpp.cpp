@@ -63,8 +63,6 @@ std::string Library::version() { return SCR_VERSION; }
 
 Library::Library() { check(api::init()); }
 
-Library::Library(MPI_Comm comm) { check(api::init(comm)); }
-
 Library::~Library() {
   if (!finalized_) api::report("SCR_Finalize", api::finalize());
 }

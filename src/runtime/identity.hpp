@@ -12,7 +12,7 @@
 namespace scr::rt {
 
 // Where the job's communicator sits among all the processes of the launch
-// (mpirun's MPI_COMM_WORLD): this process's rank there and their number.
+// (mpirun's world communicator): this process's rank there and their number.
 // Nodes hold processes whatever communicator they join, so SCR_SIM_NODES
 // places launch ranks; a job on fewer processes than the launch
 // (SCRPP_Init_comm) gets job directories of its own (job_dir).
