@@ -2,7 +2,8 @@
 
 Each is a thin call of the C function of the same name. As in SCR 3.1:
 route_file() is local to the calling process, everything else is
-collective over MPI_COMM_WORLD; complete_restart() and complete_output()
+collective over MPI_COMM_WORLD (or the communicator given to init());
+complete_restart() and complete_output()
 return whether every process succeeded; the other calls raise SCRError (a
 RuntimeError) when the library reports an error.
 """
