@@ -144,10 +144,6 @@ Status inject_faults(Job& job) {
 
 }  // namespace
 
-Result<std::unique_ptr<Runtime>> Runtime::init(const Config& config) {
-  return init(config, mpi::world());
-}
-
 Result<std::unique_ptr<Runtime>> Runtime::init(const Config& config, const mpi::Comm& world,
                                                 io::Env* fs) {
   return init(config, world, Launch{world.rank(), world.size()}, fs);

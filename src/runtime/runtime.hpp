@@ -17,17 +17,18 @@ namespace scr::rt {
 
 class Runtime {
  public:
-  // Collective: read configuration (rank 0 reads files, everyone gets the
-  // same values), set up directories, rebuild the cache, fetch if needed.
-  static Result<std::unique_ptr<Runtime>> init(const Config& config);
-  // The same over the processes of `world` (duplicated, so the runtime's
-  // messages never meet the caller's): in-process tests give each rank
-  // thread its own (mpi/in_process.hpp). `fs`, when given, is the file
+  // Collective over the processes of `world` (duplicated, so the runtime's
+  // messages never meet the caller's): read configuration (rank 0 reads
+  // files, everyone gets the same values), set up directories, rebuild the
+  // cache, fetch if needed. In-process tests give each rank thread its own
+  // communicator (mpi/in_process.hpp). `fs`, when given, is the file
   // system the runtime works through (a test's fault-injecting one); it
   // must outlive the runtime.
   static Result<std::unique_ptr<Runtime>> init(const Config& config, const mpi::Comm& world,
                                                io::Env* fs = nullptr);
-  // The same over `comm`, a part of the launch (SCRPP_Init_comm); see Launch.
+  // The same, saying where `comm` sits in the launch (all of it for
+  // SCR_Init, a part for SCRPP_Init_comm; see Launch). Above, `world` is
+  // taken for the whole launch.
   static Result<std::unique_ptr<Runtime>> init(const Config& config, const mpi::Comm& comm,
                                                const Launch& launch, io::Env* fs = nullptr);
   ~Runtime();
