@@ -7,6 +7,7 @@
 #include "common/strings.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "kvtree/veloc_file.hpp"
 #include "runtime/prefix_index.hpp"
 #include "runtime/scr31/shared_format.hpp"
 
@@ -21,14 +22,27 @@ std::string halt_path(const std::string& prefix) {
 Result<kv::Tree> read_halt(io::Env& env, const std::string& prefix) {
   std::string p = halt_path(prefix);
   if (!env.exists(p)) return kv::Tree();
+  // Empty: just created by a lock taker (lock_halt), which SCR 3.1 reads as
+  // no condition too.
+  if (auto info = env.stat(p); info && info->size == 0) return kv::Tree();
   io::TreeFormat format;
   SCR_ASSIGN_OR_RETURN(kv::Tree halt, io::read_any_tree(env, p, &format));
   return format == io::TreeFormat::veloc ? scr31::halt_from_shared(halt) : halt;
 }
 
+// Rewritten in place, as SCR 3.1 does: its processes hold their lock on the
+// file itself (lock_halt), so a new file renamed over it would leave one of
+// them writing to the old one.
 Status write_halt(io::Env& env, const std::string& prefix, const kv::Tree& halt) {
   SCR_TRY(io::make_dirs(env, prefix_scr_dir(prefix), 0700));
-  return io::write_veloc_tree(env, halt_path(prefix), scr31::halt_to_shared(halt));
+  std::string p = halt_path(prefix);
+  if (!env.exists(p)) return io::write_veloc_tree(env, p, scr31::halt_to_shared(halt));
+  std::string bytes = kv::veloc::encode(scr31::halt_to_shared(halt));
+  SCR_ASSIGN_OR_RETURN(auto file, env.open(p, io::OpenMode::read_write));
+  SCR_TRY(file->pwrite(bytes.data(), bytes.size(), 0));
+  SCR_TRY(env.truncate(p, bytes.size()));
+  SCR_TRY(file->sync());
+  return file->close();
 }
 
 int64_t allocation_end_time(const Settings& s) {
@@ -66,9 +80,19 @@ std::string check_halt(Context& ctx) {
   return reason;
 }
 
-Result<io::FileLock> lock_halt(io::Env& env, const std::string& prefix) {
+Result<HaltLock> lock_halt(io::Env& env, const std::string& prefix) {
   SCR_TRY(io::make_dirs(env, prefix_scr_dir(prefix), 0700));
-  return io::FileLock::acquire(io::path::join(prefix_scr_dir(prefix), "halt.lock"));
+  // The file itself, as SCR 3.1's library and scr_halt lock it.
+  std::string path = halt_path(prefix);
+  bool created = !env.exists(path);
+  SCR_ASSIGN_OR_RETURN(io::FileLock lock, io::FileLock::acquire(path));
+  return HaltLock(std::move(lock), env, std::move(path), created);
+}
+
+HaltLock::~HaltLock() {
+  if (!created_) return;
+  // Still held: nobody can have written between this check and the unlink.
+  if (auto info = env_->stat(path_); info && info->size == 0) (void)env_->unlink(path_);
 }
 
 void count_down_checkpoints(Context& ctx) {

@@ -24,10 +24,10 @@ namespace scr::rt {
 std::string halt_path(const std::string& prefix);
 Result<kv::Tree> read_halt(io::Env& env, const std::string& prefix);
 Status write_halt(io::Env& env, const std::string& prefix, const kv::Tree& halt);
-// Read, edit and write the halt file under an exclusive lock
-// (<prefix>/.scr/halt.lock), so a job counting down CHECKPOINTS and an
-// operator's scr_halt never lose each other's change. An empty result
-// deletes the file. edit: Status(kv::Tree&).
+// Read, edit and write the halt file under an exclusive lock on the file
+// itself (flock, as SCR 3.1 takes it), so a job counting down CHECKPOINTS
+// and an operator's scr_halt, SCR++'s or SCR 3.1's, never lose each other's
+// change. An empty result deletes the file. edit: Status(kv::Tree&).
 template <class F>
 Status update_halt(io::Env& env, const std::string& prefix, F&& edit);
 
@@ -51,11 +51,31 @@ void clear_finalized(Context& ctx);
 // manager, 0 when unknown.
 int64_t allocation_end_time(const Settings& s);
 
-Result<io::FileLock> lock_halt(io::Env& env, const std::string& prefix);
+// The lock on the halt file (lock_halt). Taking it creates the file, empty,
+// when there is none; releasing it removes that file again if nothing was
+// written to it, so "no file" keeps meaning "no condition".
+class HaltLock {
+ public:
+  HaltLock(io::FileLock lock, io::Env& env, std::string path, bool created)
+      : lock_(std::move(lock)), env_(&env), path_(std::move(path)), created_(created) {}
+  HaltLock(HaltLock&& o) noexcept
+      : lock_(std::move(o.lock_)), env_(o.env_), path_(std::move(o.path_)), created_(o.created_) {
+    o.created_ = false;
+  }
+  HaltLock& operator=(HaltLock&&) = delete;
+  ~HaltLock();
+
+ private:
+  io::FileLock lock_;
+  io::Env* env_;
+  std::string path_;
+  bool created_;
+};
+Result<HaltLock> lock_halt(io::Env& env, const std::string& prefix);
 
 template <class F>
 Status update_halt(io::Env& env, const std::string& prefix, F&& edit) {
-  SCR_ASSIGN_OR_RETURN(io::FileLock lock, lock_halt(env, prefix));
+  SCR_ASSIGN_OR_RETURN(HaltLock lock, lock_halt(env, prefix));
   SCR_ASSIGN_OR_RETURN(kv::Tree halt, read_halt(env, prefix));
   SCR_TRY(edit(halt));
   if (!halt.empty()) return write_halt(env, prefix, halt);

@@ -5,6 +5,10 @@
 // reused id preferred to SCR++'s stale one.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <string>
 
@@ -12,6 +16,8 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "kvtree/file_list.hpp"
+#include "kvtree/veloc_file.hpp"
+#include "runtime/halt.hpp"
 #include "runtime/prefix_index.hpp"
 #include "runtime/scr31/dataset_files.hpp"
 #include "runtime/scr31/shared_format.hpp"
@@ -117,6 +123,41 @@ TEST(Scr31Halt, KeysAndTheFinishedMark) {
   EXPECT_EQ(back.int_or("CheckpointsLeft", 0), 3);
   ours.set("EXIT_REASON", "maintenance");
   EXPECT_EQ(scr31::halt_to_shared(ours).value_or("ExitReason", ""), "maintenance");
+}
+
+// SCR 3.1's scr_halt opens halt.scr, flocks it and rewrites it in place: SCR++
+// takes the same lock and writes into the same file, so neither loses the
+// other's change.
+TEST(Scr31Halt, LockedAndRewrittenInPlaceAsScrDoes) {
+  testing::TempDir dir;
+  kv::Tree halt;
+  halt.set_int("CHECKPOINTS", 5);
+  ASSERT_TRUE(write_halt(env(), dir.path(), halt).ok());
+  int fd = ::open(halt_path(dir.path()).c_str(), O_RDWR);  // as SCR 3.1 holds it
+  ASSERT_GE(fd, 0);
+  {
+    auto lock = lock_halt(env(), dir.path());
+    ASSERT_TRUE(lock.ok()) << lock.status().message();
+    EXPECT_NE(::flock(fd, LOCK_EX | LOCK_NB), 0) << "SCR 3.1 must wait for SCR++'s lock";
+  }
+  EXPECT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  ::flock(fd, LOCK_UN);
+  ASSERT_TRUE(update_halt(env(), dir.path(), [](kv::Tree& t) {
+                t.set_int("CHECKPOINTS", 4);
+                return Status::Ok();
+              }).ok());
+  std::string bytes(4096, '\0');
+  ssize_t n = ::pread(fd, bytes.data(), bytes.size(), 0);
+  ::close(fd);
+  ASSERT_GT(n, 0);
+  bytes.resize(static_cast<size_t>(n));
+  auto seen = kv::veloc::decode(bytes);
+  ASSERT_TRUE(seen.ok()) << "the file SCR 3.1 holds open has SCR++'s change";
+  EXPECT_EQ(seen->int_or("CheckpointsLeft", 0), 4);
+  // A lock taken where there was no file leaves none behind.
+  testing::TempDir empty;
+  { ASSERT_TRUE(lock_halt(env(), empty.path()).ok()); }
+  EXPECT_FALSE(std::filesystem::exists(halt_path(empty.path())));
 }
 
 // A dataset of two ranks in the prefix, with its SCR++ summary tree.

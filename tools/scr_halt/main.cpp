@@ -177,7 +177,7 @@ int edit_prefix(const Cli& cli, const Target& target, const h::Changes& changes,
   if (mode.verbose) std::printf("scr_halt: %s\n", file.c_str());
   // A running job counts CHECKPOINTS down in this file: hold its lock from
   // reading to writing so neither change is lost.
-  std::optional<Result<io::FileLock>> lock;
+  std::optional<Result<rt::HaltLock>> lock;
   if (!changes.empty()) {
     lock.emplace(rt::lock_halt(env, prefix));
     if (!*lock) return cli.fail(exit_code::failed, lock->status().message());
