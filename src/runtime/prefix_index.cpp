@@ -94,12 +94,14 @@ void PrefixIndex::mark_begun(int id) {
   kv::Tree& e = entry(id);
   e.erase("COMPLETE");
   e.erase("FLUSHED");
+  e.erase("FLUSHED_AT");
 }
 
 void PrefixIndex::mark_flushed(int id) {
   kv::Tree& e = entry(id);
   e.set_int("COMPLETE", 1);
   e.set_int("FLUSHED", 1);
+  e.set_int("FLUSHED_AT", static_cast<int64_t>(std::time(nullptr)));
 }
 
 bool PrefixIndex::failed(int id) const {

@@ -2,7 +2,7 @@
 // shared with SCR 3.1 and stored in its layout (runtime/scr31/shared_format.hpp);
 // SCR++ works on this view of it:
 //   DSET/<id>/{NAME, FLAGS, CKPT, CREATED, SIZE, FILES, USER, JOBID, JOBNAME,
-//              COMPLETE, FLUSHED, FAILED, FETCHED}
+//              COMPLETE, FLUSHED, FLUSHED_AT, FAILED, FETCHED}
 //   CURRENT = <name of the checkpoint to restart from>
 // Only rank 0 of a job (or an operator tool) reads and writes it; every write
 // replaces the file atomically (temp, fsync, rename), so a crash leaves the

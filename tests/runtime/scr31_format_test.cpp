@@ -60,6 +60,7 @@ TEST(Scr31Index, ViewOfScrsIndex) {
   EXPECT_EQ(e1->value_or("NAME", ""), "ckpt.1");
   EXPECT_EQ(e1->int_or("FLAGS", 0), 1);
   EXPECT_EQ(e1->int_or("FLUSHED", 0), 1);
+  EXPECT_EQ(scr31::timestamp(e1->int_or("FLUSHED_AT", 0)), "2026-11-27T04:00:00") << "SCR's stamp, for scr_index";
   EXPECT_FALSE(view->at({"DSET", "2"})->has("FLUSHED")) << "a begun flush is not loadable";
 }
 

@@ -8,6 +8,8 @@ fixtures' own decoder (tests/fixtures/scr31/kvtree_dump.py).
   scr31_check.py shape THEIRS OURS
       OURS has every key THEIRS has (an SCR 3.1 file of the same kind), with
       values and ranks left out: what SCR 3.1's reader looks up is there
+  scr31_check.py flushed INDEX ID
+      prints dataset ID's FLUSHED stamp
 Exit 0 when the check holds, 1 with the differences on stderr."""
 import os
 import sys
@@ -67,6 +69,10 @@ def same_shape(theirs_path, ours_path):
 
 
 def main(argv):
+    if len(argv) == 4 and argv[1] == "flushed":
+        entry = as_dict(load(argv[2])).get(b"DSET", {}).get(argv[3].encode(), {})
+        print(next(iter(entry.get(b"FLUSHED", {b"": {}}))).decode())
+        return 0
     if len(argv) != 4 or argv[1] not in ("kept", "shape"):
         print(__doc__, file=sys.stderr)
         return 2

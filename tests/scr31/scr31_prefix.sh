@@ -54,8 +54,11 @@ campaign() {
   cp -a "$FIXTURES/$fixture/." "$PREFIX/"
   local before
   before="$(fixture_sums "$FIXTURES/$fixture" "$FIXTURES/$fixture")"
-  assert_eq "$(cd "$PREFIX" && "$SCRPP_BUILD/tools/scr_index/scr_index" -l | sed -n 2p | awk '{print $NF}')" \
-    "$current" "$tag: newest checkpoint scr_index lists"
+  local listed
+  listed="$(cd "$PREFIX" && "$SCRPP_BUILD/tools/scr_index/scr_index" -l | sed -n 2p)"
+  assert_eq "$(awk '{print $NF}' <<<"$listed")" "$current" "$tag: newest checkpoint scr_index lists"
+  assert_eq "$(awk '{print $3}' <<<"$listed")" "$("${CHECK[@]}" flushed "$PREFIX/.scr/index.scr" "${current#ckpt.}")" \
+    "$tag: FLUSHED as SCR stamped it"
   run_job SCR_COPY_TYPE=XOR SCR_SET_SIZE=2 "$@" -- "$np" "$PROG" "$E2E_DIR/$tag/read" "$ours"
   ok_run "$tag"
   expect_out "RESTARTED $current"

@@ -2,6 +2,7 @@
 // parse; with --details SCR++'s table, or JSON.
 #include <cstdio>
 
+#include "runtime/prefix_index.hpp"
 #include "runtime/summary.hpp"
 #include "tools/common/index_view.hpp"
 #include "tools/common/prefix_dir.hpp"
@@ -10,11 +11,12 @@
 namespace scr::tools::index_cmd {
 namespace {
 
-// SCR's index records when each dataset was flushed; SCR++'s does not. A
-// flush (or scavenge) writes the dataset's summary last, just before it
-// marks the entry flushed, so the summary's modification time is when the
-// flush finished (for an adopted dataset: when it was first flushed).
-int64_t flush_time(io::Env& env, const std::string& prefix, int id) {
+// When the flush finished, as the index records it (SCR's FLUSHED stamp).
+// An entry an earlier SCR++ wrote has none: a flush (or scavenge) writes the
+// dataset's summary last, just before it marks the entry flushed, so the
+// summary's modification time stands in for it.
+int64_t flush_time(io::Env& env, const std::string& prefix, const rt::PrefixIndex& idx, int id) {
+  if (const kv::Tree* e = idx.find(id); e && e->has("FLUSHED_AT")) return e->int_or("FLUSHED_AT", 0);
   auto info = env.stat(rt::summary_path(prefix, id));
   return info ? static_cast<int64_t>(info->mtime.tv_sec) : 0;
 }
@@ -31,7 +33,7 @@ int list_datasets(const Request& req) {
   } else {
     std::vector<DatasetRow> rows = index_rows(*idx);
     for (DatasetRow& r : rows)
-      if (r.flushed) r.flushed_secs = flush_time(req.env, req.prefix, r.id);
+      if (r.flushed) r.flushed_secs = flush_time(req.env, req.prefix, *idx, r.id);
     std::fputs(scr_listing_text(rows).c_str(), stdout);
   }
   return exit_code::ok;

@@ -10,6 +10,8 @@ namespace scr::rt::scr31 {
 namespace {
 
 // The fields an index entry of SCR++'s view takes from the descriptor.
+// (FLUSHED_AT, when the flush finished in seconds since the epoch, is the
+// view's form of SCR's FLUSHED stamp.)
 constexpr const char* kViewFields[] = {"NAME", "FLAGS", "CKPT", "CREATED", "SIZE", "FILES", "USER", "JOBID", "JOBNAME"};
 
 bool is_id_key(const std::string& key) {
@@ -39,6 +41,8 @@ kv::Tree entry_from_shared(const kv::Tree& theirs) {
     // SCR restarts from any complete entry: for SCR++ it is flushed.
     e.set_int("COMPLETE", 1);
     e.set_int("FLUSHED", 1);
+    if (auto t = theirs.value("FLUSHED"))
+      if (auto secs = parse_timestamp(*t)) e.set_int("FLUSHED_AT", *secs);
   }
   if (theirs.has("FAILED")) e.set_int("FAILED", 1);
   if (auto t = theirs.value("FETCHED"))
@@ -61,7 +65,8 @@ kv::Tree entry_to_shared(const kv::Tree& ours, const kv::Tree* theirs, int id, i
   if (!desc.has("COMPLETE")) desc.set_int("COMPLETE", 1);
   e.put("DSET", descriptor_to_shared(desc));
   e.set_int("COMPLETE", flushed ? 1 : 0);
-  if (flushed) stamp(e, "FLUSHED", now);
+  if (flushed && ours.has("FLUSHED_AT")) e.set("FLUSHED", timestamp(ours.int_or("FLUSHED_AT", now)));
+  else if (flushed) stamp(e, "FLUSHED", now);
   else e.erase("FLUSHED");
   if (ours.int_or("FAILED", 0) != 0) stamp(e, "FAILED", now);
   else e.erase("FAILED");
