@@ -172,10 +172,50 @@ void set_aside_unreadable_index(Context& ctx) {
             "index can be added back with scr_index --build ID --prefix " + ctx.settings.prefix);
 }
 
-void learn_prefix_ids(Context& ctx) {
+namespace {
+
+// Why `name` cannot be restarted from the index, or "" when it can.
+std::string why_not_loadable(const PrefixIndex& idx, const std::string& name) {
+  auto id = idx.find_name(name);
+  if (!id) return "no dataset of that name is in the prefix index (dropped, deleted or misspelt?)";
+  if (idx.loadable(*id)) return "";
+  if (!DatasetInfo::from_tree(*idx.find(*id)).is_checkpoint()) return "it is an output dataset, not a checkpoint";
+  return idx.failed(*id) ? "it is marked failed" : "it was never completely flushed";
+}
+
+// Rank 0: SCR_CURRENT names no checkpoint this job could restart from.
+void warn_unknown_current(Context& ctx, const Result<PrefixIndex>& idx, const std::vector<int>& cached) {
+  const std::string& want = ctx.settings.current;
+  if (want.empty()) return;
+  std::vector<std::string> names;  // newest first, cached ones before the prefix's
+  auto add = [&](const std::string& n) {
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  };
+  for (int id : cached)
+    if (const kv::Tree* d = ctx.filemap.find(id); d && d->get("DESC")) add(d->get("DESC")->value_or("NAME", ""));
+  std::string why = "no checkpoint of that name is cached and the prefix index cannot be read";
+  if (idx) {
+    why = why_not_loadable(*idx, want);
+    std::vector<int> ids = idx->ids();
+    for (auto it = ids.rbegin(); it != ids.rend(); ++it)
+      if (idx->loadable(*it)) add(idx->find(*it)->value_or("NAME", ""));
+  }
+  if (std::find(names.begin(), names.end(), want) != names.end()) return;
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  log::warn("SCR_CURRENT=" + want + " names no checkpoint to restart from: " + why + ". Checkpoints available: " +
+            (list.empty() ? "none" : list + " (newest first)") +
+            "; the restart goes on from the newest one that loads");
+}
+
+}  // namespace
+
+void learn_prefix(Context& ctx, const std::vector<int>& cached) {
   int64_t max_id = 0, max_ckpt = 0;
   if (ctx.rank() == 0) {
-    if (auto idx = PrefixIndex::load(ctx.fs(), ctx.settings.prefix)) {
+    // One read of the index serves both.
+    auto idx = PrefixIndex::load(ctx.fs(), ctx.settings.prefix);
+    if (idx) {
       for (int id : idx->ids()) {
         max_id = std::max<int64_t>(max_id, id);
         max_ckpt = std::max<int64_t>(max_ckpt, idx->find(id)->int_or("CKPT", 0));
@@ -188,46 +228,10 @@ void learn_prefix_ids(Context& ctx) {
         if (str::starts_with(n, "scr.dataset."))
           if (auto id = str::parse_int(n.substr(12)); id && *id > 0 && *id < INT32_MAX)
             max_id = std::max<int64_t>(max_id, *id);
+    warn_unknown_current(ctx, idx, cached);
   }
   ctx.dataset_id = std::max<int>(ctx.dataset_id, static_cast<int>(mpi::max(ctx.world, max_id)));
   ctx.checkpoint_id = std::max<int>(ctx.checkpoint_id, static_cast<int>(mpi::max(ctx.world, max_ckpt)));
-}
-
-namespace {
-
-// Why `name` cannot be restarted from the index, or "" when it can.
-std::string why_not_loadable(const PrefixIndex& idx, const std::string& name) {
-  auto id = idx.find_name(name);
-  if (!id) return "no dataset of that name is in the prefix index (dropped, deleted or misspelt?)";
-  if (idx.loadable(*id)) return "";
-  if (!DatasetInfo::from_tree(*idx.find(*id)).is_checkpoint()) return "it is an output dataset, not a checkpoint";
-  return idx.failed(*id) ? "it is marked failed" : "it was never completely flushed";
-}
-
-}  // namespace
-
-void warn_unknown_current(Context& ctx, const std::vector<int>& cached) {
-  const std::string& want = ctx.settings.current;
-  if (want.empty() || ctx.rank() != 0) return;
-  std::vector<std::string> names;  // newest first, cached ones before the prefix's
-  auto add = [&](const std::string& n) {
-    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
-  };
-  for (int id : cached)
-    if (const kv::Tree* d = ctx.filemap.find(id); d && d->get("DESC")) add(d->get("DESC")->value_or("NAME", ""));
-  std::string why = "no checkpoint of that name is cached and the prefix index cannot be read";
-  if (auto idx = PrefixIndex::load(ctx.fs(), ctx.settings.prefix)) {
-    why = why_not_loadable(*idx, want);
-    std::vector<int> ids = idx->ids();
-    for (auto it = ids.rbegin(); it != ids.rend(); ++it)
-      if (idx->loadable(*it)) add(idx->find(*it)->value_or("NAME", ""));
-  }
-  if (std::find(names.begin(), names.end(), want) != names.end()) return;
-  std::string list;
-  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-  log::warn("SCR_CURRENT=" + want + " names no checkpoint to restart from: " + why + ". Checkpoints available: " +
-            (list.empty() ? "none" : list + " (newest first)") +
-            "; the restart goes on from the newest one that loads");
 }
 
 namespace {

@@ -14,8 +14,13 @@ Result<int> fetch_checkpoint(Context& ctx);
 
 // Collective: the highest dataset and checkpoint ids recorded in the prefix
 // index (SCR 3.1's datasets included), and any dataset directory in the
-// prefix's .scr, so new datasets never reuse an id.
-void learn_prefix_ids(Context& ctx);
+// prefix's .scr, so new datasets never reuse an id. Rank 0 also warns when
+// SCR_CURRENT names no checkpoint this job could restart from (dropped,
+// deleted, misspelt, an output dataset, or failed), naming the value and the
+// checkpoints there are; the restart then goes on from the newest one that
+// loads, as SCR's does. `cached` are the checkpoints the caches hold, newest
+// first.
+void learn_prefix(Context& ctx, const std::vector<int>& cached);
 
 // Rank 0, at SCR_Init: a prefix index that cannot be read (damaged, or of a
 // version SCR++ does not know) would make every later flush fail. It is
@@ -24,12 +29,5 @@ void learn_prefix_ids(Context& ctx);
 // datasets back (scr_index --build). An index that cannot be read for an
 // I/O reason is left alone: that is not a verdict on the file.
 void set_aside_unreadable_index(Context& ctx);
-
-// Rank 0 warns when SCR_CURRENT names no checkpoint this job could restart
-// from (dropped, deleted, misspelt, an output dataset, or failed), naming the
-// value and the checkpoints there are; the restart then goes on from the
-// newest one that loads, as SCR's does. `cached` are the checkpoints the
-// caches hold, newest first.
-void warn_unknown_current(Context& ctx, const std::vector<int>& cached);
 
 }  // namespace scr::rt

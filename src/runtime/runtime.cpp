@@ -242,9 +242,8 @@ Status Runtime::prepare_restart() {
   sweep_rescaled(ctx_);
   set_aside_unreadable_index(ctx_);
   SCR_TRY(apply_prefix_settings(ctx_));
-  learn_prefix_ids(ctx_);
   ctx_.restart_candidates = cached_checkpoints(ctx_);
-  warn_unknown_current(ctx_, ctx_.restart_candidates);
+  learn_prefix(ctx_, ctx_.restart_candidates);
   if (s.global_restart) {
     // Every process must read the checkpoint from the prefix.
     for (int id : ctx_.filemap.ids()) (void)delete_cached(ctx_, id);
