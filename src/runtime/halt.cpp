@@ -21,10 +21,9 @@ std::string halt_path(const std::string& prefix) {
 // (runtime/scr31/shared_format.hpp); an earlier SCR++'s is read as it is.
 Result<kv::Tree> read_halt(io::Env& env, const std::string& prefix) {
   std::string p = halt_path(prefix);
-  if (!env.exists(p)) return kv::Tree();
-  // Empty: just created by a lock taker (lock_halt), which SCR 3.1 reads as
-  // no condition too.
-  if (auto info = env.stat(p); info && info->size == 0) return kv::Tree();
+  // Absent, or empty (just created by a lock taker, lock_halt): no
+  // condition, as SCR 3.1 reads both.
+  if (auto info = env.stat(p); !info || info->size == 0) return kv::Tree();
   io::TreeFormat format;
   SCR_ASSIGN_OR_RETURN(kv::Tree halt, io::read_any_tree(env, p, &format));
   return format == io::TreeFormat::veloc ? scr31::halt_from_shared(halt) : halt;
