@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "runtime/dataset.hpp"
+#include "runtime/scr31/shared_format.hpp"
 #include "tests/tools/local_epoch.hpp"
 #include "tools/common/index_view.hpp"
 #include "tools/common/times.hpp"
@@ -44,7 +45,7 @@ TEST(IndexListing, ScrsColumnsCheckpointsOnlyNewestFirst) {
 
 TEST(Times, ScrsTimestampAndAsctimeForms) {
   int64_t t = local_epoch(2030, 1, 2, 3, 4, 5);
-  EXPECT_EQ("2030-01-02T03:04:05", scr::tools::scr_timestamp(t));
+  EXPECT_EQ("2030-01-02T03:04:05", scr::rt::scr31::timestamp(t));
   EXPECT_EQ("Wed Jan  2 03:04:05 2030", scr::tools::asctime_text(t));
 }
 

@@ -5,6 +5,7 @@
 
 #include "common/strings.hpp"
 #include "runtime/dataset.hpp"
+#include "runtime/scr31/shared_format.hpp"
 #include "tools/common/table.hpp"
 #include "tools/common/times.hpp"
 
@@ -91,7 +92,7 @@ std::string scr_listing_text(const std::vector<DatasetRow>& rows) {
     std::snprintf(id, sizeof id, "%4d", r->id);
     bool flushed = r->flushed && r->flushed_secs > 0;
     out += std::string(id) + " " + (r->complete && !r->failed ? "YES  " : "NO   ") + " " +
-           (flushed ? scr_timestamp(r->flushed_secs) : std::string(19, ' ')) + " " +
+           (flushed ? rt::scr31::timestamp(r->flushed_secs) : std::string(19, ' ')) + " " +
            (r->current ? "  *" : "   ") + " " + (r->name.empty() ? "UNKNOWN_NAME" : r->name) + "\n";
   }
   return out;

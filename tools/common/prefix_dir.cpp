@@ -20,10 +20,6 @@ std::string absolute_path(const std::string& given) {
   return io::path::absolute(given, cwd);
 }
 
-std::string index_path(const std::string& prefix) {
-  return rt::prefix_index_path(prefix);
-}
-
 Status check_dir(io::Env& env, const std::string& dir) {
   auto info = env.stat(dir);
   if (!info) return Error(Errc::not_found, dir + " does not exist");
@@ -31,12 +27,12 @@ Status check_dir(io::Env& env, const std::string& dir) {
   return Status::Ok();
 }
 
-bool has_index(io::Env& env, const std::string& prefix) { return env.exists(index_path(prefix)); }
+bool has_index(io::Env& env, const std::string& prefix) { return env.exists(rt::prefix_index_path(prefix)); }
 
 Result<rt::PrefixIndex> open_index(io::Env& env, const std::string& prefix) {
   SCR_TRY(check_dir(env, prefix));
   if (!has_index(env, prefix))
-    return Error(Errc::not_found, prefix + " is not an SCR prefix: " + index_path(prefix) +
+    return Error(Errc::not_found, prefix + " is not an SCR prefix: " + rt::prefix_index_path(prefix) +
                                       " does not exist (no dataset was ever flushed there)");
   auto idx = rt::PrefixIndex::load(env, prefix);
   // The message names the file; a decoder complaint of any kind means the

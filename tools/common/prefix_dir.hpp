@@ -17,7 +17,6 @@ namespace scr::tools {
 std::string default_prefix();
 // Absolute, normalized form of a path given on the command line.
 std::string absolute_path(const std::string& given);
-std::string index_path(const std::string& prefix);
 
 // The directory exists (Errc::not_found naming it otherwise).
 Status check_dir(io::Env& env, const std::string& dir);

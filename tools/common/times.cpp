@@ -20,8 +20,6 @@ std::string local_format(int64_t epoch_seconds, const char* format) {
 
 std::string local_time(int64_t epoch_seconds) { return local_format(epoch_seconds, "%Y-%m-%d %H:%M:%S"); }
 
-std::string scr_timestamp(int64_t epoch_seconds) { return local_format(epoch_seconds, "%Y-%m-%dT%H:%M:%S"); }
-
 // The tools never call setlocale, so %a and %b are asctime's English names.
 std::string asctime_text(int64_t epoch_seconds) {
   return local_format(epoch_seconds, "%a %b %e %H:%M:%S %Y");

@@ -8,8 +8,7 @@ namespace scr::tools {
 
 // Local time "YYYY-MM-DD HH:MM:SS" of epoch seconds.
 std::string local_time(int64_t epoch_seconds);
-// Local time as SCR's index records a flush: "YYYY-MM-DDTHH:MM:SS".
-std::string scr_timestamp(int64_t epoch_seconds);
+
 // Local time as C's asctime writes it, as SCR's scr_halt lists times:
 // "Wed Jan  2 03:04:05 2030" (no newline).
 std::string asctime_text(int64_t epoch_seconds);

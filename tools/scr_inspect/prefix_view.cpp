@@ -58,7 +58,7 @@ Report inspect_prefix(io::Env& env, const std::string& prefix) {
   r.json.set("kind", "prefix").set("path", prefix);
   std::set<int> indexed;
   if (!has_index(env, prefix)) {
-    r.text += "No index yet (" + index_path(prefix) + " does not exist).\n";
+    r.text += "No index yet (" + rt::prefix_index_path(prefix) + " does not exist).\n";
   } else if (auto idx = open_index(env, prefix); !idx) {
     r.problems.push_back(idx.status().message());
   } else {

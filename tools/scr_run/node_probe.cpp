@@ -42,14 +42,11 @@ std::string shell_line(const ProbeConfig& config) {
   return line;
 }
 
+// A count of KiB from df: an integer, not negative (overflow refused).
 bool parse_u64(const std::string& s, uint64_t* v) {
-  if (s.empty()) return false;
-  uint64_t x = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    x = x * 10 + static_cast<uint64_t>(c - '0');
-  }
-  *v = x;
+  auto n = str::parse_int(s);
+  if (!n || *n < 0) return false;
+  *v = static_cast<uint64_t>(*n);
   return true;
 }
 
@@ -108,10 +105,8 @@ std::optional<std::string> probe_verdict(const ProbeConfig& config, const std::s
                str::format_bytes(config.min_bytes);
     }
   }
-  if (!up)
-    return "cannot run a command there (" + config.remote + " exit " +
-           std::to_string(run.exit_code) + ")";
-  if (config.remote != "pdsh" && run.exit_code != 0)  // pdsh's status is its own, not the node's
+  // (pdsh's exit status is its own, not the node's.)
+  if (!up || (config.remote != "pdsh" && run.exit_code != 0))
     return "cannot run a command there (" + config.remote + " exit " +
            std::to_string(run.exit_code) + ")";
   return std::nullopt;
