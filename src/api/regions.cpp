@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "io/path.hpp"
 #include "mpi/comm.hpp"
 #include "scr.h"
 
@@ -37,7 +38,9 @@ Result<RegionFile> open_writer(rt::Runtime& rt, int writer) {
   SCR_ASSIGN_OR_RETURN(const auto* files, rt.restart_listing());
   for (const rt::RestartFile& f : *files) {
     if (f.rank != writer || region_file_writer(f.name) != writer) continue;
-    SCR_ASSIGN_OR_RETURN(std::string path, rt.route_file(f.name));
+    // Listed names are prefix-relative: routed as absolute paths, whatever
+    // the working directory.
+    SCR_ASSIGN_OR_RETURN(std::string path, rt.route_file(io::path::join(rt.context().settings.prefix, f.name)));
     return RegionFile::open(rt.context().fs(), path, writer);
   }
   SCR_ASSIGN_OR_RETURN(int writers, rt.restart_ranks());
@@ -99,7 +102,9 @@ Status write_regions(rt::Runtime& rt) {
   if (ctx.phase() != rt::Phase::output)
     return Error(Errc::bad_state, "SCRPP_Write_regions needs an open output phase (SCR_Start_output)");
   std::string dataset = ctx.output->desc.value_or("NAME", "");
-  SCR_ASSIGN_OR_RETURN(std::string path, rt.route_file(region_file_name(dataset, ctx.rank())));
+  // SCR++ names the file in the prefix itself, not from the working directory.
+  SCR_ASSIGN_OR_RETURN(std::string path,
+                       rt.route_file(io::path::join(ctx.settings.prefix, region_file_name(dataset, ctx.rank()))));
   return write_region_file(ctx.fs(), path, ctx.rank(), protected_regions());
 }
 

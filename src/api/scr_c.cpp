@@ -234,7 +234,7 @@ int SCRPP_Restart_file(int index, char* name, int* rank, unsigned long long* siz
                                                          " is out of range (the checkpoint has " +
                                                          std::to_string(files->size()) + " files)");
     const scr::rt::RestartFile& f = (*files)[static_cast<size_t>(index)];
-    if (name) SCR_TRY(copy_out(f.name, name, "name"));
+    if (name) SCR_TRY(copy_out(rt.routable_name(f.name), name, "name"));
     if (rank) *rank = f.rank;
     if (size) *size = f.size;
     return scr::Status::Ok();

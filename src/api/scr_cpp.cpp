@@ -122,7 +122,8 @@ std::vector<RestartFile> Restart::files() const {
   const auto* listed = check(runtime("SCRPP_Restart_file_count").restart_listing());
   std::vector<RestartFile> out;
   out.reserve(listed->size());
-  for (const auto& f : *listed) out.push_back({f.name, f.rank, f.size});
+  rt::Runtime& rt = runtime("SCRPP_Restart_file_count");
+  for (const auto& f : *listed) out.push_back({rt.routable_name(f.name), f.rank, f.size});
   return out;
 }
 

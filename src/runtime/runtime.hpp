@@ -44,6 +44,10 @@ class Runtime {
   // processes wrote the checkpoint, and its files. Local.
   Result<int> restart_ranks() const;
   Result<const std::vector<RestartFile>*> restart_listing() const;
+  // A listed (prefix-relative) name as the application gives it to
+  // SCR_Route_file: relative to the working directory when it lies below
+  // it (relative names start there), else the absolute path.
+  std::string routable_name(const std::string& prefix_relative) const;
 
   Result<bool> need_checkpoint();
   Status start_output(const std::string& name, int flags);

@@ -125,6 +125,12 @@ Result<const std::vector<RestartFile>*> Runtime::restart_listing() const {
   return &ctx_.restart->listing;
 }
 
+std::string Runtime::routable_name(const std::string& prefix_relative) const {
+  std::string abs = io::path::join(ctx_.settings.prefix, prefix_relative);
+  auto from_cwd = io::path::relative_to(ctx_.settings.working_dir, abs);
+  return from_cwd && *from_cwd != "." ? *from_cwd : abs;
+}
+
 Status Runtime::complete_restart(bool valid) {
   if (ctx_.phase() != Phase::restart)
     return Error(Errc::bad_state, "SCR_Complete_restart called without SCR_Start_restart");

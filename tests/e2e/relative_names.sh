@@ -4,7 +4,8 @@
 # and "output/..." land in <prefix>/run3/ once flushed. It restarts from the
 # cache (crash) and from the prefix (every node lost) through the same names,
 # and the result matches an uninterrupted run. Run outside the prefix, a
-# relative name is refused and nothing is written there.
+# relative name is refused and nothing is written there. The regions example
+# restarts at another size from a working directory below the prefix.
 source "$(dirname "$0")/lib.sh"
 e2e_begin relative_names
 TOP="$PREFIX"
@@ -28,6 +29,22 @@ expect_ok
 expect_resumed_from step.30
 expect_result_equals_uninterrupted -n 40 -c 10 -o 20
 assert_file "$RUN/step.40/rank_0.dat" "last checkpoint below the working directory"
+
+# The regions heat example, run in <prefix>/run4, restarts at another size:
+# it reads the writers' regions through the restart listing, whose names
+# must route from that working directory too.
+HEATR="$SCRPP_BUILD/examples/heat_regions/heat_regions"
+use_dirs "$E2E_DIR/regions"
+TOP2="$PREFIX"
+RUN4="$TOP2/run4"
+mkdir -p "$RUN4"
+PREFIX="$RUN4"
+run_job SCR_PREFIX="$TOP2" SCR_FLUSH=1 -- 4 "$HEATR" -n 30 -c 10 --crash-at 25
+expect_crashed
+lose_all_nodes
+run_job SCR_PREFIX="$TOP2" SCR_FLUSH=1 -- 2 "$HEATR" -n 30 -c 10
+expect_ok "heat_regions on 2 ranks in $RUN4"
+expect_out "resumed at step 20 (written by 4 ranks)"
 
 # A working directory outside the prefix: its relative names are outside too.
 OUTSIDE="$E2E_DIR/outside"
