@@ -1,10 +1,12 @@
 #include "api/region_file.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
 #include "common/crc32c.hpp"
+#include "common/strings.hpp"
 #include "io/files.hpp"
 #include "kvtree/codec.hpp"
 
@@ -48,7 +50,9 @@ int region_file_writer(const std::string& name) {
   std::string tail = name.substr(at + std::strlen(kDir));
   size_t digits = tail.find_first_not_of("0123456789");
   if (digits == 0 || digits == std::string::npos || tail.substr(digits) != kSuffix) return -1;
-  return std::stoi(tail.substr(0, digits));
+  // A digit run too long for a rank is no regions file of SCR++'s.
+  auto rank = str::parse_int(tail.substr(0, digits));
+  return rank && *rank <= INT32_MAX ? static_cast<int>(*rank) : -1;
 }
 
 Status write_region_file(io::Env& env, const std::string& path, int writer,

@@ -55,6 +55,9 @@ class CommJobs : public ::testing::Test {
       int job = world.rank() % 2;
       mpi::Comm comm = world.split(job, world.rank());
       auto rt = Runtime::init(configs[job], comm, Launch{world.rank(), world.size()});
+      // Both jobs are past init before either goes on (and may finalize,
+      // releasing its prefix lock), whatever the threads' timing.
+      world.barrier();
       each(job, comm, rt);
     });
   }

@@ -89,86 +89,87 @@ contains
     integer, intent(in) :: id
     logical, intent(in) :: contiguous
     type(c_ptr), intent(in) :: ptr
-    integer, intent(in) :: count, bits
+    integer(c_size_t), intent(in) :: count
+    integer, intent(in) :: bits
     integer, intent(out) :: ierror
     if (.not. contiguous) then
       ierror = 1
       return
     end if
-    ierror = c_protect(id, ptr, int(count, c_size_t), int(bits / 8, c_size_t))
+    ierror = c_protect(id, ptr, count, int(bits / 8, c_size_t))
   end subroutine
 
   subroutine protect_r64_1(id, a, ierror)
     integer, intent(in) :: id
     real(real64), intent(inout), target :: a(:)
     integer, intent(out) :: ierror
-    call protect_address(id, is_contiguous(a), c_loc(a), size(a), storage_size(a), ierror)
+    call protect_address(id, is_contiguous(a), c_loc(a), size(a, kind=c_size_t), storage_size(a), ierror)
   end subroutine
   subroutine protect_r64_2(id, a, ierror)
     integer, intent(in) :: id
     real(real64), intent(inout), target :: a(:,:)
     integer, intent(out) :: ierror
-    call protect_address(id, is_contiguous(a), c_loc(a), size(a), storage_size(a), ierror)
+    call protect_address(id, is_contiguous(a), c_loc(a), size(a, kind=c_size_t), storage_size(a), ierror)
   end subroutine
   subroutine protect_r64_3(id, a, ierror)
     integer, intent(in) :: id
     real(real64), intent(inout), target :: a(:,:,:)
     integer, intent(out) :: ierror
-    call protect_address(id, is_contiguous(a), c_loc(a), size(a), storage_size(a), ierror)
+    call protect_address(id, is_contiguous(a), c_loc(a), size(a, kind=c_size_t), storage_size(a), ierror)
   end subroutine
   subroutine protect_r32_1(id, a, ierror)
     integer, intent(in) :: id
     real(real32), intent(inout), target :: a(:)
     integer, intent(out) :: ierror
-    call protect_address(id, is_contiguous(a), c_loc(a), size(a), storage_size(a), ierror)
+    call protect_address(id, is_contiguous(a), c_loc(a), size(a, kind=c_size_t), storage_size(a), ierror)
   end subroutine
   subroutine protect_r32_2(id, a, ierror)
     integer, intent(in) :: id
     real(real32), intent(inout), target :: a(:,:)
     integer, intent(out) :: ierror
-    call protect_address(id, is_contiguous(a), c_loc(a), size(a), storage_size(a), ierror)
+    call protect_address(id, is_contiguous(a), c_loc(a), size(a, kind=c_size_t), storage_size(a), ierror)
   end subroutine
   subroutine protect_r32_3(id, a, ierror)
     integer, intent(in) :: id
     real(real32), intent(inout), target :: a(:,:,:)
     integer, intent(out) :: ierror
-    call protect_address(id, is_contiguous(a), c_loc(a), size(a), storage_size(a), ierror)
+    call protect_address(id, is_contiguous(a), c_loc(a), size(a, kind=c_size_t), storage_size(a), ierror)
   end subroutine
   subroutine protect_i32_1(id, a, ierror)
     integer, intent(in) :: id
     integer(int32), intent(inout), target :: a(:)
     integer, intent(out) :: ierror
-    call protect_address(id, is_contiguous(a), c_loc(a), size(a), storage_size(a), ierror)
+    call protect_address(id, is_contiguous(a), c_loc(a), size(a, kind=c_size_t), storage_size(a), ierror)
   end subroutine
   subroutine protect_i32_2(id, a, ierror)
     integer, intent(in) :: id
     integer(int32), intent(inout), target :: a(:,:)
     integer, intent(out) :: ierror
-    call protect_address(id, is_contiguous(a), c_loc(a), size(a), storage_size(a), ierror)
+    call protect_address(id, is_contiguous(a), c_loc(a), size(a, kind=c_size_t), storage_size(a), ierror)
   end subroutine
   subroutine protect_i32_3(id, a, ierror)
     integer, intent(in) :: id
     integer(int32), intent(inout), target :: a(:,:,:)
     integer, intent(out) :: ierror
-    call protect_address(id, is_contiguous(a), c_loc(a), size(a), storage_size(a), ierror)
+    call protect_address(id, is_contiguous(a), c_loc(a), size(a, kind=c_size_t), storage_size(a), ierror)
   end subroutine
   subroutine protect_i64_1(id, a, ierror)
     integer, intent(in) :: id
     integer(int64), intent(inout), target :: a(:)
     integer, intent(out) :: ierror
-    call protect_address(id, is_contiguous(a), c_loc(a), size(a), storage_size(a), ierror)
+    call protect_address(id, is_contiguous(a), c_loc(a), size(a, kind=c_size_t), storage_size(a), ierror)
   end subroutine
   subroutine protect_i64_2(id, a, ierror)
     integer, intent(in) :: id
     integer(int64), intent(inout), target :: a(:,:)
     integer, intent(out) :: ierror
-    call protect_address(id, is_contiguous(a), c_loc(a), size(a), storage_size(a), ierror)
+    call protect_address(id, is_contiguous(a), c_loc(a), size(a, kind=c_size_t), storage_size(a), ierror)
   end subroutine
   subroutine protect_i64_3(id, a, ierror)
     integer, intent(in) :: id
     integer(int64), intent(inout), target :: a(:,:,:)
     integer, intent(out) :: ierror
-    call protect_address(id, is_contiguous(a), c_loc(a), size(a), storage_size(a), ierror)
+    call protect_address(id, is_contiguous(a), c_loc(a), size(a, kind=c_size_t), storage_size(a), ierror)
   end subroutine
 
   subroutine scrpp_unprotect(id, ierror)

@@ -50,7 +50,8 @@ SCRF_EXPORT(scr_init, SCR_INIT)
 /* SCRPP_INIT_COMM(COMM, IERROR): SCR_INIT over the processes of COMM, an
  * MPI communicator handle (INTEGER from `use mpi` or mpif.h, COMM%MPI_VAL
  * from `use mpi_f08`). */
-void scrpp_init_comm_(const MPI_Fint* comm, int* ierror) { *ierror = SCRPP_Init_comm(MPI_Comm_f2c(*comm)); }
+/* (The handle is converted after the check that MPI is initialized.) */
+void scrpp_init_comm_(const MPI_Fint* comm, int* ierror) { *ierror = SCRPP_Init_comm_f(*comm); }
 SCRF_EXPORT(scrpp_init_comm, SCRPP_INIT_COMM)
 
 void scr_finalize_(int* ierror) { *ierror = SCR_Finalize(); }
