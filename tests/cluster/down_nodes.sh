@@ -74,8 +74,8 @@ $OUT"
 say "-r gives each node's reason"
 
 # Capacity is enough for 4 MiB, free space (-f) is not (6 MiB of 8 written).
-list --min-bytes 4MiB
-grep -q "${N[0]}" <<<"$OUT" && fail "${N[0]} has 8 MiB capacity but was listed for 4 MiB"
+list -r --min-bytes 4MiB
+grep -q "^${N[0]}:" <<<"$OUT" && fail "${N[0]} has 8 MiB capacity but was listed for 4 MiB"
 list -r -f --min-bytes 4MiB
 expect_reason "${N[0]}" "/dev/shm/cache has .* free, below the minimum 4"
 say "capacity and free space (-f) against the minimum"

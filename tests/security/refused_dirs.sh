@@ -47,6 +47,8 @@ refused() {
   [[ -d "$E2E_DIR/victim" ]] && victim_before="$(listing "$E2E_DIR/victim")"
   run_job SCR_USER_NAME="$user" "$@" -- 2 "$HEAT" -n 10 -c 10 -g 16 16
   expect_failed "$case"
+  # Refused for what the case is about, not for some other reason.
+  grep -qE "is owned by uid|symbolic link" "$LAST_ERR" || fail "$case: the job failed without naming the refusal"
   [[ "$(listing "$dir")" == "$before" ]] || fail "$case: $dir changed:
 $(diff <(echo "$before") <(listing "$dir") | head -20)"
   if [[ -n "$victim_before" ]]; then

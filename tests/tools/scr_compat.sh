@@ -76,9 +76,9 @@ for form in "-l -p $PREFIX" "--list --prefix $PREFIX" "-p$PREFIX" "--prefix=$PRE
 done
 (cd "$PREFIX" && "$SCR_INDEX" -l) >"$E2E_DIR/cwd.out"
 assert_eq "$(cat "$E2E_DIR/cwd.out")" "$(cat "$ref")" "scr_index -l in the prefix"
-# SCR's layout: checkpoints newest first, FLUSHED the time the flush finished
-# (its summary's), a * under CUR, and nothing after the rows.
-flushed_at() { date -r "$PREFIX/.scr/scr.dataset.$1/summary.scr" +%Y-%m-%dT%H:%M:%S; }
+# SCR's layout: checkpoints newest first, FLUSHED the stamp the index holds
+# for the finished flush, a * under CUR, and nothing after the rows.
+flushed_at() { python3 "$SCRPP_SOURCE/tests/scr31/scr31_check.py" flushed "$PREFIX/.scr/index.scr" "$1"; }
 assert_eq "$(cat "$ref")" "DSET VALID FLUSHED             CUR NAME
    4 YES   $(flushed_at 4)   * step.40
    3 YES   $(flushed_at 3)     step.30

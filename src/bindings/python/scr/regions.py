@@ -41,7 +41,10 @@ _c = _ffi.dlopen(_lib.path)
 
 
 def _type_tag(array):
-    return f"{array.dtype.str}{tuple(array.shape)}"
+    # Memory order too: a C-ordered region restored into a Fortran-ordered
+    # array of the same shape would come back transposed.
+    order = "C" if array.flags.c_contiguous else "F"
+    return f"{array.dtype.str}{tuple(array.shape)}{order}"
 
 
 def _checked_array(array, what):
