@@ -80,7 +80,7 @@ def main(mode):
                     count, itemsize, tag = regions.info(w, "grid")
                     theirs = regions.load_from(w, "grid", np.empty(count))
                     their_step = regions.load_from(w, "step", np.zeros(1, dtype=np.int64))
-                    ok = ok and itemsize == 8 and tag == f"<f8({count},)" and their_step[0] == 2 and \
+                    ok = ok and itemsize == 8 and tag == f"<f8({count},)C" and their_step[0] == 2 and \
                         np.array_equal(theirs, grid_of(w, 2))
             ok = all_say(ok, f"RESCALED {writers} onto {ranks}")
     scr.finalize()

@@ -8,9 +8,9 @@ registered by name, checkpointed together, restored in place at restart.
     ...
     regions.checkpoint(f"step.{n}")
 
-Each array's dtype and shape are stored with it (as a type tag beside its
+Each array's dtype, shape and memory order are stored with it (as a type tag beside its
 id, size and checksum), and restore() refuses, before any array is touched,
-a checkpoint whose arrays differ in dtype or shape, lack an array protected
+a checkpoint whose arrays differ in dtype, shape or order, lack an array protected
 here, or hold one not protected here. The arrays must be contiguous and
 writeable; a Regions keeps a reference to each, so it stays where SCR++
 reads and writes it, and unprotects them all when closed (``with`` or
