@@ -33,12 +33,11 @@ std::optional<SetShape> shape_in_header(const Header& h) {
 // Each set as most of the headers found for it describe it, by set id; a
 // header that describes another layout (another job, an older apply) is
 // outvoted, and its member is then found lost by the checks that follow.
-std::map<int, SetShape> learn_sets(io::Env& env, const std::map<int, Place>& places) {
+std::map<int, SetShape> learn_sets(const std::map<int, MemberFacts>& facts) {
   std::map<int, std::map<std::string, std::pair<int, SetShape>>> votes;
-  for (const auto& [w, place] : places) {
-    auto header = read_header(env, place.redundancy_file);
-    if (!header) continue;
-    if (auto shape = shape_in_header(*header)) {
+  for (const auto& [w, f] : facts) {
+    if (!f.header) continue;
+    if (auto shape = shape_in_header(*f.header)) {
       auto& vote = votes[shape->group][kv::encode(shape->desc(0))];
       ++vote.first;
       vote.second = std::move(*shape);
@@ -75,17 +74,16 @@ SelfCheck lost_because(std::string why) {
 // The checks of recover()'s survey (check_self), plus what only matters
 // when files were gathered by someone else: is the file there, under its
 // name, and did the caller find the rank's data intact.
-SelfCheck check_member(io::Env& env, const SetShape& shape, int member,
-                       const std::map<int, Place>& places, const std::set<int>& suspects) {
+SelfCheck check_member(const SetShape& shape, int member, const std::map<int, MemberFacts>& facts,
+                       const std::set<int>& suspects) {
   int w = shape.members[static_cast<size_t>(member)];
-  auto place = places.find(w);
-  if (place == places.end()) return lost_because("its redundancy file is gone");
+  auto f = facts.find(w);
+  if (f == facts.end()) return lost_because("its redundancy file is gone");
   if (suspects.count(w)) return lost_because("its files failed verification");
-  std::string name = io::path::basename(place->second.redundancy_file);
+  std::string name = io::path::basename(f->second.redundancy_file);
   if (name != shape.file_name(member))
     return lost_because("its redundancy file is " + name + ", expected " + shape.file_name(member));
-  return check_self(env, shape, member, place->second.data_dir, place->second.redundancy_file,
-                    scheme_check(shape, member));
+  return check_facts(shape, member, f->second, scheme_check(shape, member));
 }
 
 // Every member's DESC entry, from the nearest intact member keeping it; for
@@ -117,7 +115,7 @@ Status collect_entries(SetState& st) {
   return Status::Ok();
 }
 
-SetState survey_set(io::Env& env, const SetShape& shape, const std::map<int, Place>& places,
+SetState survey_set(const SetShape& shape, const std::map<int, MemberFacts>& facts,
                     const std::set<int>& suspects) {
   SetState st;
   st.shape = shape;
@@ -126,7 +124,7 @@ SetState survey_set(io::Env& env, const SetShape& shape, const std::map<int, Pla
   std::vector<bool> intact;
   std::vector<uint64_t> chunks;
   for (int r = 0; r < p; ++r) {
-    checks.push_back(check_member(env, shape, r, places, suspects));
+    checks.push_back(check_member(shape, r, facts, suspects));
     intact.push_back(checks.back().intact);
     chunks.push_back(intact.back() ? checks.back().header.tree.uint_or("CHUNK", 0) : 0);
   }
@@ -152,7 +150,7 @@ SetState survey_set(io::Env& env, const SetShape& shape, const std::map<int, Pla
 // Sets must agree on the job (world size, number of sets) and not overlap.
 Status check_layout(const Survey& s) {
   if (s.sets.empty())
-    return Error(Errc::unrecoverable, s.places.empty() ? "there are no redundancy files"
+    return Error(Errc::unrecoverable, s.found == 0 ? "there are no redundancy files"
                                                        : "no redundancy file header could be read");
   std::vector<int> seen(static_cast<size_t>(s.world_ranks), 0);
   for (const SetState& st : s.sets) {
@@ -172,10 +170,19 @@ Status check_layout(const Survey& s) {
 }  // namespace
 
 Survey survey(io::Env& env, const std::map<int, Place>& places, const std::set<int>& suspects) {
-  Survey s;
+  std::map<int, MemberFacts> facts;
+  for (const auto& [w, place] : places)
+    facts[w] = read_member_facts(env, place.data_dir, place.redundancy_file);
+  Survey s = survey_facts(facts, suspects);
   s.places = places;
-  for (const auto& [group, shape] : learn_sets(env, places))
-    s.sets.push_back(survey_set(env, shape, places, suspects));
+  return s;
+}
+
+Survey survey_facts(const std::map<int, MemberFacts>& facts, const std::set<int>& suspects) {
+  Survey s;
+  s.found = facts.size();
+  for (const auto& [group, shape] : learn_sets(facts))
+    s.sets.push_back(survey_set(shape, facts, suspects));
   if (!s.sets.empty()) s.world_ranks = s.sets.front().shape.world_ranks;
   if (!check_layout(s).ok()) return s;
   std::vector<bool> covered(static_cast<size_t>(s.world_ranks), false);

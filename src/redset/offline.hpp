@@ -55,7 +55,8 @@ struct LostRank {
 struct Survey {
   int world_ranks = 0;
   std::vector<SetState> sets;      // by set id; sets whose headers are all gone are absent
-  std::map<int, Place> places;     // as given, by world rank
+  std::map<int, Place> places;     // as given, by world rank (none for survey_facts)
+  size_t found = 0;                // redundancy files looked at
   std::vector<int> unknown_ranks;  // world ranks in no set whose header survived
 
   // Ok when every set can be rebuilt; otherwise Errc::unrecoverable (or
@@ -74,6 +75,11 @@ struct Survey {
 // application files failed a check of the caller (a CRC32C): they count as
 // lost and none of their files is read.
 Survey survey(io::Env& env, const std::map<int, Place>& places, const std::set<int>& suspects = {});
+
+// The same judgement on facts read where each rank's storage is (a node
+// agent's MemberFacts, by world rank); such a survey has no places, so it
+// can tell what is lost and whether it can be rebuilt, but not rebuild.
+Survey survey_facts(const std::map<int, MemberFacts>& facts, const std::set<int>& suspects = {});
 
 // Where lost members' files are rebuilt.
 struct Target {

@@ -25,20 +25,43 @@ SelfCheck check_self(io::Env& env, const Set& set, const std::string& dir,
 
 SelfCheck check_self(io::Env& env, const SetShape& shape, int member, const std::string& dir,
                      const std::string& redfile, const HeaderCheck& check, bool files_checked) {
+  return check_facts(shape, member, read_member_facts(env, dir, redfile, files_checked), check);
+}
+
+MemberFacts read_member_facts(io::Env& env, const std::string& dir, const std::string& redfile,
+                              bool files_checked) {
+  MemberFacts f;
+  f.redundancy_file = redfile;
   auto header = read_header(env, redfile);
-  if (!header) return lost_because(header.status().message());
-  if (Status st = check_header(shape, member, header->tree); !st.ok())
+  if (!header) {
+    f.header_error = header.status().message();
+    return f;
+  }
+  f.header = std::move(*header);
+  if (auto size = env.stat(redfile))
+    f.size = size->size;
+  else
+    f.size_error = size.status().message();
+  auto files = entry_files(f.header->tree, static_cast<int>(f.header->tree.int_or("RANK", -1)));
+  f.files_present = files_checked || (files && files_present(env, dir, *files));
+  return f;
+}
+
+SelfCheck check_facts(const SetShape& shape, int member, const MemberFacts& f,
+                      const HeaderCheck& check) {
+  const std::string& redfile = f.redundancy_file;
+  if (!f.header) return lost_because(f.header_error);
+  if (Status st = check_header(shape, member, f.header->tree); !st.ok())
     return lost_because(redfile + ": " + st.message());
-  auto size = env.stat(redfile);
-  if (!size) return lost_because(size.status().message());
-  if (Status st = check(*header, size->size); !st.ok())
+  if (!f.size) return lost_because(f.size_error);
+  if (Status st = check(*f.header, *f.size); !st.ok())
     return lost_because(redfile + ": " + st.message());
-  auto files = entry_files(header->tree, member);
+  auto files = entry_files(f.header->tree, member);
   if (!files) return lost_because(redfile + ": " + files.status().message());
-  if (!files_checked && !files_present(env, dir, *files)) return lost_because("data files are missing or truncated");
+  if (!f.files_present) return lost_because("data files are missing or truncated");
   SelfCheck c;
   c.intact = true;
-  c.header = std::move(*header);
+  c.header = *f.header;
   c.files = std::move(*files);
   return c;
 }

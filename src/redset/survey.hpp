@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,23 @@ SelfCheck check_self(io::Env& env, const Set& set, const std::string& dir,
 // The same for set member `member` of a set known by its shape.
 SelfCheck check_self(io::Env& env, const SetShape& shape, int member, const std::string& dir,
                      const std::string& redfile, const HeaderCheck& check, bool files_checked = false);
+
+// Everything check_self reads of a member, so that it can be read where the
+// member's storage is (a node agent) and judged elsewhere.
+struct MemberFacts {
+  std::string redundancy_file;  // where it was read; its base name is checked
+  std::optional<Header> header;
+  std::string header_error;  // why there is no header
+  std::optional<uint64_t> size;
+  std::string size_error;       // why there is no size
+  bool files_present = false;   // every file its own header lists, at its size
+};
+// Reads them; with `files_checked` the data files are taken as present.
+MemberFacts read_member_facts(io::Env& env, const std::string& dir, const std::string& redfile,
+                              bool files_checked = false);
+// check_self's verdict on facts read before.
+SelfCheck check_facts(const SetShape& shape, int member, const MemberFacts& facts,
+                      const HeaderCheck& check);
 
 struct SetLoss {
   std::vector<int> lost;  // set ranks, ascending

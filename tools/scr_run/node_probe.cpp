@@ -1,16 +1,7 @@
 #include "tools/scr_run/node_probe.hpp"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <chrono>
-#include <cstring>
-
 #include "common/strings.hpp"
+#include "tools/common/remote.hpp"
 
 namespace scr::tools::run {
 namespace {
@@ -28,18 +19,11 @@ constexpr const char* kScript =
     "  df -Pk \"$d\" | awk -v d=\"$d\" 'NR == 2 { print \"SCR_PROBE_SPACE\", $2, $4, d }'\n"
     "done\n";
 
-std::string shell_quote(const std::string& word) {
-  std::string out = "'";
-  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// The probe as one shell line, for methods that hand a command line to the
-// node's shell (ssh, pdsh, rsh agents).
-std::string shell_line(const ProbeConfig& config) {
-  std::string line = "/bin/sh -c " + shell_quote(kScript) + " scr_node_probe";
-  for (const auto& d : config.dirs) line += " " + shell_quote(d);
-  return line;
+// The probe's words: `sh -c SCRIPT scr_node_probe DIR...`.
+std::vector<std::string> probe_words(const ProbeConfig& config) {
+  std::vector<std::string> words{"/bin/sh", "-c", kScript, "scr_node_probe"};
+  words.insert(words.end(), config.dirs.begin(), config.dirs.end());
+  return words;
 }
 
 // A count of KiB from df: an integer, not negative (overflow refused).
@@ -53,25 +37,7 @@ bool parse_u64(const std::string& s, uint64_t* v) {
 }  // namespace
 
 std::vector<std::string> probe_argv(const ProbeConfig& config, const std::string& node) {
-  std::vector<std::string> argv;
-  if (config.remote == "srun") {
-    // One task on that node, beside any step already running there.
-    argv = {"srun", "--overlap", "-N", "1", "-n", "1", "-w", node, "/bin/sh", "-c", kScript,
-            "scr_node_probe"};
-    argv.insert(argv.end(), config.dirs.begin(), config.dirs.end());
-    return argv;
-  }
-  if (config.remote == "pdsh") {
-    argv = {"pdsh", "-w", node, shell_line(config)};
-  } else if (config.remote == "ssh") {
-    argv = {"ssh", "-o", "BatchMode=yes", "-o",
-            "ConnectTimeout=" + std::to_string(config.timeout_seconds), node, shell_line(config)};
-  } else {
-    argv = str::split_ws(config.remote);
-    argv.push_back(node);
-    argv.push_back(shell_line(config));
-  }
-  return argv;
+  return remote_argv(config.remote, node, probe_words(config), config.timeout_seconds);
 }
 
 std::optional<std::string> probe_verdict(const ProbeConfig& config, const std::string& node,
@@ -81,9 +47,7 @@ std::optional<std::string> probe_verdict(const ProbeConfig& config, const std::s
     return "did not answer within " + std::to_string(config.timeout_seconds) + " s (" +
            config.remote + ")";
   bool up = false;
-  for (std::string line : str::split(run.output, '\n')) {
-    // pdsh prefixes each line with "node: ".
-    if (str::starts_with(line, node + ": ")) line = line.substr(node.size() + 2);
+  for (const std::string& line : node_lines(run.output, node)) {
     if (line == "SCR_PROBE_UP") {
       up = true;
     } else if (str::starts_with(line, "SCR_PROBE_MISSING ")) {
@@ -117,139 +81,19 @@ std::map<std::string, std::string> probe_nodes(const ProbeConfig& config,
                                                std::vector<std::string>* notes) {
   std::map<std::string, std::string> down;
   if (config.remote.empty() || nodes.empty()) return down;
-  struct Child {
-    std::string node;
-    pid_t pid = -1;
-    int fd = -1;
-    ProbeRun run;
-  };
-  std::vector<Child> children;
-  for (const auto& node : nodes) {
-    Child c;
-    c.node = node;
-    std::vector<std::string> argv = probe_argv(config, node);
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0) {
-      c.run.error = std::string("pipe: ") + std::strerror(errno);
-      children.push_back(std::move(c));
-      continue;
-    }
-    // The exec's failure comes back through a second pipe (closed on a
-    // successful exec), so "cannot run" is told apart from "ran and failed".
-    int errfds[2];
-    if (::pipe2(errfds, O_CLOEXEC) != 0) {
-      ::close(fds[0]);
-      ::close(fds[1]);
-      c.run.error = std::string("pipe: ") + std::strerror(errno);
-      children.push_back(std::move(c));
-      continue;
-    }
-    pid_t pid = ::fork();
-    if (pid == 0) {
-      ::setpgid(0, 0);  // its own group: a timeout kills the whole remote command
-      ::dup2(fds[1], 1);
-      int devnull = ::open("/dev/null", O_RDWR);
-      if (devnull >= 0) ::dup2(devnull, 0);
-      std::vector<char*> args;
-      for (auto& a : argv) args.push_back(a.data());
-      args.push_back(nullptr);
-      ::execvp(args[0], args.data());
-      int e = errno;
-      (void)!::write(errfds[1], &e, sizeof e);
-      ::_exit(127);
-    }
-    ::close(fds[1]);
-    ::close(errfds[1]);
-    if (pid < 0) {
-      ::close(fds[0]);
-      ::close(errfds[0]);
-      c.run.error = std::string("fork: ") + std::strerror(errno);
-      children.push_back(std::move(c));
-      continue;
-    }
-    int e = 0;
-    ssize_t n;
-    while ((n = ::read(errfds[0], &e, sizeof e)) < 0 && errno == EINTR) {
-    }
-    ::close(errfds[0]);
-    if (n == static_cast<ssize_t>(sizeof e)) {
-      c.run.error = "cannot run '" + argv[0] + "': " + std::strerror(e);
-      ::close(fds[0]);
-      while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-      }
-      children.push_back(std::move(c));
-      continue;
-    }
-    c.pid = pid;
-    c.fd = fds[0];
-    c.run.started = true;
-    children.push_back(std::move(c));
-  }
-
-  // Read every answer until all are complete or the time is up.
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(config.timeout_seconds);
-  for (;;) {
-    std::vector<pollfd> polls;
-    std::vector<Child*> owners;
-    for (auto& c : children)
-      if (c.fd >= 0) {
-        polls.push_back({c.fd, POLLIN, 0});
-        owners.push_back(&c);
-      }
-    if (polls.empty()) break;
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                    deadline - std::chrono::steady_clock::now())
-                    .count();
-    if (left <= 0) break;
-    int r = ::poll(polls.data(), polls.size(), static_cast<int>(left));
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) break;
-    for (size_t i = 0; i < polls.size(); ++i) {
-      if (!polls[i].revents) continue;
-      char buf[4096];
-      ssize_t got = ::read(polls[i].fd, buf, sizeof buf);
-      if (got > 0) {
-        owners[i]->run.output.append(buf, static_cast<size_t>(got));
-      } else if (got == 0 || errno != EINTR) {
-        ::close(owners[i]->fd);
-        owners[i]->fd = -1;
-      }
-    }
-  }
-  for (auto& c : children) {
-    if (c.pid < 0) continue;
-    int status = 0;
-    // Output closed: the program is ending; give it until the deadline.
-    for (;;) {
-      pid_t w = ::waitpid(c.pid, &status, WNOHANG);
-      if (w == c.pid) break;
-      if (w < 0 && errno != EINTR) break;
-      if (std::chrono::steady_clock::now() >= deadline) {
-        c.run.timed_out = true;
-        ::kill(-c.pid, SIGKILL);
-        ::kill(c.pid, SIGKILL);
-        while (::waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        break;
-      }
-      ::usleep(10000);
-    }
-    if (c.fd >= 0) {
-      c.run.timed_out = true;
-      ::close(c.fd);
-    }
-    c.run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
+  auto runs = run_each(
+      nodes, [&](const std::string& node) { return probe_argv(config, node); },
+      config.timeout_seconds, nodes.size());
   bool noted = false;
-  for (const auto& c : children) {
-    if (!c.run.started) {
+  for (const auto& [node, run] : runs) {
+    if (!run.started) {
       if (!noted && notes)
         notes->push_back("nodes not contacted (SCR_NODE_REMOTE/--remote '" + config.remote +
-                         "'): " + c.run.error);
+                         "'): " + run.error);
       noted = true;
       continue;
     }
-    if (auto why = probe_verdict(config, c.node, c.run)) down[c.node] = *why;
+    if (auto why = probe_verdict(config, node, run)) down[node] = *why;
   }
   return down;
 }

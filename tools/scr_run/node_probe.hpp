@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "tools/common/remote.hpp"
+
 namespace scr::tools::run {
 
 struct ProbeConfig {
@@ -26,13 +28,7 @@ struct ProbeConfig {
 };
 
 // What running the probe on one node gave.
-struct ProbeRun {
-  bool started = false;  // false: the remote method itself could not be executed
-  bool timed_out = false;
-  int exit_code = 0;
-  std::string output;  // stdout
-  std::string error;   // why it could not start
-};
+using ProbeRun = NodeRun;
 
 // The words to execute to probe `node`.
 std::vector<std::string> probe_argv(const ProbeConfig& config, const std::string& node);
