@@ -12,7 +12,7 @@ Progress::Progress(std::string label, uint64_t total_bytes, std::FILE* out, doub
       total_(total_bytes),
       out_(out),
       quiet_(quiet_seconds),
-      tty_(::isatty(::fileno(out)) == 1) {}
+      tty_(out && ::isatty(::fileno(out)) == 1) {}
 
 Progress::~Progress() { finish(); }
 
@@ -21,7 +21,7 @@ void Progress::add(uint64_t bytes) {
   auto now = Clock::now();
   double age = std::chrono::duration<double>(now - start_).count();
   double since = std::chrono::duration<double>(now - last_).count();
-  if (age < quiet_ || (printed_ && since < 1.0)) return;
+  if (!out_ || age < quiet_ || (printed_ && since < 1.0)) return;
   last_ = now;
   print(false);
 }

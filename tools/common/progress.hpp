@@ -3,6 +3,7 @@
 // Nothing is printed while the work is younger than `quiet_seconds` (short
 // work stays silent); after that one line per second at most, rewritten in
 // place on a terminal, one line each otherwise. finish() ends the report.
+// Without `out` (nullptr) it only counts: work done for someone else.
 #pragma once
 
 #include <chrono>

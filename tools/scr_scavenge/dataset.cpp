@@ -12,6 +12,7 @@
 #include "runtime/prefix_rebuild.hpp"
 #include "tools/common/progress.hpp"
 #include "tools/scr_scavenge/copy.hpp"
+#include "tools/scr_scavenge/caches.hpp"
 #include "tools/scr_scavenge/records.hpp"
 #include "runtime/summary.hpp"
 
@@ -19,17 +20,6 @@ namespace scr::tools::scavenge {
 namespace {
 
 namespace offline = redset::offline;
-
-// Each rank's files in cache, from its best holding.
-std::map<int, offline::Place> cache_places(io::Env& env, const CachedDataset& ds) {
-  std::map<int, offline::Place> places;
-  for (const auto& [rank, holdings] : ds.ranks) {
-    const Holding& h = ds.best(env, rank);
-    auto red = h.redundancy_files();
-    if (!red.empty()) places[rank] = {h.dir, io::path::join(h.dir, red.front())};
-  }
-  return places;
-}
 
 // The redundancy files copied to the prefix, by rank.
 std::map<int, offline::Place> prefix_places(const std::string& prefix, int id,
@@ -44,10 +34,11 @@ std::map<int, offline::Place> prefix_places(const std::string& prefix, int id,
 
 // Step 1: the survey must find every rank's files intact or rebuildable, in
 // a job of the size the filemaps record, and no file named inside .scr.
-Result<offline::Survey> survey_caches(io::Env& env, const Options& o, const CachedDataset& ds) {
+Result<offline::Survey> survey_caches(const Options& o, const CachedDataset& ds,
+                                      const std::map<int, redset::MemberFacts>& facts) {
   if (ds.world_ranks <= 0)
     return Error(Errc::corrupt, "no filemap records how many ranks wrote it");
-  offline::Survey survey = offline::survey(env, cache_places(env, ds));
+  offline::Survey survey = offline::survey_facts(facts);
   SCR_TRY(survey.verdict());
   if (survey.world_ranks != ds.world_ranks)
     return Error(Errc::corrupt,
@@ -76,20 +67,20 @@ uint64_t bytes_of(const std::vector<redset::FileEntry>& files) {
 }
 
 // Step 3: intact ranks' files to the prefix. A rank whose copy fails the
-// CRC32C recorded at Complete becomes a suspect, rebuilt.
-Status copy_intact(io::Env& env, const Options& o, const CachedDataset& ds,
-                   const offline::Survey& survey, Progress& progress,
-                   std::map<int, kv::Tree>* copied, std::set<int>* suspects, Saved* saved) {
-  std::set<int> lost = lost_ranks(survey);
-  for (const auto& [rank, place] : survey.places) {
-    if (lost.count(rank)) continue;
-    const Holding& h = ds.best(env, rank);
-    SCR_ASSIGN_OR_RETURN((*copied)[rank], copy_rank(env, h, ds.desc, o.prefix, progress));
-    for (const auto& name : changed_files(h, (*copied)[rank])) {
+// CRC32C recorded at Complete becomes a suspect, rebuilt; so does a rank a
+// host could not copy.
+Status copy_intact(Caches& caches, const CachedDataset& ds, const std::vector<int>& intact,
+                   Progress& progress, std::map<int, kv::Tree>* copied, std::set<int>* suspects,
+                   Saved* saved) {
+  SCR_ASSIGN_OR_RETURN(Copied done, caches.copy(ds, intact, progress));
+  for (const auto& note : done.notes) saved->notes.push_back(note + "; rebuilding it");
+  for (auto& [rank, entry] : done.entries) {
+    for (const auto& name : changed_files(caches.best(ds, rank), entry)) {
       saved->notes.push_back(name +
                              " changed in cache since it was written (CRC32C); rebuilding it");
       suspects->insert(rank);
     }
+    (*copied)[rank] = std::move(entry);
   }
   return Status::Ok();
 }
@@ -155,28 +146,41 @@ rt::MarkPolicy mark_policy(const Options& o) {
   return policy;
 }
 
-uint64_t work_bytes(io::Env& env, const CachedDataset& ds, const offline::Survey& survey) {
+uint64_t work_bytes(Caches& caches, const CachedDataset& ds, const offline::Survey& survey,
+                    const std::vector<int>& intact) {
   uint64_t n = survey.rebuild_bytes();
-  std::set<int> lost = lost_ranks(survey);
-  for (const auto& [rank, place] : survey.places)
-    if (!lost.count(rank)) n += holding_bytes(env, ds.best(env, rank));
+  for (int rank : intact) n += caches.bytes(caches.best(ds, rank));
   return n;
+}
+
+// The ranks to copy: those with a redundancy file that the survey did not
+// find lost.
+std::vector<int> intact_ranks(const std::map<int, redset::MemberFacts>& facts,
+                              const offline::Survey& survey) {
+  std::set<int> lost = lost_ranks(survey);
+  std::vector<int> intact;
+  for (const auto& [rank, f] : facts)
+    if (!lost.count(rank)) intact.push_back(rank);
+  return intact;
 }
 
 }  // namespace
 
-Result<Saved> save_dataset(io::Env& env, const Options& o, const CachedDataset& ds) {
+Result<Saved> save_dataset(io::Env& env, const Options& o, Caches& caches,
+                           const CachedDataset& ds) {
   Saved saved;
-  SCR_ASSIGN_OR_RETURN(offline::Survey in_cache, survey_caches(env, o, ds));
+  std::map<int, redset::MemberFacts> facts = caches.facts(ds);
+  SCR_ASSIGN_OR_RETURN(offline::Survey in_cache, survey_caches(o, ds, facts));
+  std::vector<int> intact = intact_ranks(facts, in_cache);
   SCR_TRY(rt::edit_prefix_index(env, o.prefix, [&](rt::PrefixIndex& idx) {
     rt::mark_flush_begun(idx, ds.desc);
     return Status::Ok();
   }));
 
-  Progress progress("scavenging " + ds.info.name, work_bytes(env, ds, in_cache));
+  Progress progress("scavenging " + ds.info.name, work_bytes(caches, ds, in_cache, intact));
   std::map<int, kv::Tree> entries;  // summary entry of each rank
   std::set<int> suspects;
-  SCR_TRY(copy_intact(env, o, ds, in_cache, progress, &entries, &suspects, &saved));
+  SCR_TRY(copy_intact(caches, ds, intact, progress, &entries, &suspects, &saved));
   offline::Survey in_prefix =
       offline::survey(env, prefix_places(o.prefix, ds.id, entries), suspects);
   SCR_TRY(in_prefix.verdict());
@@ -191,7 +195,7 @@ Result<Saved> save_dataset(io::Env& env, const Options& o, const CachedDataset& 
                                             static_cast<int64_t>(saved.bytes), mark_policy(o)));
     return Status::Ok();
   }));
-  for (const auto& failed : mark_filemaps_flushed(env, ds))
+  for (const auto& failed : caches.mark_flushed(ds))
     saved.notes.push_back("could not mark the cached copy flushed in " + failed);
   return saved;
 }

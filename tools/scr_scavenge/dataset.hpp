@@ -1,9 +1,10 @@
 // Saving one cached dataset in the prefix:
-//  1. survey the caches (read only): which ranks are lost, and can the
-//     redundancy data rebuild them? If not, stop before writing anything;
+//  1. survey the caches (read only, from the facts `caches` gives, read on
+//     each host): which ranks are lost, and can the redundancy data rebuild
+//     them? If not, stop before writing anything;
 //  2. record the dataset in the index as incomplete (rt::mark_flush_begun);
 //  3. copy every intact rank's files to the prefix, and its redundancy file
-//     to .scr/scr.dataset.<id>/, with their CRC32C;
+//     to .scr/scr.dataset.<id>/, with their CRC32C (each host copies its own);
 //  4. rebuild the lost ranks' files there (redset/offline.hpp), their file
 //     lists coming from their neighbours' redundancy headers;
 //  5. check that every file of every rank is there with its size and CRC32C;
@@ -19,6 +20,7 @@
 
 #include "common/status.hpp"
 #include "io/env.hpp"
+#include "tools/scr_scavenge/caches.hpp"
 #include "tools/scr_scavenge/node_caches.hpp"
 #include "tools/scr_scavenge/options.hpp"
 
@@ -33,6 +35,7 @@ struct Saved {
   std::vector<std::string> notes;
 };
 
-Result<Saved> save_dataset(io::Env& env, const Options& options, const CachedDataset& ds);
+Result<Saved> save_dataset(io::Env& env, const Options& options, Caches& caches,
+                           const CachedDataset& ds);
 
 }  // namespace scr::tools::scavenge

@@ -6,12 +6,15 @@
 
 #include "io/env.hpp"
 #include "tools/common/cli.hpp"
+#include "tools/scr_scavenge/agent.hpp"
 #include "tools/scr_scavenge/options.hpp"
 #include "tools/scr_scavenge/report.hpp"
 #include "tools/scr_scavenge/run.hpp"
 
 int main(int argc, char** argv) {
   using namespace scr::tools;
+  // On each host of a cluster, the scavenge started there by another.
+  if (scavenge::is_agent_call(argc, argv)) return scavenge::run_agent(argc, argv);
   Cli cli("scr_scavenge");
   scr::io::Env& env = scr::io::Env::posix();
   auto parsed = scavenge::parse_options(env, argc, argv);

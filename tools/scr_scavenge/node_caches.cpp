@@ -10,6 +10,7 @@
 namespace scr::tools::scavenge {
 
 bool Holding::whole(io::Env& env) const {
+  if (seen) return seen->whole;
   auto names = files();
   auto red = redundancy_files();
   names.insert(names.end(), red.begin(), red.end());
@@ -32,7 +33,8 @@ rt::Identity node_identity(const Options& o, const std::string& node) {
   return {o.user, o.job_id, node, !node.empty()};
 }
 
-// The filemaps of one node's control directory.
+}  // namespace
+
 std::vector<std::shared_ptr<const rt::Filemap>> read_filemaps(io::Env& env, const std::string& dir,
                                                               std::vector<std::string>* notes) {
   std::vector<std::shared_ptr<const rt::Filemap>> out;
@@ -54,12 +56,16 @@ std::vector<std::shared_ptr<const rt::Filemap>> read_filemaps(io::Env& env, cons
   return out;
 }
 
+namespace {
+
 int world_ranks_of(const kv::Tree& entry) {
   if (const kv::Tree* descs = entry.get("REDDESC"))
     for (const auto& [w, desc] : descs->children())
       if (int n = static_cast<int>(desc->int_or("WRANKS", 0)); n > 0) return n;
   return 0;
 }
+
+}  // namespace
 
 void add_holding(std::map<int, CachedDataset>& by_id, Holding h) {
   const kv::Tree& entry = h.entry();
@@ -76,7 +82,10 @@ void add_holding(std::map<int, CachedDataset>& by_id, Holding h) {
   ds.ranks[h.rank].push_back(std::move(h));
 }
 
-}  // namespace
+std::string holding_dir(const Options& o, const rt::Identity& who, const rt::Filemap& fm, int id) {
+  std::string store = o.cache_base_given ? o.cache_base : fm.find(id)->value_or("STORE", o.cache_base);
+  return io::path::join(rt::job_dir(store, who), "scr.dataset." + std::to_string(id));
+}
 
 CacheScan scan_caches(io::Env& env, const Options& o) {
   CacheScan scan;
@@ -91,13 +100,9 @@ CacheScan scan_caches(io::Env& env, const Options& o) {
       continue;
     }
     for (auto& fm : read_filemaps(env, cntl, &scan.notes))
-      for (int id : fm->ids()) {
-        std::string store =
-            o.cache_base_given ? o.cache_base : fm->find(id)->value_or("STORE", o.cache_base);
-        std::string dir =
-            io::path::join(rt::job_dir(store, who), "scr.dataset." + std::to_string(id));
-        add_holding(by_id, {node, static_cast<int>(fm->tree().int_or("RANK", 0)), dir, fm, id});
-      }
+      for (int id : fm->ids())
+        add_holding(by_id, {node, static_cast<int>(fm->tree().int_or("RANK", 0)),
+                            holding_dir(o, who, *fm, id), fm, id, std::nullopt});
   }
   for (auto& [id, ds] : by_id) scan.datasets.push_back(std::move(ds));
   return scan;

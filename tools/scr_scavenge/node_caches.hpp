@@ -8,19 +8,22 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "io/env.hpp"
 #include "kvtree/tree.hpp"
+#include "redset/survey.hpp"
 #include "runtime/dataset.hpp"
+#include "runtime/identity.hpp"
 #include "tools/scr_scavenge/options.hpp"
 
 namespace scr::tools::scavenge {
 
 // One filemap's entry for a dataset: one rank's files in one node's cache.
 struct Holding {
-  std::string node;  // "" for this node's own directories
+  std::string node;  // "" for this node's own directories; a host's name when an agent read it
   int rank = 0;      // the owner (world rank)
   std::string dir;   // the dataset directory in that node's cache
   std::shared_ptr<const rt::Filemap> filemap;
@@ -29,6 +32,15 @@ struct Holding {
   const kv::Tree& entry() const { return *filemap->find(id); }
   std::vector<std::string> files() const { return filemap->files(id); }
   std::vector<std::string> redundancy_files() const { return filemap->redundancy_files(id); }
+  // What a node agent found there (on a host this process cannot see);
+  // unset when read here.
+  struct Seen {
+    bool whole = false;
+    uint64_t bytes = 0;
+    std::optional<redset::MemberFacts> facts;  // of its redundancy file, if it lists one
+  };
+  std::optional<Seen> seen;
+
   // Every application and redundancy file it lists is in `dir`.
   bool whole(io::Env& env) const;
 };
@@ -51,6 +63,18 @@ struct CacheScan {
   std::vector<std::string> notes;       // nodes without storage, unreadable filemaps
 };
 
+// Every holding of every filemap in the control directories of the nodes
+// the options name (simulated nodes, else this node), gathered by dataset.
 CacheScan scan_caches(io::Env& env, const Options& options);
+
+// The filemaps of one control directory; what cannot be read is noted.
+std::vector<std::shared_ptr<const rt::Filemap>> read_filemaps(io::Env& env, const std::string& dir,
+                                                              std::vector<std::string>* notes);
+
+// Where a filemap's dataset `id` is cached on the node of `who`.
+std::string holding_dir(const Options& o, const rt::Identity& who, const rt::Filemap& fm, int id);
+
+// Holdings gathered by dataset, ascending id.
+void add_holding(std::map<int, CachedDataset>& by_id, Holding h);
 
 }  // namespace scr::tools::scavenge

@@ -1,5 +1,7 @@
 #include "tools/scr_scavenge/options.hpp"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <set>
 
@@ -10,7 +12,9 @@
 #include "runtime/settings.hpp"
 #include "tools/common/args.hpp"
 #include "tools/common/cli.hpp"
+#include "tools/common/hostlist.hpp"
 #include "tools/common/prefix_dir.hpp"
+#include "tools/common/resmgr.hpp"
 
 namespace scr::tools::scavenge {
 namespace {
@@ -23,6 +27,13 @@ const OptionSpec kOptions[] = {
     {"--cntl-base", OptionSpec::value, "DIR", "the control base (default: SCR_CNTL_BASE)"},
     {"--nodes", OptionSpec::value, "LIST",
      "the simulated nodes whose storage to read (default: SCR_SIM_NODES)"},
+    {"--hosts", OptionSpec::value, "NODESET",
+     "the job's hosts, whose caches only they see (default: SCR_NODELIST, else the "
+     "resource manager's allocation)"},
+    {"--remote", OptionSpec::value, "METHOD",
+     "how to run on a host: srun, mpirun, pdsh, ssh, or an rsh-like command (default: "
+     "SCR_NODE_REMOTE, else srun under SLURM, else pdsh when installed, else ssh)"},
+    {"--timeout", OptionSpec::value, "SECS", "seconds a host has to answer the scan (60)"},
     {"--all", OptionSpec::flag, "",
      "every cached dataset not yet flushed, not only the newest checkpoint and outputs"},
     {"--json", OptionSpec::flag, "", "print the report as JSON"},
@@ -71,11 +82,69 @@ Result<std::string> find_job_id(io::Env& env, const rt::Settings& settings) {
                    io::path::join(rt::prefix_scr_dir(settings.prefix), "jobid") + "; set SCR_JOB_ID");
 }
 
+std::string this_host() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) return "";
+  std::string s(name);
+  return s.substr(0, s.find('.'));
+}
+
+bool on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  for (const auto& dir : str::split(path ? path : "", ':'))
+    if (::access(io::path::join(dir, program).c_str(), X_OK) == 0) return true;
+  return false;
+}
+
+// The method SCR's scripts would use: the resource manager's launcher under
+// SLURM, else pdsh, else ssh.
+std::string default_remote(const JobEnv& job) {
+  if (job.manager == "SLURM") return "srun";
+  return on_path("pdsh") ? "pdsh" : "ssh";
+}
+
+// The hosts whose caches are read through agents, and how they are reached.
+// Simulated nodes and staged copies (--cache-base) are read here, and so is
+// a job that ran on this host alone.
+Status cluster_options(const Args& args, const rt::Config& config, Options* o) {
+  auto job = detect_job_env();
+  if (!job) return job.status();
+  std::string list = args.value("--hosts").value_or("");
+  if (list.empty()) {
+    const char* nodelist = std::getenv("SCR_NODELIST");
+    list = nodelist ? nodelist : "";
+  }
+  if (!list.empty()) {
+    auto hosts = expand_hosts(list);
+    if (!hosts) return Error(Errc::invalid_argument, "--hosts: " + hosts.status().message());
+    o->hosts = *hosts;
+  } else {
+    o->hosts = job->nodes;
+  }
+  if (!o->nodes.empty() || o->cache_base_given ||
+      (o->hosts.size() == 1 && o->hosts.front() == this_host()))
+    o->hosts.clear();
+  if (auto list = config.get("SCR_EXCLUDE_NODES"); list && !list->empty()) {
+    auto hosts = expand_hosts(*list);
+    if (!hosts) return Error(Errc::invalid_argument, "SCR_EXCLUDE_NODES: " + hosts.status().message());
+    o->excluded.insert(hosts->begin(), hosts->end());
+  }
+  o->remote = args.value("--remote").value_or(config.get("SCR_NODE_REMOTE").value_or(""));
+  if (o->remote.empty()) o->remote = default_remote(*job);
+  if (auto t = args.value("--timeout")) {
+    auto secs = str::parse_int(*t);
+    if (!secs || *secs <= 0)
+      return Error(Errc::invalid_argument, "--timeout: '" + *t + "' is not a number of seconds");
+    o->timeout_seconds = static_cast<int>(*secs);
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 std::string help_text() {
   return "usage: scr_scavenge [--prefix DIR] [--cache-base DIR] [--cntl-base DIR] [--nodes LIST]\n"
-         "                    [--all] [--json]\n"
+         "                    [--hosts NODESET] [--remote METHOD] [--timeout SECS] [--all] [--json]\n"
          "After a run ends, copy the cached datasets that were not flushed (the newest\n"
          "checkpoint and every output dataset) from every node's cache to the prefix,\n"
          "rebuilding the files of lost nodes from redundancy data, verify them, and record\n"
@@ -84,9 +153,12 @@ std::string help_text() {
          "Run it once no job of this prefix runs any more; running it again does nothing.\n\n"
          "Options:\n" +
          options_help(kOptions) +
-         "\nIt reads every node's control directory (<cntl>/<node>/<user>/scr.<jobid>) and\n"
-         "cache with simulated nodes (SCR_SIM_NODES or --nodes), else this node's own. On a\n"
-         "cluster with node-local caches, gather them first (see docs/tools.md).\n\n" +
+         "\nWith simulated nodes (SCR_SIM_NODES or --nodes) it reads every node's control\n"
+         "directory (<cntl>/<node>/<user>/scr.<jobid>) and cache itself. On a cluster it runs\n"
+         "itself on each host of the job (--hosts) through the remote method: each host\n"
+         "reports its caches and copies its ranks' files to the prefix; the files of hosts\n"
+         "that are down are rebuilt there from redundancy data. A job on this host alone is\n"
+         "read here.\n\n" +
          exit_codes_help() +
          "\nExamples:\n"
          "  scr_scavenge --prefix /p/run1\n"
@@ -124,6 +196,7 @@ Result<Parsed> parse_options(io::Env& env, int argc, const char* const* argv) {
   o.prefix_size = settings->prefix_size;
   o.all = args->has("--all");
   o.json = args->has("--json");
+  SCR_TRY(cluster_options(*args, *config, &o));
   SCR_TRY(check_dir(env, o.prefix).with_context("prefix"));
   o.user = rt::user_name(*settings);
   SCR_ASSIGN_OR_RETURN(o.job_id, find_job_id(env, *settings));

@@ -4,6 +4,7 @@
 // they meant to the job, and the job id is found as the job found it.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,15 @@ struct Options {
   int prefix_size = 0;  // SCR_PREFIX_SIZE: the window a job's flush applies
   bool all = false;  // every cached dataset not flushed, not only the newest checkpoint
   bool json = false;
+
+  // Across the hosts of a cluster (remote_caches.hpp): the job's hosts (empty:
+  // the caches are read here), how a command reaches one (srun, mpirun,
+  // pdsh, ssh, or an rsh-like command), how long a host's scan may take, and
+  // the hosts never contacted (SCR_EXCLUDE_NODES).
+  std::vector<std::string> hosts;
+  std::string remote;
+  int timeout_seconds = 60;
+  std::set<std::string> excluded;
 };
 
 struct Parsed {

@@ -16,4 +16,8 @@ namespace scr::tools::scavenge {
 // does not flush it again. Returns the filemaps that could not be updated.
 std::vector<std::string> mark_filemaps_flushed(io::Env& env, const CachedDataset& ds);
 
+// FLUSHED for dataset `id` in the filemap at `path` (of `rank`), if it
+// still lists it.
+Status mark_filemap_flushed(io::Env& env, const std::string& path, int rank, int id);
+
 }  // namespace scr::tools::scavenge

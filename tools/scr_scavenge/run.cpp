@@ -13,6 +13,7 @@
 #include "tools/common/prefix_dir.hpp"
 #include "tools/scr_scavenge/node_caches.hpp"
 #include "tools/scr_scavenge/plan.hpp"
+#include "tools/scr_scavenge/remote_caches.hpp"
 
 namespace scr::tools::scavenge {
 namespace {
@@ -23,13 +24,13 @@ Result<rt::PrefixIndex> load_index(io::Env& env, const std::string& prefix) {
   return open_index(env, prefix);
 }
 
-Outcome save_one(io::Env& env, const Options& o, const CachedDataset& ds) {
+Outcome save_one(io::Env& env, const Options& o, Caches& caches, const CachedDataset& ds) {
   Outcome out{};
   out.id = ds.id;
   out.name = ds.info.name;
   out.flags = ds.info.flags;
   auto start = std::chrono::steady_clock::now();
-  auto saved = save_dataset(env, o, ds);
+  auto saved = save_dataset(env, o, caches, ds);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.state = saved ? Outcome::State::saved : Outcome::State::failed;
   if (saved)
@@ -40,12 +41,12 @@ Outcome save_one(io::Env& env, const Options& o, const CachedDataset& ds) {
 }
 
 // Outputs all; checkpoints newest first until one is saved (all with --all).
-std::vector<Outcome> save_planned(io::Env& env, const Options& o, const Plan& plan,
-                                  const std::vector<CachedDataset>& cached) {
+std::vector<Outcome> save_planned(io::Env& env, const Options& o, Caches& caches,
+                                  const Plan& plan, const std::vector<CachedDataset>& cached) {
   std::map<int, const CachedDataset*> by_id;
   for (const auto& ds : cached) by_id[ds.id] = &ds;
   std::map<int, Outcome> done;
-  for (int id : plan.outputs) done[id] = save_one(env, o, *by_id[id]);
+  for (int id : plan.outputs) done[id] = save_one(env, o, caches, *by_id[id]);
   bool have_newest = false;
   for (int id : plan.checkpoints) {
     if (have_newest && !o.all) {
@@ -59,7 +60,7 @@ std::vector<Outcome> save_planned(io::Env& env, const Options& o, const Plan& pl
                   0};
       continue;
     }
-    if (!done.count(id)) done[id] = save_one(env, o, *by_id[id]);
+    if (!done.count(id)) done[id] = save_one(env, o, caches, *by_id[id]);
     have_newest = done[id].state == Outcome::State::saved;
   }
   std::vector<Outcome> out;
@@ -83,13 +84,17 @@ Result<std::optional<io::FileLock>> lock_index(io::Env& env, const Options& o, c
 }  // namespace
 
 Result<Report> run_scavenge(io::Env& env, const Options& o) {
-  CacheScan scan = scan_caches(env, o);
+  // A cluster's hosts are read by agents on them; simulated nodes and this
+  // node's own directories here.
+  std::unique_ptr<Caches> caches =
+      o.hosts.empty() ? local_caches(env, o) : remote_caches(env, o, own_program());
+  CacheScan scan = caches->scan();
   SCR_ASSIGN_OR_RETURN(std::optional<io::FileLock> lock, lock_index(env, o, scan));
   SCR_ASSIGN_OR_RETURN(rt::PrefixIndex before, load_index(env, o.prefix));
   Plan plan = plan_scavenge(scan.datasets, before, o.all);
   Report report;
   report.notes = scan.notes;
-  report.datasets = save_planned(env, o, plan, scan.datasets);
+  report.datasets = save_planned(env, o, *caches, plan, scan.datasets);
   for (const Skipped& s : plan.skipped)
     report.datasets.push_back({s.id, s.name, 0, Outcome::State::skipped, {}, s.why, {}, 0});
   std::sort(report.datasets.begin(), report.datasets.end(),

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# The end of a job on the cluster in a box, with no manual staging: the
+# newest checkpoint lives only in the node caches (SCR_FLUSH=0 after step
+# 20), nodes are lost for real, and `scr_postrun` (SCR's job-script line)
+# must save it from the live hosts, each copying its own ranks' files
+# through the rsh agent (SCR_NODE_REMOTE), the lost hosts' files rebuilt in
+# the prefix from redundancy data, every byte checked against the CRC32C
+# recorded at Complete. Then a fresh cluster (empty caches) restarts from
+# the prefix and must finish as an uninterrupted run.
+#   XOR lose 1 node, RS lose 2, PARTNER lose 2 non-partners: step.30 saved
+#   and CURRENT.
+#   XOR lose 2 nodes of one set (more than it rebuilds): scr_postrun fails
+#   (reported), step.30 is not marked complete nor CURRENT, the flushed
+#   step.20 stays the restart point, and the restart resumes from it.
+source "$(dirname "$0")/../e2e/lib.sh"
+source "$(dirname "$0")/cluster.sh"
+cluster_need
+# shellcheck disable=SC2034  # read by e2e_tmp_base in lib.sh
+SCR_E2E_TMP=/tmp  # shared by the nodes (their /dev/shm is their own); not exported
+E2E_NP=8
+e2e_begin cluster_postrun
+cluster_start 4
+MPIEXEC="$CLUSTER_MPIRUN"
+N=("${CLUSTER_NODES[@]}")
+ARGS=(-n 50 -c 10)
+POSTRUN="$SCRPP_BUILD/tools/scr_postrun/scr_postrun"
+need_file "$POSTRUN"
+
+# cjob [VAR=VALUE...] HEAT_ARGS...: 8 ranks of heat, 2 on each of the 4 nodes.
+cjob() {
+  local -a vars=()
+  while [[ "${1:-}" == *=* ]]; do vars+=("$1"); shift; done
+  export CLUSTER_HOSTS
+  CLUSTER_HOSTS="$(cluster_hosts 2 "${N[@]}")"
+  run_job SCR_SIM_NODES= "${vars[@]}" -- 8 "$HEAT" "$@"
+}
+
+boot_lost_nodes() {
+  local n
+  for n in "${N[@]}"; do cluster_node_pid "$n" >/dev/null || cluster_boot_node "$n"; done
+}
+
+# postrun: SCR's last line of a job script, run on the first live node as a
+# batch script would, with the job's settings and its hosts (SCR_NODELIST).
+postrun() {
+  local n batch=""
+  for n in "${N[@]}"; do cluster_node_pid "$n" >/dev/null && { batch="$n"; break; }; done
+  set +e
+  (cd "$PREFIX" && cluster_on "$batch" env SCR_CACHE_BASE="$CACHE" SCR_CNTL_BASE="$CNTL" \
+    SCR_NODELIST="$(IFS=,; echo "${N[*]}")" SCR_NODE_REMOTE="$CLUSTER_RSH" SCR_SIM_NODES= \
+    PATH="$SCRPP_BUILD/tools/scr_scavenge:$PATH" \
+    "$POSTRUN" -j mpirun -p "$PREFIX") >"$E2E_DIR/postrun.out" 2>"$E2E_DIR/postrun.err"
+  POSTRUN_RC=$?
+  set -e
+  cat "$E2E_DIR/postrun.out" "$E2E_DIR/postrun.err"
+}
+
+use_dirs "$E2E_DIR/reference"
+CACHE=/dev/shm/reference CNTL=/dev/shm/reference.cntl
+cjob "${ARGS[@]}"
+expect_ok "uninterrupted reference run"
+REFERENCE="$(result_line)"
+
+# scenario TYPE "nodes to lose" saved|lost
+scenario() {
+  local type="$1" lose="$2" outcome="$3" i
+  E2E_COPY_TYPE="$type"
+  E2E_NAME="cluster_postrun[$type, lose $lose]"
+  boot_lost_nodes
+  use_dirs "$E2E_DIR/$type.${lose// /}"
+  CACHE="/dev/shm/$type.${lose// /}" CNTL="/dev/shm/$type.${lose// /}.cntl"
+  cjob SCR_FLUSH=2 "${ARGS[@]}" --crash-at 35
+  expect_crashed "$type: the job, killed at step 35"
+  expect_checkpoint_steps "10 20 30"
+  expect_index step.20 flushed 1
+  expect_index step.30 flushed absent
+
+  for i in $lose; do cluster_lose_node "${N[i]}"; done
+  postrun
+  if [[ "$outcome" == saved ]]; then
+    [[ $POSTRUN_RC -eq 0 ]] || fail "$type: scr_postrun exited $POSTRUN_RC"
+    expect_index step.30 flushed 1
+    expect_index step.30 complete 1
+    assert_eq "$(index_current)" step.30 "$type: CURRENT after the scavenge"
+  else
+    [[ $POSTRUN_RC -ne 0 ]] || fail "$type: scr_postrun exited 0 with more lost than $type rebuilds"
+    grep -q "step.30" "$E2E_DIR/postrun.err" || fail "$type: scr_postrun did not name step.30"
+    [[ "$(index_field step.30 complete)" != 1 ]] || fail "$type: step.30 marked complete"
+    assert_eq "$(index_current)" step.20 "$type: CURRENT after the failed scavenge"
+  fi
+
+  # A fresh allocation: every node up, caches empty.
+  boot_lost_nodes
+  CACHE="/dev/shm/$type.fresh" CNTL="/dev/shm/$type.fresh.cntl"
+  cjob SCR_FLUSH=0 "${ARGS[@]}"
+  expect_ok "$type: the job of the next allocation"
+  if [[ "$outcome" == saved ]]; then expect_resumed_from step.30; else expect_resumed_from step.20; fi
+  [[ "$(result_line)" == "$REFERENCE" ]] ||
+    fail "$type: '$(result_line)' differs from the uninterrupted run's '$REFERENCE'"
+  say "scr_postrun after losing node(s) [$lose]: $outcome; restarted from the prefix"
+}
+
+scenario XOR "1" saved
+scenario RS "1 2" saved
+scenario PARTNER "0 2" saved
+scenario XOR "1 2" lost
+E2E_NAME=cluster_postrun
+e2e_pass
