@@ -163,7 +163,16 @@ int restart(scr::Library& scr, Rod& rod, const Options& o) {
     int at = 0;
     try {
       scr::Restart r(scr);
-      bool ok = read_state(r.route(ckpt_file()), loaded, &at, o);
+      // A file this process cannot route or read makes the checkpoint
+      // invalid here; caught inside the phase, so that every process still
+      // meets in commit() (an exception leaving the phase would stop SCR++
+      // on this process instead).
+      bool ok = false;
+      try {
+        ok = read_state(r.route(ckpt_file()), loaded, &at, o);
+      } catch (const scr::Exception& e) {
+        std::fprintf(stderr, "[heat_cpp] rank %d: %s\n", g_rank, e.what());
+      }
       if (g_rank == o.bad_restart_rank && !offered) ok = false;
       offered = true;
       r.commit(ok);  // throws unless every rank could use it
@@ -179,7 +188,7 @@ int restart(scr::Library& scr, Rod& rod, const Options& o) {
 }
 
 void checkpoint(scr::Library& scr, const Rod& rod, int at, const Options& o) {
-  scr::Checkpoint c(scr);  // a generated name; completes as invalid if we throw
+  scr::Checkpoint c(scr);  // a generated name
   c.commit(write_state(c.route(ckpt_file()), rod, at, o));
   say(o, "step %d: checkpoint saved", at);
 }

@@ -13,9 +13,15 @@
 //   }
 //
 // Errors are thrown as scr::Exception carrying the cause and its kind. A
-// phase object destroyed without commit() completes its phase as invalid, so
-// an exception in the application never leaves SCR inside a phase;
-// destructors never throw, and do nothing once SCR is finalized. All calls
+// phase object that goes out of scope without commit() completes its phase
+// as invalid (collectively, as commit(false) would). One destroyed by an
+// exception enters no collective, since the other processes may never reach
+// it: SCR++ stops on this process (every later call throws bad_state, the
+// Library's destructor or finalize() ends the session here without a
+// collective), so the application can end the job with MPI_Abort instead of
+// hanging; the next run discards the dataset left open. To discard a dataset
+// on one process and go on, catch inside the phase and commit(false).
+// Destructors never throw, and do nothing once SCR is finalized. All calls
 // are collective over MPI_COMM_WORLD (or the communicator the Library was
 // made on) except route() and version().
 #pragma once
@@ -23,6 +29,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <exception>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
@@ -70,7 +77,9 @@ class Library {
   // SCRPP_Init_comm (scr/scr_ext.h): SCR++ over the processes of `comm`
   // only; every call below is then collective over `comm`.
   explicit Library(MPI_Comm comm);
-  ~Library();  // SCR_Finalize if finalize() was not called; never throws
+  // SCR_Finalize if finalize() was not called; destroyed by an exception,
+  // the session ends on this process without a collective. Never throws.
+  ~Library();
   Library(const Library&) = delete;
   Library& operator=(const Library&) = delete;
 
@@ -86,6 +95,7 @@ class Library {
 
  private:
   bool finalized_ = false;
+  int unwinding_ = std::uncaught_exceptions();  // at construction
 };
 
 class Output {
@@ -105,6 +115,7 @@ class Output {
 
  private:
   bool open_ = true;
+  int unwinding_ = std::uncaught_exceptions();  // at construction
 };
 
 class Checkpoint : public Output {
@@ -143,6 +154,7 @@ class Restart {
  private:
   std::string name_;
   bool open_ = true;
+  int unwinding_ = std::uncaught_exceptions();  // at construction
 };
 
 }  // namespace scr

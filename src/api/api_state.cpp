@@ -15,6 +15,8 @@ struct State {
   std::unique_ptr<rt::Runtime> runtime;
   bool finalized = false;
   bool disabled = false;  // SCR_Init saw SCR_ENABLE=0
+  // Set by abandon(): the call an unwinding exception kept from running.
+  std::string abandoned;
   // The processes of the session, from SCR_Init (or SCRPP_Init_comm) to
   // SCR_Finalize: the runtime's collectives and the agreements around it.
   mpi::Comm comm;
@@ -143,6 +145,17 @@ Status finalize() {
   }
   if (!s.runtime)
     return Error(Errc::bad_state, s.finalized ? "SCR_Finalize called twice" : "SCR_Finalize called before SCR_Init");
+  if (!s.abandoned.empty()) {
+    // Only what is local: the runtime's destructor waits for this process's
+    // background copies and releases its locks; no flush, no agreement.
+    std::string why = s.abandoned;
+    s.runtime.reset();
+    s.abandoned.clear();
+    end_session();
+    return Error(Errc::bad_state, "the session had stopped on this process (" + why +
+                                      " was left by an exception); ended here without a flush or a "
+                                      "collective");
+  }
   Status st = s.runtime->finalize();
   s.runtime.reset();
   end_session();
@@ -155,8 +168,30 @@ Result<rt::Runtime*> runtime(const char* call) {
   if (!s.runtime)
     return Error(Errc::bad_state, std::string(call) + (s.finalized ? " called after SCR_Finalize"
                                                                      : " called before SCR_Init"));
+  if (!s.abandoned.empty())
+    return Error(Errc::bad_state, std::string(call) + ": SCR++ stopped on this process when an exception left " +
+                                      s.abandoned + "; end the job (MPI_Abort) and run it again");
   return s.runtime.get();
 }
+
+void abandon(const char* call) noexcept {
+  try {
+    State& s = state();
+    if (!s.runtime || !s.abandoned.empty()) return;  // nothing open, or said already
+    s.abandoned = call;
+    std::string what = std::string(call) + ": an exception on this process left the " +
+                       (std::string_view(call) == "SCR_Finalize" ? "session" : "phase") +
+                       " open; SCR++ enters no collective (other processes may be waiting in one this "
+                       "process will not reach) and stops here; end the job (MPI_Abort): the next run "
+                       "discards any dataset left open and restarts from the last complete checkpoint";
+    log::error(what);
+    s.runtime->context().events.record({"API_ERROR", "", 0, -1, -1, what});
+  } catch (...) {
+    // A destructor calls this: nothing may escape, and there is nothing left to tell.
+  }
+}
+
+bool abandoned() { return !state().abandoned.empty(); }
 
 namespace {
 // SCR_Init's errors are agreed by every process, and the message names the

@@ -34,4 +34,19 @@ bool disabled();
 // Print a failed status on stderr, naming the API call.
 void report(const char* call, const Status& st);
 
+// An exception is unwinding through a phase object or the scr::Library of
+// the C++ API on this process (`call` is what the destructor would have
+// called). The other processes may be waiting in a collective this one will
+// never reach, or in one of their own, so SCR++ enters none: it says so once
+// on stderr and stops the session on this process. Every later call except
+// SCR_Finalize fails with Errc::bad_state without communicating, so the
+// application can end the job (MPI_Abort) rather than hang; SCR_Finalize
+// ends the session here without a collective. What was written is left as a
+// process killed at this point leaves it: the next run discards the open
+// dataset and restarts from the last complete checkpoint. Never throws.
+void abandon(const char* call) noexcept;
+// abandon() stopped the session on this process and SCR_Finalize has not
+// ended it yet.
+bool abandoned();
+
 }  // namespace scr::api

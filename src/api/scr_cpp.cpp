@@ -2,6 +2,8 @@
 // scr::Error here, and only here.
 #include "scr/scr.hpp"
 
+#include <exception>
+
 #include "api/api_state.hpp"
 #include "api/cpp_errors.hpp"
 #include "scr.h"
@@ -38,12 +40,19 @@ T check(Result<T> r) {
 
 rt::Runtime& runtime(const char* call) { return *check(api::runtime(call)); }
 
+// More exceptions in flight than when the object was made: it is being
+// destroyed by one.
+bool unwinding(int at_construction) { return std::uncaught_exceptions() > at_construction; }
+
 // For destructors: complete a phase left open, unless SCR is gone already
 // (finalized, or never initialized): then there is nothing to complete, and
-// no collective may run. Never throws.
+// no collective may run. Destroyed by an exception, the phase is abandoned
+// instead (api::abandon): the other processes may be in a collective of
+// their own, or never come to this one. Never throws.
 template <class Complete>
-void complete_left_open(const char* call, Complete complete) noexcept {
+void complete_left_open(const char* call, int at_construction, Complete complete) noexcept {
   try {
+    if (unwinding(at_construction)) return api::abandon(call);
     auto rt = api::runtime(call);
     if (rt) api::report(call, complete(**rt));
   } catch (...) {
@@ -64,7 +73,12 @@ std::string Library::version() { return SCR_VERSION; }
 Library::Library() { check(api::init()); }
 
 Library::~Library() {
-  if (!finalized_) api::report("SCR_Finalize", api::finalize());
+  if (finalized_) return;
+  if (unwinding(unwinding_)) api::abandon("SCR_Finalize");
+  // An abandoned session ends without a collective; abandon() said why.
+  bool quiet = api::abandoned();
+  Status st = api::finalize();
+  if (!quiet) api::report("SCR_Finalize", st);
 }
 
 void Library::finalize() {
@@ -94,7 +108,8 @@ Output::Output(Library&) {
 }
 
 Output::~Output() {
-  if (open_) complete_left_open("SCR_Complete_output", [](rt::Runtime& rt) { return rt.complete_output(false); });
+  if (open_)
+    complete_left_open("SCR_Complete_output", unwinding_, [](rt::Runtime& rt) { return rt.complete_output(false); });
 }
 
 std::filesystem::path Output::route(const std::filesystem::path& file) {
@@ -109,7 +124,8 @@ void Output::commit(bool valid) {
 Restart::Restart(Library&) { name_ = check(runtime("SCR_Start_restart").start_restart()); }
 
 Restart::~Restart() {
-  if (open_) complete_left_open("SCR_Complete_restart", [](rt::Runtime& rt) { return rt.complete_restart(false); });
+  if (open_)
+    complete_left_open("SCR_Complete_restart", unwinding_, [](rt::Runtime& rt) { return rt.complete_restart(false); });
 }
 
 std::filesystem::path Restart::route(const std::filesystem::path& file) {
