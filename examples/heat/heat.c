@@ -4,12 +4,14 @@
  * the workhorse of the end-to-end tests.
  *
  *   heat [-n steps] [-c every] [-g rows cols] [-o every] [--crash-at step]
- *        [--crash-rank r] [--invalid-restart-rank r] [--quiet]
+ *        [--crash-rank r] [--hold-at step] [--invalid-restart-rank r] [--quiet]
  *
  * -c every   checkpoint every N steps (0: ask SCR_Need_checkpoint each step)
  * -o every   also write an output dataset every N steps (heat.<step>.txt)
  * --crash-at step: after that step's checkpoint, rank --crash-rank (default
  *            0) kills itself with SIGKILL, as a node failure would.
+ * --hold-at step: after that step's checkpoint, every rank waits until it
+ *            is killed (a test loses a real node while the job holds).
  * --invalid-restart-rank r: on restart, rank r reports the first checkpoint
  *            it is offered as invalid (tests SCR_Complete_restart(0)).
  *
@@ -35,7 +37,7 @@
 #include "scr/scr_ext.h"
 
 typedef struct {
-  int steps, every, out_every, rows, cols, crash_at, crash_rank, bad_restart_rank, quiet;
+  int steps, every, out_every, rows, cols, crash_at, crash_rank, bad_restart_rank, quiet, hold_at;
 } Options;
 
 typedef struct {
@@ -63,7 +65,7 @@ static void die(const char* what) {
 }
 
 static Options parse(int argc, char** argv) {
-  Options o = {60, 10, 0, 64, 64, -1, 0, -1, 0};
+  Options o = {60, 10, 0, 64, 64, -1, 0, -1, 0, -1};
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "-n") && i + 1 < argc) o.steps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "-c") && i + 1 < argc) o.every = atoi(argv[++i]);
@@ -73,6 +75,7 @@ static Options parse(int argc, char** argv) {
       o.cols = atoi(argv[++i]);
     } else if (!strcmp(argv[i], "--crash-at") && i + 1 < argc) o.crash_at = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--crash-rank") && i + 1 < argc) o.crash_rank = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--hold-at") && i + 1 < argc) o.hold_at = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--invalid-restart-rank") && i + 1 < argc) o.bad_restart_rank = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--quiet")) o.quiet = 1;
     else {
@@ -299,6 +302,11 @@ int main(int argc, char** argv) {
       fprintf(stderr, "[heat] rank %d: simulating a failure at step %d (SIGKILL)\n", g.rank, s);
       fflush(stderr);
       raise(SIGKILL);
+    }
+    if (s == o.hold_at) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      say(&o, "step %d: holding until killed", s);
+      for (;;) pause();
     }
     int halt = 0;
     if (SCR_Should_exit(&halt) != SCR_SUCCESS) die("SCR_Should_exit failed");
