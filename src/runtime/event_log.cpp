@@ -10,6 +10,7 @@
 #include <cstring>
 #include <ctime>
 
+#include "common/json.hpp"
 #include "common/log.hpp"
 #include "io/path.hpp"
 #include "runtime/prefix_index.hpp"
@@ -55,19 +56,6 @@ std::string token(const std::string& s) {
   return out;
 }
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') out += '\\', out += static_cast<char>(c);
-    else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else out += static_cast<char>(c);
-  }
-  return out + "\"";
-}
-
 std::string number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3f", v);
@@ -101,14 +89,14 @@ std::string EventLog::text_line(const std::string& when, const std::string& job,
 
 std::string EventLog::json_line(const std::string& when, const std::string& job,
                                 const std::string& user, const Event& e) {
-  std::string line = "{\"time\":" + json_string(when) + ",\"job\":" + json_string(job) +
-                     ",\"user\":" + json_string(user) + ",\"event\":" + json_string(e.type);
-  if (!e.dataset.empty()) line += ",\"dataset\":" + json_string(e.dataset);
-  if (e.id > 0) line += ",\"id\":" + std::to_string(e.id);
-  if (e.seconds >= 0) line += ",\"seconds\":" + number(e.seconds);
-  if (e.bytes >= 0) line += ",\"bytes\":" + std::to_string(e.bytes);
-  if (!e.note.empty()) line += ",\"note\":" + json_string(e.note);
-  return line + "}";
+  Json line = Json::object();
+  line.set("time", when).set("job", job).set("user", user).set("event", e.type);
+  if (!e.dataset.empty()) line.set("dataset", e.dataset);
+  if (e.id > 0) line.set("id", e.id);
+  if (e.seconds >= 0) line.set("seconds", Json::fixed(e.seconds, 3));  // as number() in the text line
+  if (e.bytes >= 0) line.set("bytes", static_cast<int64_t>(e.bytes));
+  if (!e.note.empty()) line.set("note", e.note);
+  return line.dump_line();
 }
 
 void EventLog::append(const std::string& path, const std::string& line, bool* failed) {

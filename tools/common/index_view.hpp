@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "common/json.hpp"
 #include "runtime/prefix_index.hpp"
-#include "tools/common/json.hpp"
 
 namespace scr::tools {
 

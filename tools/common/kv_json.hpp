@@ -3,8 +3,8 @@
 // strings, as they are in the tree.
 #pragma once
 
+#include "common/json.hpp"
 #include "kvtree/tree.hpp"
-#include "tools/common/json.hpp"
 
 namespace scr::tools {
 

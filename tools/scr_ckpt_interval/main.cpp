@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "common/json.hpp"
 #include "io/path.hpp"
 #include "runtime/prefix_index.hpp"
 #include "tools/common/args.hpp"
 #include "tools/common/cli.hpp"
-#include "tools/common/json.hpp"
 #include "tools/common/prefix_dir.hpp"
 #include "tools/scr_ckpt_interval/interval.hpp"
 

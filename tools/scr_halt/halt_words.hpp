@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "common/json.hpp"
 #include "kvtree/tree.hpp"
-#include "tools/common/json.hpp"
 
 namespace scr::tools::halt {
 

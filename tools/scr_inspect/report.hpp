@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/common/json.hpp"
+#include "common/json.hpp"
 
 namespace scr::tools::inspect {
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "common/json.hpp"
 #include "io/env.hpp"
 #include "tools/common/args.hpp"
-#include "tools/common/json.hpp"
 #include "tools/scr_inspect/views.hpp"
 
 namespace {

@@ -2,9 +2,9 @@
 
 #include <cstdio>
 
+#include "common/json.hpp"
 #include "common/strings.hpp"
 #include "tools/common/index_view.hpp"
-#include "tools/common/json.hpp"
 
 namespace scr::tools::scavenge {
 namespace {
