@@ -73,6 +73,8 @@ enum class OpenMode {
   create,          // create or truncate, write only
   create_excl,     // create, fail if it exists
   read_write,      // existing file, read and write
+  append,          // create if absent, write only; every write lands at the
+                   // end (O_APPEND), whatever offset it names, in one piece
 };
 
 // A directory held open while many files below it are opened or stat'ed:

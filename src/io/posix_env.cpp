@@ -180,6 +180,7 @@ Result<std::unique_ptr<File>> open_at(int at, const char* name, const std::strin
     case OpenMode::create: flags |= O_WRONLY | O_CREAT | O_TRUNC; break;
     case OpenMode::create_excl: flags |= O_WRONLY | O_CREAT | O_EXCL; break;
     case OpenMode::read_write: flags |= O_RDWR; break;
+    case OpenMode::append: flags |= O_WRONLY | O_CREAT | O_APPEND; break;
   }
   int fd = ::openat(at, name, flags, static_cast<mode_t>(perms));
   if (fd < 0) return errno_status(errno, "open", path);

@@ -1,6 +1,5 @@
 #include "runtime/event_log.hpp"
 
-#include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <syslog.h>
@@ -64,8 +63,9 @@ std::string number(double v) {
 
 }  // namespace
 
-EventLog::EventLog(const Settings& s, const std::string& job_id, const std::string& user, bool writer)
-    : job_(job_id), user_(user) {
+EventLog::EventLog(io::Env& env, const Settings& s, const std::string& job_id, const std::string& user,
+                   bool writer)
+    : env_(&env), job_(job_id), user_(user) {
   enabled_ = writer && s.log_enable;
   if (!enabled_) return;
   std::string dir = prefix_scr_dir(s.prefix);
@@ -102,13 +102,18 @@ std::string EventLog::json_line(const std::string& when, const std::string& job,
 void EventLog::append(const std::string& path, const std::string& line, bool* failed) {
   if (path.empty() || *failed) return;
   std::string bytes = line + "\n";
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
-  bool ok = fd >= 0 && ::write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
-  int err = errno;
-  if (fd >= 0) ::close(fd);
-  if (!ok) {
+  // Opened for each line, so a log file moved or removed meanwhile is made
+  // again; one write at the end of the file, whatever its offset says.
+  auto file = env_->open(path, io::OpenMode::append, 0600);
+  Status st = file.status();
+  if (st.ok()) st = (*file)->pwrite(bytes.data(), bytes.size(), 0);
+  if (file.ok()) {
+    Status closed = (*file)->close();
+    if (st.ok()) st = closed;
+  }
+  if (!st.ok()) {
     *failed = true;
-    log::warn("event log " + path + ": " + std::strerror(err) + "; no more events are written to it");
+    log::warn("event log: " + st.message() + "; no more events are written to " + path);
   }
 }
 

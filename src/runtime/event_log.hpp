@@ -9,14 +9,16 @@
 //   - syslog (SCR_LOG_SYSLOG_ENABLE): RFC 3164 datagrams to
 //     SCR_LOG_SYSLOG_SOCKET (/dev/log) with SCR_LOG_SYSLOG_PREFIX, _FACILITY
 //     and _LEVEL.
-// Each line is one O_APPEND write, so jobs sharing a prefix never tear lines.
-// A sink that fails is reported once on stderr and then left alone: the log
-// never fails the run.
+// Each line is one write to a file opened to append (io::OpenMode::append,
+// through the job's io::Env like every other file), so jobs sharing a prefix
+// never tear lines. A sink that fails is reported once on stderr and then
+// left alone: the log never fails the run.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include "io/env.hpp"
 #include "runtime/settings.hpp"
 
 namespace scr::rt {
@@ -33,8 +35,9 @@ struct Event {
 class EventLog {
  public:
   EventLog() = default;  // records nothing
-  // The writer records (rank 0); every other process holds a silent log.
-  EventLog(const Settings& s, const std::string& job_id, const std::string& user, bool writer);
+  // The writer records (rank 0), through `env`, which must outlive the log;
+  // every other process holds a silent log.
+  EventLog(io::Env& env, const Settings& s, const std::string& job_id, const std::string& user, bool writer);
   void record(const Event& e);
   bool enabled() const { return enabled_; }
 
@@ -48,6 +51,7 @@ class EventLog {
   void append(const std::string& path, const std::string& line, bool* failed);
   void send_syslog(const std::string& line);
 
+  io::Env* env_ = nullptr;
   bool enabled_ = false;
   std::string text_path_, json_path_, syslog_socket_, ident_;
   int priority_ = 0;

@@ -216,7 +216,7 @@ Status Runtime::setup(const Config& config, const mpi::Comm& world, const Launch
 
   clear_finalized(ctx_);
   ctx_.current = s.current;
-  ctx_.events = EventLog(s, job.id.job_id, job.id.user, job.rank() == 0);
+  ctx_.events = EventLog(job.fs(), s, job.id.job_id, job.id.user, job.rank() == 0);
   ctx_.events.record({"START", "", 0, -1, -1, std::to_string(job.ranks()) + " processes"});
   std::string fm_path =
       io::path::join(job.cntl_dir, "filemap_" + std::to_string(job.rank()) + ".scr");
