@@ -115,6 +115,15 @@ Result<bool> parse_bool(std::string_view s) {
   return Error(Errc::invalid_argument, "'" + std::string(s) + "' is not 0 or 1");
 }
 
+std::string join_ints(const std::vector<int>& values, std::string_view sep) {
+  std::string out;
+  for (int v : values) {
+    if (!out.empty()) out += sep;
+    out += std::to_string(v);
+  }
+  return out;
+}
+
 std::string format_bytes(uint64_t bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   double v = static_cast<double>(bytes);

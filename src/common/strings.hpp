@@ -28,5 +28,7 @@ Result<double> parse_double(std::string_view s);
 Result<bool> parse_bool(std::string_view s);
 
 std::string format_bytes(uint64_t bytes);  // "1.5 MiB"
+// Numbers joined: {2, 5} -> "2, 5" (sep ", ").
+std::string join_ints(const std::vector<int>& values, std::string_view sep = ", ");
 
 }  // namespace scr::str

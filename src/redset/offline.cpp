@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "common/strings.hpp"
 #include "io/path.hpp"
 #include "kvtree/codec.hpp"
 #include "redset/coded_layout.hpp"
@@ -12,12 +13,6 @@
 
 namespace scr::redset::offline {
 namespace {
-
-std::string rank_list(const std::vector<int>& ranks) {
-  std::string out;
-  for (int r : ranks) out += (out.empty() ? "" : ", ") + std::to_string(r);
-  return out;
-}
 
 // --- learning the sets ---------------------------------------------------------
 
@@ -198,7 +193,7 @@ Status Survey::verdict() const {
   std::string why;
   Errc code = Errc::unrecoverable;
   if (!unknown_ranks.empty())
-    why = "ranks " + rank_list(unknown_ranks) +
+    why = "ranks " + str::join_ints(unknown_ranks) +
           " are in no redundancy set whose header could be read (every member's redundancy "
           "file of their set is gone or damaged)";
   for (const SetState& st : sets) {

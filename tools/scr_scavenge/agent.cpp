@@ -182,10 +182,8 @@ std::vector<std::string> agent_argv(const AgentCall& c) {
     argv.push_back(std::to_string(c.id));
   }
   if (!c.ranks.empty()) {
-    std::string list;
-    for (int r : c.ranks) list += (list.empty() ? "" : ",") + std::to_string(r);
     argv.push_back("--ranks");
-    argv.push_back(list);
+    argv.push_back(str::join_ints(c.ranks, ","));
   }
   return argv;
 }

@@ -13,12 +13,6 @@
 namespace scr::tools::scavenge {
 namespace {
 
-std::string rank_list(const std::vector<int>& ranks) {
-  std::string s;
-  for (int r : ranks) s += (s.empty() ? "" : ", ") + std::to_string(r);
-  return s;
-}
-
 // Why a host's run gave nothing usable, or nullopt with its answer in `tree`.
 std::optional<std::string> answer_of(const std::string& host, const NodeRun& run,
                                      int timeout_seconds, kv::Tree* tree) {
@@ -97,7 +91,7 @@ class RemoteCaches : public Caches {
     for (const auto& [host, run] : runs) {
       kv::Tree answer;
       if (auto why = answer_of(host, run, 0, &answer)) {
-        out.notes.push_back("host " + host + " could not copy ranks " + rank_list(by_host[host]) +
+        out.notes.push_back("host " + host + " could not copy ranks " + str::join_ints(by_host[host]) +
                             ": " + *why);
         continue;
       }

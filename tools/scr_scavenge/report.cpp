@@ -9,12 +9,6 @@
 namespace scr::tools::scavenge {
 namespace {
 
-std::string rank_list(const std::vector<int>& ranks) {
-  std::string out;
-  for (int r : ranks) out += (out.empty() ? "" : ", ") + std::to_string(r);
-  return out;
-}
-
 std::string state_word(Outcome::State s) {
   switch (s) {
     case Outcome::State::saved: return "saved";
@@ -30,7 +24,7 @@ std::string saved_line(const Outcome& d) {
                      flags_word(d.flags) + "): " + std::to_string(s.ranks) + " ranks, " +
                      std::to_string(s.files) + " files, " + str::format_bytes(s.bytes);
   if (!s.rebuilt.empty())
-    line += "; rank" + std::string(s.rebuilt.size() > 1 ? "s " : " ") + rank_list(s.rebuilt) +
+    line += "; rank" + std::string(s.rebuilt.size() > 1 ? "s " : " ") + str::join_ints(s.rebuilt) +
             " rebuilt from redundancy data";
   return line + (s.current ? "; now CURRENT." : ".");
 }
