@@ -12,7 +12,8 @@
 #      batch host, no manual staging): the newest checkpoint, only in the
 #      node caches, reaches the prefix through srun on each live host and
 #      becomes CURRENT; a restart from the prefix alone loads it.
-#   3. scr_halt stops the next scr_srun before it launches anything.
+#   3. scr_halt -c 1 stops scr_srun's running job after its next checkpoint,
+#      and the next scr_srun before it launches anything.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/cluster.sh"
@@ -55,7 +56,7 @@ cd "$prefix"
 scr_srun --mpi=pmix -N 4 -n 8 --ntasks-per-node=2 "$HEAT" -n 60 -c 10 --hold-at 30
 echo "scr_srun: exit \$?"
 JOB
-(cd "$scratch" && timeout 240 salloc -N 5 --ntasks-per-node=2 --no-kill bash "$scratch/job.sh" \
+(cd "$scratch" && timeout 150 salloc -N 5 --ntasks-per-node=2 --no-kill bash "$scratch/job.sh" \
   >"$scratch/job.out" 2>"$scratch/job.err") &
 alloc=$!
 for _ in $(seq 1 600); do grep -q "holding until killed" "$scratch/job.out" 2>/dev/null && break; sleep 0.1; done
@@ -97,21 +98,26 @@ export OMPI_MCA_oob_tcp_if_include="$CLUSTER_SUBNET" OMPI_MCA_btl_vader_single_c
 cd "$prefix"
 srun --mpi=pmix -N 2 -n 4 --ntasks-per-node=2 "$HEAT" -n 70 -c 10
 echo "srun: exit \$?"
-scr_halt >/dev/null; echo "scr_halt: exit \$?"
-scr_srun --mpi=pmix -N 2 -n 4 --ntasks-per-node=2 "$HEAT" -n 80 -c 10
+scr_halt -c 1 >/dev/null; echo "scr_halt: exit \$?"
+scr_srun --mpi=pmix -N 2 -n 4 --ntasks-per-node=2 "$HEAT" -n 100 -c 10
 echo "halted scr_srun: exit \$?"
+scr_srun --mpi=pmix -N 2 -n 4 --ntasks-per-node=2 "$HEAT" -n 100 -c 10
+echo "scr_srun after the halt: exit \$?"
 JOB
-(cd "$scratch" && timeout 120 salloc -N 2 --ntasks-per-node=2 -w "${N[2]},${N[3]}" bash "$scratch/again.sh" \
+(cd "$scratch" && timeout 100 salloc -N 2 --ntasks-per-node=2 -w "${N[2]},${N[3]}" bash "$scratch/again.sh" \
   >"$scratch/again.out" 2>"$scratch/again.err") ||
   fail "the second allocation failed: $(cat "$scratch/again.out" "$scratch/again.err" | tail -n 30)"
 again="$(cat "$scratch/again.out")"
 grep -q "resumed from checkpoint 'step.60'" <<<"$again" || fail "no restart from step.60: $again"
 grep -q "^srun: exit 0$" <<<"$again" || fail "the restart failed: $again"
-# 3. halted: scr_srun launches nothing.
-grep -q "not starting: a halt condition holds" <<<"$again" || fail "scr_srun ignored the halt: $again"
-grep -q "^halted scr_srun: exit 0$" <<<"$again" || true
-[[ "$(grep -c "resumed from checkpoint" <<<"$again")" -eq 1 ]] || fail "the halted scr_srun ran the job: $again"
-say "a new allocation resumed from step.60 out of the prefix; scr_halt stopped the next scr_srun"
+# 3. scr_halt -c 1: the running job stops after its next checkpoint (step 80
+# of 100) and scr_srun does not relaunch it; the next scr_srun does not start.
+grep -q "resumed from checkpoint 'step.70'" <<<"$again" || fail "the halted run did not resume from step.70: $again"
+grep -q "step 80: SCR asks the job to stop" <<<"$again" || fail "the job did not stop after its next checkpoint (step 80): $again"
+if grep -q "step 90: checkpoint" <<<"$again"; then fail "the halted job went on past step 80: $again"; fi
+[[ "$(grep -c "resumed from checkpoint" <<<"$again")" -eq 2 ]] || fail "a halted job was relaunched: $again"
+grep -q "not starting: a halt condition holds" <<<"$again" || fail "the next scr_srun ignored the halt: $again"
+say "a new allocation resumed from step.60 out of the prefix; scr_halt -c 1 stopped scr_srun's job at step 80"
 daemons="$(cat "$CLUSTER_DIR/slurm/slurmctld.pid" "$CLUSTER_DIR/slurm/munge/munged.pid")"
 slot="$CLUSTER_SLOT"
 cluster_stop
