@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "tools/scr_scavenge/agent.hpp"
 #include "tools/scr_scavenge/wire.hpp"
 
 namespace {
@@ -92,6 +93,34 @@ TEST(ScavengeWire, SurveyFactsTravelWhole) {
   EXPECT_EQ(lost.header_error, l->header_error);
   EXPECT_FALSE(l->files_present);
   EXPECT_FALSE(facts_from_tree(kv::Tree()).ok()) << "facts without a file name";
+}
+
+}  // namespace
+
+namespace {
+
+int agent(std::vector<std::string> words) {
+  std::vector<const char*> argv{"scr_scavenge"};
+  for (const auto& w : words) argv.push_back(w.c_str());
+  return scr::tools::scavenge::run_agent(static_cast<int>(argv.size()), argv.data());
+}
+
+TEST(ScavengeAgent, RefusesNamesThatWouldLeaveItsDirectories) {
+  std::vector<std::string> base{"--agent", "scan", "--prefix", "/tmp", "--cntl-base", "/tmp",
+                                "--cache-base", "/tmp"};
+  auto with = [&](const std::string& user, const std::string& job) {
+    auto w = base;
+    w.insert(w.end(), {"--user", user, "--job-id", job});
+    return w;
+  };
+  EXPECT_EQ(1, agent(with("root", "../x")));
+  EXPECT_EQ(1, agent(with("../root", "7")));
+  EXPECT_EQ(1, agent(with("root", "")));
+  EXPECT_EQ(1, agent({"--agent", "copy", "--prefix", "/tmp", "--cntl-base", "/tmp", "--cache-base",
+                      "/tmp", "--user", "root", "--job-id", "7"}))
+      << "copy without --id";
+  EXPECT_EQ(1, agent({"--agent", "fly", "--prefix", "/tmp", "--cntl-base", "/tmp", "--cache-base",
+                      "/tmp", "--user", "root", "--job-id", "7", "--id", "1"}));
 }
 
 }  // namespace

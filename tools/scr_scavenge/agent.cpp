@@ -143,6 +143,9 @@ int run_agent(int argc, const char* const* argv) {
                                 {"--cache-base", o.cache_base}, {"--user", o.user},
                                 {"--job-id", o.job_id}})
     if (v.empty()) return usage(std::string(name) + " is required");
+  // They name directories below the bases: never a path of their own.
+  for (const auto& [name, v] : {std::pair{"--user", o.user}, {"--job-id", o.job_id}})
+    if (!io::path::is_plain_name(v)) return usage(std::string(name) + " '" + v + "' is not a plain name");
   int id = -1;
   if (mode != "scan") {
     auto n = str::parse_int(args->value("--id").value_or(""));
