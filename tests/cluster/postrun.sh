@@ -7,8 +7,8 @@
 # the prefix from redundancy data, every byte checked against the CRC32C
 # recorded at Complete. Then a fresh cluster (empty caches) restarts from
 # the prefix and must finish as an uninterrupted run.
-#   XOR lose 1 node, RS lose 2, PARTNER lose 2 non-partners: step.30 saved
-#   and CURRENT.
+#   XOR lose 1 node, RS lose 2, PARTNER lose 2 non-partners (its hosts
+#   reached through mpirun instead): step.30 saved and CURRENT.
 #   XOR lose 2 nodes of one set (more than it rebuilds): scr_postrun fails
 #   (reported), step.30 is not marked complete nor CURRENT, the flushed
 #   step.20 stays the restart point, and the restart resumes from it.
@@ -40,14 +40,24 @@ boot_lost_nodes() {
   for n in "${N[@]}"; do cluster_node_pid "$n" >/dev/null || cluster_boot_node "$n"; done
 }
 
-# postrun: SCR's last line of a job script, run on the first live node as a
-# batch script would, with the job's settings and its hosts (SCR_NODELIST).
+# postrun [METHOD]: SCR's last line of a job script, run on the first live
+# node as a batch script would, with the job's settings and its hosts
+# (SCR_NODELIST); the hosts are reached through the rsh agent, or with
+# METHOD=mpirun through Open MPI's mpirun (one process on each host, itself
+# reaching the nodes through the agent).
 postrun() {
-  local n batch=""
+  local n batch="" remote="$CLUSTER_RSH"
+  local -a ompi=()
+  if [[ "${1:-}" == mpirun ]]; then
+    remote=mpirun
+    ompi=(OMPI_MCA_plm_rsh_agent="$CLUSTER_RSH" OMPI_MCA_plm_rsh_no_tree_spawn=1
+          OMPI_MCA_oob_tcp_if_include="$CLUSTER_SUBNET" OMPI_ALLOW_RUN_AS_ROOT=1
+          OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
+  fi
   for n in "${N[@]}"; do cluster_node_pid "$n" >/dev/null && { batch="$n"; break; }; done
   set +e
-  (cd "$PREFIX" && cluster_on "$batch" env SCR_CACHE_BASE="$CACHE" SCR_CNTL_BASE="$CNTL" \
-    SCR_NODELIST="$(IFS=,; echo "${N[*]}")" SCR_NODE_REMOTE="$CLUSTER_RSH" SCR_SIM_NODES= \
+  (cd "$PREFIX" && cluster_on "$batch" env "${ompi[@]}" SCR_CACHE_BASE="$CACHE" SCR_CNTL_BASE="$CNTL" \
+    SCR_NODELIST="$(IFS=,; echo "${N[*]}")" SCR_NODE_REMOTE="$remote" SCR_SIM_NODES= \
     PATH="$SCRPP_BUILD/tools/scr_scavenge:$PATH" \
     "$POSTRUN" -j mpirun -p "$PREFIX") >"$E2E_DIR/postrun.out" 2>"$E2E_DIR/postrun.err"
   POSTRUN_RC=$?
@@ -61,9 +71,9 @@ cjob "${ARGS[@]}"
 expect_ok "uninterrupted reference run"
 REFERENCE="$(result_line)"
 
-# scenario TYPE "nodes to lose" saved|lost
+# scenario TYPE "nodes to lose" saved|lost [METHOD]
 scenario() {
-  local type="$1" lose="$2" outcome="$3" i
+  local type="$1" lose="$2" outcome="$3" method="${4:-}" i
   E2E_COPY_TYPE="$type"
   E2E_NAME="cluster_postrun[$type, lose $lose]"
   boot_lost_nodes
@@ -76,7 +86,7 @@ scenario() {
   expect_index step.30 flushed absent
 
   for i in $lose; do cluster_lose_node "${N[i]}"; done
-  postrun
+  postrun "$method"
   if [[ "$outcome" == saved ]]; then
     [[ $POSTRUN_RC -eq 0 ]] || fail "$type: scr_postrun exited $POSTRUN_RC"
     expect_index step.30 flushed 1
@@ -102,7 +112,7 @@ scenario() {
 
 scenario XOR "1" saved
 scenario RS "1 2" saved
-scenario PARTNER "0 2" saved
+scenario PARTNER "0 2" saved mpirun
 scenario XOR "1 2" lost
 E2E_NAME=cluster_postrun
 e2e_pass
