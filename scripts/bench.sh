@@ -13,8 +13,12 @@
 #   files     many small files (bench/runtime/many_files.sh)
 #   kernels   CRC32C, its combine and XOR against memcpy, one process
 #             (build/bench/kernels/kernels_bench, Google Benchmark)
+#   cluster   only when asked for (ONLY=cluster; needs root): the redset part
+#             and the runtime's Complete_output and rebuild across the hosts
+#             of the cluster in a box (TCP) and on simulated nodes, interleaved
+#             (bench/cluster/run.sh)
 # Usage: scripts/bench.sh [BUILD_DIR]
-#   env: ONLY=redset|runtime|files|kernels (RUNTIME_ONLY=flush|complete|transfer|rebuild|rescale
+#   env: ONLY=redset|runtime|files|kernels|cluster (RUNTIME_ONLY=flush|complete|transfer|rebuild|rescale
 #   within runtime), REPEAT (default 5 for redset, 3 for the
 #   others), SIZES (default "64MiB 256MiB"), DIR (default /dev/shm/scr_bench_all)
 # Run it on a quiet machine: every ratio is to a baseline of the same run,
@@ -25,6 +29,9 @@ build="$(cd "${1:-$here/build}" && pwd)"
 dir="${DIR:-/dev/shm/scr_bench_all}"
 sizes="${SIZES:-64MiB 256MiB}"
 want() { [ -z "${ONLY:-}" ] || [ "$ONLY" = "$1" ]; }
+if [ "${ONLY:-}" = cluster ]; then
+  exec bash "$here/bench/cluster/run.sh" "$build"
+fi
 # Open MPI's defaults otherwise: shared-memory transfers between processes
 # use its single-copy mechanism (CMA) where the kernel allows it, as a
 # production job's would. (The test suite turns it off, for containers.)

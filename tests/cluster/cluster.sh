@@ -42,8 +42,8 @@ CLUSTER_SHM_SIZE="${CLUSTER_SHM_SIZE:-512m}"
 cluster_say() { printf '[cluster %s] %s\n' "${CLUSTER_SLOT:-?}" "$*" >&2; }
 cluster_die() { printf '[cluster %s] ERROR: %s\n' "${CLUSTER_SLOT:-?}" "$*" >&2; exit 1; }
 
-# Exit with ctest's skip code when this host cannot run the fixture.
-cluster_need() {
+# Why this host cannot run the fixture, one line (nothing when it can).
+cluster_unusable() {
   local why=""
   if [[ "$(id -u)" -ne 0 ]]; then
     why="needs root (network, UTS and mount namespaces, a bridge, /etc/hosts)"
@@ -62,6 +62,13 @@ cluster_need() {
       why="cannot create a bridge and veth pairs here"
     fi
   fi
+  [[ -z "$why" ]] || echo "$why"
+}
+
+# Exit with ctest's skip code when this host cannot run the fixture.
+cluster_need() {
+  local why
+  why="$(cluster_unusable)"
   if [[ -n "$why" ]]; then
     printf '[cluster] SKIPPED: the cluster in a box %s\n' "$why" >&2
     exit "$CLUSTER_SKIP"
