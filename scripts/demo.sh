@@ -6,11 +6,41 @@
 # restarts from the prefix directory after the whole cache is wiped. Every
 # resumed run must end with the same answer (checksum) as a run that was
 # never interrupted.
+#
+# scripts/demo.sh --cluster: the same application on the cluster in a box
+# (tests/cluster/cluster.sh), hosts of their own on this machine, where
+# losing a node kills its processes and its storage: restart from the cache
+# rebuilt on a spare, scr_postrun saving a checkpoint from the live hosts at
+# the end of an allocation, and not saving one that lost more than XOR
+# rebuilds, then the restart from the prefix. Needs root (namespaces, a
+# bridge); where it cannot run it says why and exits 1.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
-[ -x "$build/examples/heat/heat" ] || bash "$root/scripts/build.sh" > /dev/null
+case "${1:-}" in
+  "") mode=sim ;;
+  --cluster) mode=cluster ;;
+  -h | --help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
+  *) echo "usage: scripts/demo.sh [--cluster]" >&2; exit 2 ;;
+esac
+if [ "$mode" = cluster ]; then
+  # shellcheck source=../tests/cluster/cluster.sh
+  source "$root/tests/cluster/cluster.sh"
+  why="$(cluster_unusable)"
+  if [ -n "$why" ]; then
+    echo "scripts/demo.sh --cluster: cannot run here: the cluster in a box $why." >&2
+    echo "  It runs as root on Linux with util-linux, iproute2 and Open MPI (bash scripts/setup.sh);" >&2
+    echo "  scripts/demo.sh without --cluster shows the same on simulated nodes, as any user." >&2
+    exit 1
+  fi
+fi
 heat="$build/examples/heat/heat"
+need=("$heat")
+[ "$mode" = sim ] || need+=("$build/tools/scr_postrun/scr_postrun" "$build/tools/scr_scavenge/scr_scavenge"
+                            "$build/tools/scr_index/scr_index")
+for f in "${need[@]}"; do
+  [ -x "$f" ] || { bash "$root/scripts/build.sh" > /dev/null; break; }
+done
 
 copy_type="${COPY_TYPE:-XOR}"
 work="${DEMO_DIR:-/tmp/scrpp-demo}"
@@ -21,6 +51,32 @@ export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechan
 export OMPI_MCA_btl=self,vader OMPI_MCA_mpi_yield_when_idle=1
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+# Open MPI's messages, which say nothing more than the demo: its boxed help
+# texts (a rank it killed, a peer that went away) and notes from its daemons.
+tidy() {
+  awk '/^-----+$/ { boxed = !boxed; next } !boxed && !/^\[[^]]*:[0-9]+\] / && !/^ *$/'
+}
+checksum() { grep -o 'checksum=[0-9a-f]*' | tail -1 | cut -d= -f2; }
+# The last lines of the demo: both answers, equal or not.
+verdict() {  # verdict <reference checksum> <final checksum> <where the files are>
+  say "Result"
+  echo "   uninterrupted run : $1"
+  echo "   interrupted runs  : $2"
+  if [ -n "$2" ] && [ "$2" = "$1" ]; then
+    echo "   The interrupted job reached exactly the same answer, without recomputing from step 0."
+    echo "   $3"
+  else
+    echo "   MISMATCH: the resumed job's answer differs from the reference." >&2
+    exit 1
+  fi
+}
+
+if [ "$mode" = cluster ]; then
+  # shellcheck source=demo_cluster.sh
+  source "$root/scripts/demo_cluster.sh"
+  exit 0
+fi
+
 steps=60 every=10 args=(-g 256 256)
 # SCR_CACHE_BYPASS=0: the demo shows the node-local cache and its redundancy
 # (SCR 3.1's default, bypass, would write every checkpoint to the prefix).
@@ -29,11 +85,8 @@ job() {  # job <prefix dir> <node list> [heat options...]; NP ranks (default 8)
   shift 2
   (cd "$prefix" && SCR_CACHE_BYPASS=0 SCR_PREFIX="$prefix" SCR_CACHE_BASE="$work/cache" SCR_CNTL_BASE="$work/cntl" \
      SCR_SIM_NODES="$nodes" SCR_COPY_TYPE="$copy_type" SCR_SET_SIZE=4 SCR_FLUSH=2 SCR_CACHE_SIZE=2 \
-     timeout 300 mpirun -n "$np" "$heat" -n "$steps" -c "$every" "${args[@]}" "$@") 2>&1 |
-    grep -v -e '^-\{5,\}' -e 'mpirun noticed' -e 'Per user-direction' -e '^Primary job' \
-            -e 'a non-zero exit code' -e '^ *$' || true
+     timeout 300 mpirun -n "$np" "$heat" -n "$steps" -c "$every" "${args[@]}" "$@") 2>&1 | tidy || true
 }
-checksum() { grep -o 'checksum=[0-9a-f]*' | tail -1 | cut -d= -f2; }
 
 say "1. Reference: the simulation run start to finish without interruption"
 ref=$( (cd "$work/reference" && SCR_CACHE_BYPASS=0 SCR_PREFIX="$work/reference" SCR_CACHE_BASE="$work/refcache" \
@@ -77,14 +130,4 @@ else
   echo "      such copy (step.40) was fetched, checked against its CRC32C, and the run finished."
 fi
 got=$(echo "$out" | checksum)
-
-say "Result"
-echo "   uninterrupted run : $ref"
-echo "   interrupted runs  : $got"
-if [ -n "$got" ] && [ "$got" = "$ref" ]; then
-  echo "   The interrupted job reached exactly the same answer, without recomputing from step 0."
-  echo "   Files the application wrote are in $work/prefix (step.*/), SCR++'s index in $work/prefix/.scr/."
-else
-  echo "   MISMATCH: the resumed job's answer differs from the reference." >&2
-  exit 1
-fi
+verdict "$ref" "$got" "Files the application wrote are in $work/prefix (step.*/), SCR++'s index in $work/prefix/.scr/."
