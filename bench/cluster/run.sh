@@ -23,7 +23,7 @@
 #   env: ONLY=redset|runtime, REPEAT (default 3), SIZES (default
 #   "64MiB 256MiB"), BYTES (default 64 MiB), SHARED_DIR (default /tmp: the
 #   prefixes and logs, seen by every host, so not in /dev/shm)
-# One JSON line per pair of jobs, then a table of medians per part.
+# One JSON line per job, then a table of medians per part (tables.py).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/../.." && pwd)"
 build="$(cd "${1:-$here/build}" && pwd)"
@@ -137,38 +137,7 @@ if want redset; then
       done
     done
   done
-  python3 - "$results" <<'PY'
-import json, statistics, sys
-rows = [json.loads(l) for l in open(sys.argv[1]) if '"bench":"cluster_redset"' in l]
-groups = {}
-for r in rows:
-    x = r["result"]
-    key = (x["scheme"], x["bytes_per_rank"] >> 20, x["lost"])
-    groups.setdefault(key, {}).setdefault(r["run"], {})[r["mode"]] = x
-med = statistics.median
-print(f"{'scheme':>8} {'MiB/rank':>8} {'lost':>4} | {'sim: write s':>12} {'encode s':>8} {'x write':>7} "
-      f"{'rebuild s':>9} {'send s':>6} | {'hosts: write s':>14} {'encode s':>8} {'x write':>7} {'rebuild s':>9} "
-      f"{'send s':>6} | {'encode':>6} {'rebuild':>7} {'send':>5} {'ok':>3}")
-for (scheme, mib, lost), runs in groups.items():
-    pairs = [p for p in runs.values() if "sim" in p and "cluster" in p]
-    def m(mode, f):
-        return med(f(p[mode]) for p in pairs)
-    def ratio(f):
-        return med(f(p["cluster"]) / f(p["sim"]) for p in pairs)
-    enc = lambda x: x["encode_s"]
-    reb = lambda x: x["rebuild_s"]
-    send = lambda x: x["floor_parts_s"]["send"]
-    ok = all(p[mo]["verified"] for p in pairs for mo in p)
-    cols = []
-    for mode in ("sim", "cluster"):
-        cols.append(f"{m(mode, lambda x: x['write_s']):>{12 if mode == 'sim' else 14}.3f} {m(mode, enc):>8.3f} "
-                    f"{m(mode, lambda x: x['encode_over_write']):>7.2f} {m(mode, reb):>9.3f} {m(mode, send):>6.3f}")
-    print(f"{scheme:>8} {mib:>8} {lost:>4} | {cols[0]} | {cols[1]} | {ratio(enc):>6.2f} {ratio(reb):>7.2f} "
-          f"{ratio(send):>5.2f} {'yes' if ok else 'NO':>3}")
-print(f"(medians of {max(len(r) for r in groups.values())} interleaved pairs; the last three columns: hosts over"
-      " sim, medians of each pair's ratio; send: the floor's part that sends each rank's bytes to its neighbour"
-      " in the set)")
-PY
+  python3 "$here/bench/cluster/tables.py" redset "$results"
 fi
 
 if want runtime; then
@@ -213,25 +182,5 @@ if want runtime; then
       done
     done
   done
-  python3 - "$results" <<'PY'
-import json, statistics, sys
-rows = [json.loads(l) for l in open(sys.argv[1]) if '"bench":"cluster_runtime"' in l]
-groups = {}
-for r in rows:
-    groups.setdefault((r["scheme"], r["lost"]), {}).setdefault(r["run"], {})[r["mode"]] = r
-med = statistics.median
-comp = lambda r: r["write"]["complete_blocked_s"]
-init = lambda r: r["restart"]["init_s"]
-print(f"{'scheme':>8} {'lost':>4} | {'sim: Complete s':>15} {'Init s':>6} | {'hosts: Complete s':>17} {'Init s':>6} |"
-      f" {'Complete':>8} {'Init':>5} {'ok':>3}")
-for (scheme, lost), runs in groups.items():
-    pairs = [p for p in runs.values() if "sim" in p and "cluster" in p]
-    ok = all(p[mo]["restart"]["data_ok"] == 1 and p[mo]["write"]["rc"] == 0 for p in pairs for mo in p)
-    print(f"{scheme:>8} {lost:>4} | {med(comp(p['sim']) for p in pairs):>15.3f} {med(init(p['sim']) for p in pairs):>6.3f} | "
-          f"{med(comp(p['cluster']) for p in pairs):>17.3f} {med(init(p['cluster']) for p in pairs):>6.3f} | "
-          f"{med(comp(p['cluster']) / comp(p['sim']) for p in pairs):>8.2f} "
-          f"{med(init(p['cluster']) / init(p['sim']) for p in pairs):>5.2f} {'yes' if ok else 'NO':>3}")
-print(f"(medians of {max(len(r) for r in groups.values())} interleaved pairs; the last columns: hosts over sim,"
-      " medians of each pair's ratio; ok: every restart read back every byte it wrote)")
-PY
+  python3 "$here/bench/cluster/tables.py" runtime "$results"
 fi
