@@ -19,7 +19,7 @@
 #             (bench/cluster/run.sh)
 # Usage: scripts/bench.sh [BUILD_DIR]
 #   env: ONLY=redset|runtime|files|kernels|cluster (RUNTIME_ONLY=flush|complete|transfer|rebuild|rescale
-#   within runtime), REPEAT (default 5 for redset, 3 for the
+#   within runtime, CLUSTER_ONLY=redset|runtime within cluster), REPEAT (default 5 for redset, 3 for the
 #   others), SIZES (default "64MiB 256MiB"), DIR (default /dev/shm/scr_bench_all)
 # Run it on a quiet machine: every ratio is to a baseline of the same run,
 # but other work on the two cores still moves the numbers.
@@ -30,7 +30,7 @@ dir="${DIR:-/dev/shm/scr_bench_all}"
 sizes="${SIZES:-64MiB 256MiB}"
 want() { [ -z "${ONLY:-}" ] || [ "$ONLY" = "$1" ]; }
 if [ "${ONLY:-}" = cluster ]; then
-  exec bash "$here/bench/cluster/run.sh" "$build"
+  ONLY="${CLUSTER_ONLY:-}" exec bash "$here/bench/cluster/run.sh" "$build"
 fi
 # Open MPI's defaults otherwise: shared-memory transfers between processes
 # use its single-copy mechanism (CMA) where the kernel allows it, as a
