@@ -17,6 +17,7 @@
 #include "floor.hpp"
 #include "io/files.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/mpi_comm.hpp"
 #include "options.hpp"
 #include "timing.hpp"
 #include "redset/redset.hpp"
@@ -212,7 +213,7 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int code = 0;
   {
-    mpi::Comm world = mpi::Comm::borrow(MPI_COMM_WORLD);
+    mpi::Comm world = mpi::borrow(MPI_COMM_WORLD);
     auto options = bench::parse_options(argc, argv);
     if (!options.ok() || options->help) {
       if (world.rank() == 0)

@@ -34,7 +34,7 @@ bool reset_peak_rss() {
 
 void barrier(const mpi::Comm& world) {
   MPI_Request req = MPI_REQUEST_NULL;
-  MPI_Ibarrier(world.raw(), &req);
+  MPI_Ibarrier(mpi::raw(world), &req);
   mpi::wait_one(req);
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "mpi/comm.hpp"
+#include "mpi/mpi_comm.hpp"
 
 namespace scr::bench {
 
@@ -36,7 +37,7 @@ Timing timed(const mpi::Comm& world, F&& step) {
   barrier(world);
   Timing t;
   t.wall_s = MPI_Wtime() - t0;
-  MPI_Allreduce(&cpu, &t.cpu_s, 1, MPI_DOUBLE, MPI_SUM, world.raw());
+  MPI_Allreduce(&cpu, &t.cpu_s, 1, MPI_DOUBLE, MPI_SUM, mpi::raw(world));
   return t;
 }
 

@@ -3,7 +3,7 @@
 #include <mutex>
 
 #include "common/log.hpp"
-#include "mpi/comm.hpp"
+#include "mpi/mpi_comm.hpp"
 #include "runtime/config_line.hpp"
 
 namespace scr::api {

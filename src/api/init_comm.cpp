@@ -1,8 +1,8 @@
 // The calls that take the application's MPI communicator: C SCRPP_Init_comm
 // and SCRPP_Init_comm_f (include/scr/scr_ext.h), C++ scr::Library(comm)
-// (include/scr/scr.hpp). The one file of the API that names MPI
-// (tests/mpi/layering.sh allows it): it turns the application's handle into
-// a duplicate the session owns, and leaves everything else to api_state.
+// (include/scr/scr.hpp). It turns the application's handle into a
+// duplicate the session owns (mpi::dup, mpi/mpi_comm.hpp), and leaves
+// everything else to api_state.
 #include <mpi.h>
 
 #include <string>
@@ -10,6 +10,7 @@
 #include "api/api_state.hpp"
 #include "api/c_boundary.hpp"
 #include "api/cpp_errors.hpp"
+#include "mpi/mpi_comm.hpp"
 #include "scr/scr.hpp"
 #include "scr/scr_ext.h"
 
@@ -29,7 +30,7 @@ scr::Status init_on(Handle handle) {
     return Error(Errc::invalid_argument, std::string(kCall) +
                                              " was given MPI_COMM_NULL; processes outside the job's "
                                              "communicator must not call SCR++");
-  return scr::api::init(scr::mpi::Comm::dup(comm));
+  return scr::api::init(scr::mpi::dup(comm));
 }
 
 }  // namespace

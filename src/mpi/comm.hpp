@@ -1,14 +1,14 @@
-// The MPI layer's interface: an owning communicator handle, splits by string,
-// collective decisions and sparse exchanges of metadata trees. Code outside
-// src/mpi makes no MPI call of its own; it uses these (and mpi/requests.hpp,
-// mpi/tags.hpp). Every collective here must be called by all processes of the
-// communicator. A Comm runs over MPI (real jobs) or over threads of one
-// process (mpi/in_process.hpp, unit tests); the helpers below are written
-// once over the primitives of mpi/comm_impl.hpp. Implemented in comm.cpp
-// (communicators), collectives.cpp, trees.cpp and sendrecv.cpp.
+// The message layer's interface: an owning communicator handle, splits by
+// string, collective decisions and sparse exchanges of metadata trees. Code
+// outside src/mpi makes no MPI call of its own; it uses these (and
+// mpi/requests.hpp, mpi/tags.hpp). Every collective here must be called by
+// all processes of the communicator. A Comm runs over MPI (real jobs; made
+// from an MPI_Comm by mpi/mpi_comm.hpp, which only the API layer includes) or
+// over threads of one process (mpi/in_process.hpp); the helpers below are
+// written once over the primitives of mpi/comm_impl.hpp. Nothing here names
+// MPI, so every layer above compiles without <mpi.h>. Implemented in
+// collectives.cpp, trees.cpp and sendrecv.cpp.
 #pragma once
-
-#include <mpi.h>
 
 #include <array>
 #include <cstdint>
@@ -23,15 +23,11 @@
 
 namespace scr::mpi {
 
-// Owns its communicator; an MPI one built with Comm::borrow is never freed.
+// Owns its communicator; an MPI one borrowed (mpi::borrow) is never freed.
 class Comm {
  public:
   Comm() = default;
   explicit Comm(std::unique_ptr<CommImpl> impl) : impl_(std::move(impl)) {}
-  // Over an MPI communicator: a duplicate owned by the result, or `comm`
-  // itself, never freed.
-  static Comm dup(MPI_Comm comm);
-  static Comm borrow(MPI_Comm comm);
   // A new communicator over the same processes, owned by the result.
   Comm duplicate() const { return Comm(impl_->duplicate()); }
   Comm(const Comm&) = delete;
@@ -40,9 +36,6 @@ class Comm {
   Comm& operator=(Comm&&) noexcept = default;
   ~Comm() = default;
 
-  // The MPI communicator, for tests and benchmarks that call MPI
-  // themselves; MPI_COMM_NULL for an in-process one.
-  MPI_Comm raw() const;
   bool valid() const { return impl_ != nullptr; }
   int rank() const { return impl_->rank(); }
   int size() const { return impl_->size(); }
@@ -52,6 +45,9 @@ class Comm {
   // ranked by key, then by rank here (MPI_Comm_split); a negative color
   // leaves the caller out with an invalid Comm.
   Comm split(int color, int key) const { return Comm(impl_->split(color, key)); }
+  // For a process about to exit inside SCR (SCR_HALT_EXIT): ends its use of
+  // the message layer (CommImpl::shut_down).
+  void shut_down() const { impl_->shut_down(); }
 
   const CommImpl& impl() const { return *impl_; }
 
@@ -59,16 +55,16 @@ class Comm {
   std::unique_ptr<CommImpl> impl_;
 };
 
-// The communicator of all the job's processes, borrowed (never freed).
-Comm world();
-// Whether MPI has been initialized (SCR_Init must come after it).
-bool initialized();
-// Shut MPI down, for a job that stops inside SCR (SCR_HALT_EXIT).
+// Shut MPI down, for a job that stops inside SCR (SCR_HALT_EXIT); defined
+// in scr_mpi_impl.
 void finalize();
 
 // A peer rank that sends or receives nothing: a point-to-point call with it
-// completes at once (MPI's null process).
-inline constexpr int kNoPeer = MPI_PROC_NULL;
+// completes at once. MPI's null process plays this part over MPI; the value
+// is SCR++'s own (MPI_PROC_NULL differs between MPI libraries), and one no
+// MPI library takes for a rank or a wildcard, so a peer that reached MPI
+// untranslated would fail loudly.
+inline constexpr int kNoPeer = -32766;
 
 // Split by string: processes that pass the same string land in one
 // communicator, ranked by their rank in `comm`. Groups are numbered 0..n-1 in

@@ -1,7 +1,8 @@
-// What a communicator must provide: the primitives every helper of the MPI
-// layer (comm.hpp, requests.hpp) is written on. Two implementations exist:
-// MPI itself (mpi_comm.cpp), for real jobs, and threads of one process
-// (in_process.hpp), for unit tests of code that communicates. Collectives
+// What a communicator must provide: the primitives every helper of the
+// message layer (comm.hpp, requests.hpp) is written on. Two implementations
+// exist: MPI itself (mpi_comm.hpp, library scr_mpi_impl), for real jobs, and
+// threads of one process (in_process.hpp, in scr_mpi with this interface),
+// for runtimes and redundancy sets run in one process (the unit tests). Collectives
 // that MPI does better than point-to-point messages (reductions, gathers,
 // broadcasts) are primitives here so that the MPI path keeps using them.
 #pragma once
@@ -47,6 +48,10 @@ class CommImpl {
   virtual std::unique_ptr<CommImpl> split(int color, int key) const = 0;
   virtual std::unique_ptr<CommImpl> duplicate() const = 0;
   virtual void barrier() const = 0;
+  // The process is about to exit inside SCR (SCR_HALT_EXIT): MPI is
+  // finalized, as the application would have done; in one process, whose
+  // ranks are threads that go on, nothing happens.
+  virtual void shut_down() const = 0;
 
   // Point to point. A peer of kNoPeer (comm.hpp) sends or receives nothing.
   virtual Status send(const void* data, size_t bytes, int dest, int tag) const = 0;

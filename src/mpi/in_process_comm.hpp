@@ -23,6 +23,7 @@ class InProcessComm final : public CommImpl {
   std::unique_ptr<CommImpl> split(int color, int key) const override;
   std::unique_ptr<CommImpl> duplicate() const override;
   void barrier() const override;
+  void shut_down() const override {}
 
   Status send(const void* data, size_t bytes, int dest, int tag) const override;
   Status sendrecv(const void* out, int out_bytes, int dest, void* in, int in_bytes, int source,

@@ -8,6 +8,9 @@
 namespace scr::mpi {
 namespace {
 
+// SCR++'s null peer is MPI's null process.
+int peer(int rank) { return rank == kNoPeer ? MPI_PROC_NULL : rank; }
+
 MPI_Op mpi_op(ReduceOp op) {
   switch (op) {
     case ReduceOp::min: return MPI_MIN;
@@ -26,11 +29,11 @@ class MpiRequestSlots final : public RequestSlots {
   explicit MpiRequestSlots(size_t n) : slots_(n, MPI_REQUEST_NULL) {}
   void isend(size_t slot, const CommImpl& comm, const void* data, int bytes, int dest,
              int tag) override {
-    MPI_Isend(data, bytes, MPI_BYTE, dest, tag, handle_of(comm), &slots_[slot]);
+    MPI_Isend(data, bytes, MPI_BYTE, peer(dest), tag, handle_of(comm), &slots_[slot]);
   }
   void irecv(size_t slot, const CommImpl& comm, void* data, int bytes, int source,
              int tag) override {
-    MPI_Irecv(data, bytes, MPI_BYTE, source, tag, handle_of(comm), &slots_[slot]);
+    MPI_Irecv(data, bytes, MPI_BYTE, peer(source), tag, handle_of(comm), &slots_[slot]);
   }
   void wait(size_t first, size_t count) override {
     wait_all(std::span(slots_).subspan(first, count));
@@ -44,6 +47,25 @@ class MpiRequestSlots final : public RequestSlots {
 };
 
 }  // namespace
+
+Comm dup(MPI_Comm comm) { return Comm(MpiComm(comm, false).duplicate()); }
+
+Comm borrow(MPI_Comm comm) { return Comm(std::make_unique<MpiComm>(comm, false)); }
+
+Comm world() { return borrow(MPI_COMM_WORLD); }
+
+bool initialized() {
+  int up = 0;
+  MPI_Initialized(&up);
+  return up != 0;
+}
+
+void finalize() { MPI_Finalize(); }
+
+MPI_Comm raw(const Comm& comm) {
+  const auto* over_mpi = dynamic_cast<const MpiComm*>(&comm.impl());
+  return over_mpi ? over_mpi->handle() : MPI_COMM_NULL;
+}
 
 MpiComm::~MpiComm() {
   int finalized = 0;
@@ -87,20 +109,22 @@ std::unique_ptr<CommImpl> MpiComm::duplicate() const {
 
 void MpiComm::barrier() const { MPI_Barrier(comm_); }
 
+void MpiComm::shut_down() const { MPI_Finalize(); }
+
 Status MpiComm::send(const void* data, size_t bytes, int dest, int tag) const {
-  return status_of(MPI_Send(data, static_cast<int>(bytes), MPI_BYTE, dest, tag, comm_), "MPI_Send");
+  return status_of(MPI_Send(data, static_cast<int>(bytes), MPI_BYTE, peer(dest), tag, comm_), "MPI_Send");
 }
 
 Status MpiComm::sendrecv(const void* out, int out_bytes, int dest, void* in, int in_bytes,
                          int source, int tag) const {
-  return status_of(MPI_Sendrecv(out, out_bytes, MPI_BYTE, dest, tag, in, in_bytes, MPI_BYTE,
-                                source, tag, comm_, MPI_STATUS_IGNORE),
+  return status_of(MPI_Sendrecv(out, out_bytes, MPI_BYTE, peer(dest), tag, in, in_bytes,
+                                MPI_BYTE, peer(source), tag, comm_, MPI_STATUS_IGNORE),
                    "MPI_Sendrecv");
 }
 
 std::string MpiComm::recv_any_length(int source, int tag) const {
   MPI_Status status;
-  MPI_Probe(source, tag, comm_, &status);
+  MPI_Probe(peer(source), tag, comm_, &status);
   int count = 0;
   MPI_Get_count(&status, MPI_BYTE, &count);
   std::string bytes(static_cast<size_t>(count), '\0');

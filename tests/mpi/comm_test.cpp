@@ -11,6 +11,7 @@
 
 #include "kvtree/tree.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/mpi_comm.hpp"
 
 namespace {
 
@@ -19,7 +20,7 @@ using scr::Status;
 using scr::kv::Tree;
 namespace mpi = scr::mpi;
 
-mpi::Comm world() { return mpi::Comm::borrow(MPI_COMM_WORLD); }
+mpi::Comm world() { return mpi::borrow(MPI_COMM_WORLD); }
 
 Tree note(int from, int to, int round = 0) {
   Tree t;
@@ -33,7 +34,7 @@ Tree note(int from, int to, int round = 0) {
 std::vector<int> members(const mpi::Comm& sub) {
   std::vector<int> out(static_cast<size_t>(sub.size()));
   int me = world().rank();
-  MPI_Allgather(&me, 1, MPI_INT, out.data(), 1, MPI_INT, sub.raw());
+  MPI_Allgather(&me, 1, MPI_INT, out.data(), 1, MPI_INT, mpi::raw(sub));
   return out;
 }
 
@@ -45,10 +46,10 @@ TEST(Comm, RankSizeDupMove) {
   EXPECT_EQ(w.rank(), r);
   EXPECT_EQ(w.size(), n);
   EXPECT_GE(n, 2) << "run these tests with several ranks";
-  mpi::Comm d = mpi::Comm::dup(MPI_COMM_WORLD);
+  mpi::Comm d = mpi::dup(MPI_COMM_WORLD);
   ASSERT_TRUE(d.valid());
   int cmp = MPI_UNEQUAL;
-  MPI_Comm_compare(d.raw(), MPI_COMM_WORLD, &cmp);
+  MPI_Comm_compare(mpi::raw(d), MPI_COMM_WORLD, &cmp);
   EXPECT_EQ(cmp, MPI_CONGRUENT);
   mpi::Comm moved = std::move(d);
   EXPECT_FALSE(d.valid());  // NOLINT(bugprone-use-after-move): checking the moved-from state

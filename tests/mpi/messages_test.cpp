@@ -12,6 +12,7 @@
 
 #include "mpi/comm.hpp"
 #include "mpi/error.hpp"
+#include "mpi/mpi_comm.hpp"
 #include "mpi/requests.hpp"
 #include "mpi/tags.hpp"
 
@@ -36,7 +37,7 @@ TEST(World, IsTheWholeJob) {
   EXPECT_EQ(mpi::world().size(), n);
   mpi::Comm copy = mpi::world().duplicate();
   int cmp = MPI_UNEQUAL;
-  MPI_Comm_compare(copy.raw(), MPI_COMM_WORLD, &cmp);
+  MPI_Comm_compare(mpi::raw(copy), MPI_COMM_WORLD, &cmp);
   EXPECT_EQ(cmp, MPI_CONGRUENT);
 }
 

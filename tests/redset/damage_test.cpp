@@ -16,6 +16,7 @@
 #include "harness.hpp"
 #include "io/env.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/mpi_comm.hpp"
 #include "redset/meta.hpp"
 #include "redset/redset.hpp"
 
@@ -84,7 +85,7 @@ class DamageTest : public ::testing::TestWithParam<Params> {
     return std::move(*set);
   }
 
-  mpi::Comm world_ = mpi::Comm::borrow(MPI_COMM_WORLD);
+  mpi::Comm world_ = mpi::borrow(MPI_COMM_WORLD);
   io::Env& env_ = io::Env::posix();
   redset::test::Scratch scratch_{world_};
   mpi::Comm comm_ = world_.split(world_.rank() / 4, world_.rank());
@@ -217,7 +218,7 @@ TEST_P(DamageTest, DamagedRedundancyDataNeverYieldsAWrongFile) {
 // Every member without files: the redundancy files hold headers only, and a
 // lost member still gets its (empty) file list and header back.
 TEST(EmptyDataset, ApplyAndRecoverWithNoFilesAnywhere) {
-  auto world = mpi::Comm::borrow(MPI_COMM_WORLD);
+  auto world = mpi::borrow(MPI_COMM_WORLD);
   redset::test::Scratch scratch(world);
   for (Scheme scheme : {Scheme::partner, Scheme::xor_code, Scheme::rs}) {
     std::string node = "node" + std::to_string(world.rank());
@@ -237,7 +238,7 @@ TEST(EmptyDataset, ApplyAndRecoverWithNoFilesAnywhere) {
 }
 
 TEST(Single, KeepsMetadataOnlyAndRefusesAnyLoss) {
-  auto world = mpi::Comm::borrow(MPI_COMM_WORLD);
+  auto world = mpi::borrow(MPI_COMM_WORLD);
   redset::test::Scratch scratch(world);
   std::string node = "node" + std::to_string(world.rank());
   auto set = redset::Set::create(world, node, Params{Scheme::single, 1, 1, 1, 4096});

@@ -11,6 +11,7 @@
 #include "io/env.hpp"
 #include "io/fault_env.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/mpi_comm.hpp"
 #include "redset/redset.hpp"
 
 namespace {
@@ -21,7 +22,7 @@ using redset::Scheme;
 
 class FaultTest : public ::testing::TestWithParam<Params> {
  protected:
-  mpi::Comm world_ = mpi::Comm::borrow(MPI_COMM_WORLD);
+  mpi::Comm world_ = mpi::borrow(MPI_COMM_WORLD);
   mpi::Comm comm_ = world_.split(world_.rank() / 4, world_.rank());
   std::string node_ = "node" + std::to_string(world_.rank());
 

@@ -12,6 +12,7 @@
 #include "io/env.hpp"
 #include "io/files.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/mpi_comm.hpp"
 #include "redset/redset.hpp"
 
 namespace {
@@ -38,7 +39,7 @@ Outcome inspect(const std::string& args) {
 
 class InspectTest : public ::testing::Test {
  protected:
-  mpi::Comm world_ = mpi::Comm::borrow(MPI_COMM_WORLD);
+  mpi::Comm world_ = mpi::borrow(MPI_COMM_WORLD);
 };
 
 TEST_F(InspectTest, PrintsARedundancyHeaderInTheSeedLayout) {

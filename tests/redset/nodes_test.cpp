@@ -11,6 +11,7 @@
 #include "harness.hpp"
 #include "io/env.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/mpi_comm.hpp"
 #include "redset/redset.hpp"
 
 namespace {
@@ -25,7 +26,7 @@ constexpr int kPerNode = 2;
 unsigned lost_members(const redset::Set& set, int my_node, unsigned lost_nodes) {
   unsigned mine = (lost_nodes & (1u << my_node)) ? 1u << set.rank() : 0u;
   unsigned all = 0;
-  MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED, MPI_BOR, set.comm().raw());
+  MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED, MPI_BOR, mpi::raw(set.comm()));
   return all;
 }
 
@@ -44,7 +45,7 @@ bool rebuildable(const redset::Set& set, unsigned lost) {
 class NodeLossTest : public ::testing::TestWithParam<Params> {};
 
 TEST_P(NodeLossTest, LostNodesAreRebuiltWhenEverySetCanAndRefusedOtherwise) {
-  auto world = mpi::Comm::borrow(MPI_COMM_WORLD);
+  auto world = mpi::borrow(MPI_COMM_WORLD);
   io::Env& env = io::Env::posix();
   redset::test::Scratch scratch(world);
   int node = world.rank() / kPerNode;

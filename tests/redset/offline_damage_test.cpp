@@ -16,6 +16,7 @@
 #include "io/env.hpp"
 #include "kvtree/codec.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/mpi_comm.hpp"
 #include "redset/offline.hpp"
 #include "redset/redset.hpp"
 
@@ -43,7 +44,7 @@ struct Layout {
 };
 
 Layout apply_world(const Params& params, const std::string& dir) {
-  auto world = mpi::Comm::borrow(MPI_COMM_WORLD);
+  auto world = mpi::borrow(MPI_COMM_WORLD);
   int w = world.rank();
   auto set = redset::Set::create(world, "node" + std::to_string(w), params);
   EXPECT_TRUE(set.ok());
@@ -104,7 +105,7 @@ std::vector<Damage> damages() {
 
 class OfflineDamageTest : public ::testing::TestWithParam<Params> {
  protected:
-  mpi::Comm world_ = mpi::Comm::borrow(MPI_COMM_WORLD);
+  mpi::Comm world_ = mpi::borrow(MPI_COMM_WORLD);
 };
 
 TEST_P(OfflineDamageTest, DamagedMembersCountAsLostAndAreRebuilt) {
@@ -158,7 +159,7 @@ class OfflineJobTest : public ::testing::Test {
     fs::remove(red_path(dir_, l_, w));
   }
 
-  mpi::Comm world_ = mpi::Comm::borrow(MPI_COMM_WORLD);
+  mpi::Comm world_ = mpi::borrow(MPI_COMM_WORLD);
   redset::test::Scratch scratch_{world_};
   std::string dir_ = scratch_.node_dir("prefix") + "/job";
   Layout l_;

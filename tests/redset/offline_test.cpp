@@ -21,6 +21,7 @@
 #include "io/env.hpp"
 #include "kvtree/codec.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/mpi_comm.hpp"
 #include "redset/offline.hpp"
 #include "redset/redset.hpp"
 
@@ -50,7 +51,7 @@ struct MemberFiles {
 std::vector<MemberFiles> apply_in_one_dir(const mpi::Comm& comm, const redset::Params& params,
                                           const std::string& dir,
                                           const std::vector<uint64_t>& sizes, uint64_t seed) {
-  int w = mpi::Comm::borrow(MPI_COMM_WORLD).rank();
+  int w = mpi::borrow(MPI_COMM_WORLD).rank();
   auto set = redset::Set::create(comm, "node" + std::to_string(w), params);
   EXPECT_TRUE(set.ok()) << set.status().to_string();
   std::string prefix = "rank" + std::to_string(w) + "/";
@@ -126,7 +127,7 @@ std::string check_loss(const std::string& dir, const std::vector<MemberFiles>& m
 
 class OfflineLossTest : public ::testing::TestWithParam<Config> {
  protected:
-  mpi::Comm world_ = mpi::Comm::borrow(MPI_COMM_WORLD);
+  mpi::Comm world_ = mpi::borrow(MPI_COMM_WORLD);
 };
 
 TEST_P(OfflineLossTest, EveryCombinationUpToToleranceIsRebuiltAndMoreIsRefused) {

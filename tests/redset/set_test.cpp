@@ -9,6 +9,7 @@
 #include <string>
 
 #include "mpi/comm.hpp"
+#include "mpi/mpi_comm.hpp"
 
 namespace {
 
@@ -17,7 +18,7 @@ using redset::Params;
 using redset::Scheme;
 using redset::Set;
 
-mpi::Comm world() { return mpi::Comm::borrow(MPI_COMM_WORLD); }
+mpi::Comm world() { return mpi::borrow(MPI_COMM_WORLD); }
 
 std::string node_of(int rank, int ranks_per_node) {
   return "node" + std::to_string(rank / ranks_per_node);
