@@ -18,14 +18,14 @@ Status AsyncFlusher::start(Context& ctx, int id) {
   int max = std::max(1, ctx.settings.flush_async_max);
   while (static_cast<int>(flights_.size()) >= max) SCR_TRY(wait_for(ctx, flights_.begin()->first));
   auto flight = std::make_unique<Flight>();
-  flight->job = plan_flush(ctx, id);
+  flight->job = plan_flush(ctx.settings, ctx.cache, id);
   flight->job.how = "async";
   flight->job.progress = &flight->copied;
   if (ctx.settings.flush_async_bw > 0)
     flight->job.bytes_per_second = std::max<uint64_t>(1, ctx.settings.flush_async_bw / ctx.node.size());
   SCR_TRY(begin_flush(ctx, flight->job));
-  SCR_TRY(ctx.filemap.advance(id, CacheState::flushing));
-  SCR_TRY(mpi::agree(ctx.world, ctx.filemap.save(ctx.fs())));
+  SCR_TRY(ctx.cache.transition(id, CacheState::flushing));
+  SCR_TRY(ctx.cache.commit_agreed(ctx.world));
   Flight* f = flight.get();
   io::Env* env = ctx.job.env;
   std::string prefix = ctx.settings.prefix;
@@ -45,8 +45,11 @@ Status AsyncFlusher::finish(Context& ctx, int id) {
   f.thread.join();
   Status st = end_flush(ctx, f.job, f.result);
   // Not flushed after all: it is complete, as before the flush began.
-  if (ctx.filemap.has(id) && ctx.filemap.state(id) == CacheState::flushing)
-    (void)ctx.filemap.advance(id, CacheState::complete);
+  if (ctx.cache.has(id) && ctx.cache.state(id) == CacheState::flushing) {
+    (void)ctx.cache.transition(id, CacheState::complete);
+    Status saved = ctx.cache.commit();
+    if (st.ok()) st = saved;
+  }
   if (!st.ok() && ctx.rank() == 0) log::error(st.message());
   return st;
 }

@@ -41,49 +41,46 @@ Status build_protection_sets(Context& ctx) {
 Status protect_dataset(Context& ctx, int id, const RedDesc& p, std::optional<kv::Tree> described) {
   SCR_ASSIGN_OR_RETURN(const Context::ProtectionSet* ps, protection_set(ctx, p));
   const redset::Set& set = ps->set;
-  std::string dir = ctx.dataset_dir(p.store, id);
+  std::string dir = ctx.cache.dataset_dir(p.store, id);
   std::vector<kv::FileRecord> recorded;
   SCR_TRY(described ? redset::apply(ctx.fs(), set, dir, std::move(*described), &recorded)
-                    : redset::apply(ctx.fs(), set, dir, ctx.filemap.files(id), &recorded));
+                    : redset::apply(ctx.fs(), set, dir, ctx.cache.files(id), &recorded));
   // The CRC32Cs, for every later copy to check (flush, fetch, scavenge,
   // rebuild); the sizes, for the restart listing.
-  ctx.filemap.set_file_records(id, recorded);
-  ctx.filemap.set_redundancy_files(id, redset::redundancy_files(set));
-  ctx.filemap.entry(id).put("REDDESC", ps->member_descs);
+  ctx.cache.record_protected(id, recorded, redset::redundancy_files(set), ps->member_descs);
   return Status::Ok();
 }
 
 Status delete_cached(Context& ctx, int id) {
-  if (ctx.filemap.bypass(id)) {  // read in place from the prefix: nothing cached
-    ctx.filemap.erase(id);
-    return ctx.filemap.save(ctx.fs());
+  if (ctx.cache.bypass(id)) {  // read in place from the prefix: nothing cached
+    ctx.cache.forget(id);
+    return ctx.cache.commit();
   }
-  std::string dir = ctx.dataset_dir(id);
+  std::string dir = ctx.cache.dataset_dir(id);
   Status first;
   auto note = [&](Status st) {
     if (first.ok() && !st.ok()) first = st;
   };
-  for (const auto& f : ctx.filemap.files(id)) note(io::remove_file(ctx.fs(), io::path::join(dir, f)));
-  for (const auto& name : ctx.filemap.redundancy_files(id))
+  for (const auto& f : ctx.cache.files(id)) note(io::remove_file(ctx.fs(), io::path::join(dir, f)));
+  for (const auto& name : ctx.cache.redundancy_files(id))
     note(io::remove_file(ctx.fs(), io::path::join(dir, name)));
   // The directory is shared by the processes of a node: the last one out
   // removes it (and any empty subdirectories the application created).
   io::remove_empty_dirs(ctx.fs(), dir);
-  ctx.filemap.erase(id);
-  note(ctx.filemap.save(ctx.fs()));
+  ctx.cache.forget(id);
+  note(ctx.cache.commit());
   return first;
 }
 
 namespace {
 // Checkpoint datasets (complete or not) this process holds in `store`,
 // ascending.
-std::vector<int> held_checkpoints(const Context& ctx, const std::string& store) {
+std::vector<int> held_checkpoints(const CacheCatalog& cache, const std::string& store) {
   std::vector<int> out;
-  for (int id : ctx.filemap.ids()) {
-    const kv::Tree* entry = ctx.filemap.find(id);
-    if (entry->value_or("STORE", ctx.settings.cache_base) != store) continue;
-    const kv::Tree* desc = entry->get("DESC");
-    if (!desc || DatasetInfo::from_tree(*desc).is_checkpoint()) out.push_back(id);
+  for (int id : cache.ids()) {
+    if (cache.store(id) != store) continue;
+    auto info = cache.info(id);
+    if (!info || info->is_checkpoint()) out.push_back(id);
   }
   return out;
 }
@@ -91,7 +88,7 @@ std::vector<int> held_checkpoints(const Context& ctx, const std::string& store) 
 
 Status evict_for_checkpoint(Context& ctx, const RedDesc& p) {
   for (;;) {
-    std::vector<int> held = held_checkpoints(ctx, p.store);
+    std::vector<int> held = held_checkpoints(ctx.cache, p.store);
     // Every process decides on the same numbers: the most any holds, and
     // the oldest id anyone holds. Output-only datasets leave the cache when
     // flushed and do not count.
@@ -105,28 +102,26 @@ Status evict_for_checkpoint(Context& ctx, const RedDesc& p) {
                         std::to_string(oldest));
     // Never delete a dataset while it is being flushed: wait for the flush.
     SCR_TRY(ctx.flusher->wait_for(ctx, oldest));
-    Status st = ctx.filemap.has(oldest) ? delete_cached(ctx, oldest) : Status::Ok();
+    Status st = ctx.cache.has(oldest) ? delete_cached(ctx, oldest) : Status::Ok();
     SCR_TRY(mpi::agree(ctx.world, st));
   }
 }
 
-std::vector<int> cached_checkpoints(Context& ctx) {
+std::vector<int> cached_checkpoints(const Job& job, const CacheCatalog& cache) {
   auto usable = [&](int id) {
-    const kv::Tree* d = ctx.filemap.find(id);
-    const kv::Tree* desc = d ? d->get("DESC") : nullptr;
-    return desc && DatasetInfo::from_tree(*desc).is_checkpoint() &&
-           ctx.filemap.state(id) != CacheState::routed;
+    auto info = cache.info(id);
+    return info && info->is_checkpoint() && cache.state(id) != CacheState::routed;
   };
   // Walk down from the newest id anyone holds; keep those every process has.
   std::vector<int> agreed;
   int64_t below = INT32_MAX;
   for (;;) {
     int64_t mine = -1;
-    for (int id : ctx.filemap.ids())
+    for (int id : cache.ids())
       if (id < below && usable(id)) mine = id;
-    int64_t next = mpi::max(ctx.world, mine);
+    int64_t next = mpi::max(job.world, mine);
     if (next < 0) break;
-    if (mpi::all_true(ctx.world, usable(static_cast<int>(next))))
+    if (mpi::all_true(job.world, usable(static_cast<int>(next))))
       agreed.push_back(static_cast<int>(next));
     below = next;
   }

@@ -17,17 +17,17 @@ namespace scr::rt {
 // descriptors at Init.
 Status build_protection_sets(Context& ctx);
 
-// Collective. Apply the protection to dataset `id` (files already listed in
-// the filemap) and record every set member's redundancy descriptor in the
-// filemap, so a member whose node is lost can be told its own.
+// Collective. Apply the protection to dataset `id` (files already recorded
+// in the catalog) and record every set member's redundancy descriptor with
+// it, so a member whose node is lost can be told its own.
 // `described`: the dataset's files as redset::describe_files gave them,
-// when the caller has them already. The filemap records the files, their
-// CRC32C and the redundancy files in memory; the caller saves it.
+// when the caller has them already. The catalog records the files, their
+// CRC32C and the redundancy files (record_protected); the caller commits.
 Status protect_dataset(Context& ctx, int id, const RedDesc& p,
                        std::optional<kv::Tree> described = std::nullopt);
 
 // Local: delete this process's files of a dataset (application files and
-// redundancy file) from cache and forget it in the filemap.
+// redundancy file) from cache, forget it in the catalog and commit.
 Status delete_cached(Context& ctx, int id);
 
 // Collective: make room for one more checkpoint in the store of `p` within
@@ -37,6 +37,6 @@ Status evict_for_checkpoint(Context& ctx, const RedDesc& p);
 
 // Datasets every process holds complete in cache, newest first, flagged as
 // checkpoints. Collective (agreed across processes).
-std::vector<int> cached_checkpoints(Context& ctx);
+std::vector<int> cached_checkpoints(const Job& job, const CacheCatalog& cache);
 
 }  // namespace scr::rt

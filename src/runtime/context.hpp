@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "redset/set.hpp"
+#include "runtime/cache/catalog.hpp"
 #include "runtime/dataset.hpp"
 #include "runtime/event_log.hpp"
 #include "runtime/job.hpp"
@@ -55,6 +56,27 @@ struct RestartPhase {
   int writers = 0;
 };
 
+// The checkpoints a restart may load, newest first: the first is the one
+// SCR_Have_restart offers. Changed only through these calls.
+class RestartCandidates {
+ public:
+  // Replaces the list (the cached checkpoints every process holds).
+  void offer(std::vector<int> newest_first) { ids_ = std::move(newest_first); }
+  // A checkpoint fetched from the prefix (0: none was).
+  void offer_fetched(int id) {
+    if (id > 0) ids_.push_back(id);
+  }
+  // No longer offered: rejected by the application, or deleted.
+  void withdraw(int id) { std::erase(ids_, id); }
+  void clear() { ids_.clear(); }
+  bool empty() const { return ids_.empty(); }
+  int front() const { return ids_.front(); }
+  const std::vector<int>& ids() const { return ids_; }
+
+ private:
+  std::vector<int> ids_;
+};
+
 struct Timing {
   double run_start = 0;          // wall seconds at SCR_Init
   double last_checkpoint_end = 0;
@@ -74,9 +96,9 @@ struct Context {
 
   // Mutable run state.
   EventLog events;  // records on rank 0 only (SCR_LOG_ENABLE)
-  Filemap filemap;
-  int dataset_id = 0;            // last id handed out
-  int checkpoint_id = 0;
+  // This process's cache metadata (its filemap, the filemaps it adopts at
+  // SCR_Init, the dataset ids): changed through its verbs only.
+  CacheCatalog cache;
   Timing timing;
   bool halt_logged = false;  // the HALT event is recorded once
   // The checkpoint a fetch tries first: SCR_CURRENT, then the one
@@ -88,12 +110,11 @@ struct Context {
   std::optional<RestartPhase> restart;
   Phase phase() const { return output ? Phase::output : restart ? Phase::restart : Phase::idle; }
 
-  // Restart: cached checkpoints usable for restart, newest first, and the
-  // one SCR_Have_restart currently reports.
-  std::vector<int> restart_candidates;
+  // Restart: checkpoints usable for restart, newest first.
+  RestartCandidates restart_candidates;
   bool restart_loaded = false;  // a restart completed in this run
   // Set while restart_candidates.front() is a prefix checkpoint written by
-  // a job of another size (runtime/rescale.hpp); it is not in the filemap.
+  // a job of another size (runtime/rescale.hpp); it is not in the catalog.
   std::unique_ptr<Rescaled> rescaled;
 
   // Background flushes in flight (SCR_FLUSH_ASYNC=1).
@@ -116,11 +137,8 @@ struct Context {
   int ranks() const { return job.ranks(); }
   io::Env& fs() const { return job.fs(); }
 
-  // Cache directory of this node for a store, and of a dataset in it.
+  // Cache directory of this node for a store.
   std::string cache_dir(const std::string& store) const { return job.cache_dir(store); }
-  std::string dataset_dir(const std::string& store, int dataset) const;
-  // Dataset directory of a dataset this process holds (store from filemap).
-  std::string dataset_dir(int dataset) const;
 };
 
 double wall_seconds();

@@ -14,7 +14,25 @@ DatasetInfo DatasetInfo::from_tree(const kv::Tree& desc) {
   d.name = desc.value_or("NAME", "");
   d.flags = static_cast<int>(desc.int_or("FLAGS", 0));
   d.ckpt = static_cast<int>(desc.int_or("CKPT", 0));
+  d.bypass = desc.int_or("BYPASS", 0) != 0;
+  d.store = desc.value_or("STORE", "");
   return d;
+}
+
+kv::Tree make_descriptor(const NewDataset& d) {
+  kv::Tree desc;
+  desc.set_int("ID", d.id);
+  desc.set("NAME", d.name.empty() ? "scr.dataset." + std::to_string(d.id) : d.name);
+  desc.set_int("FLAGS", d.flags);
+  desc.set_int("CKPT", d.ckpt);
+  desc.set_int("CREATED", now_usecs());
+  desc.set("USER", d.user);
+  desc.set("JOBID", d.job_id);
+  if (!d.cluster.empty()) desc.set("CLUSTER", d.cluster);
+  if (!d.job_name.empty()) desc.set("JOBNAME", d.job_name);
+  if (d.bypass) desc.set_int("BYPASS", 1);
+  else desc.set("STORE", d.store);
+  return desc;
 }
 
 int64_t now_usecs() {
@@ -53,6 +71,88 @@ Result<Filemap> Filemap::load(io::Env& env, const std::string& path, int rank) {
 }
 
 Status Filemap::save(io::Env& env) const { return io::write_tree(env, path_, tree_); }
+
+int Filemap::owner() const { return static_cast<int>(tree_.int_or("RANK", -1)); }
+
+const kv::Tree* Filemap::desc(int id) const {
+  const kv::Tree* d = find(id);
+  return d ? d->get("DESC") : nullptr;
+}
+
+std::optional<DatasetInfo> Filemap::info(int id) const {
+  const kv::Tree* d = desc(id);
+  if (!d) return std::nullopt;
+  return DatasetInfo::from_tree(*d);
+}
+
+std::string Filemap::store(int id, const std::string& fallback) const {
+  const kv::Tree* d = find(id);
+  return d ? d->value_or("STORE", fallback) : fallback;
+}
+
+const kv::Tree* Filemap::member_descs(int id) const {
+  const kv::Tree* d = find(id);
+  return d ? d->get("REDDESC") : nullptr;
+}
+
+void Filemap::put_desc(int id, const kv::Tree& desc, const std::string& store) {
+  kv::Tree& d = entry(id);
+  d.put("DESC", desc);
+  d.set("STORE", store);
+}
+
+void Filemap::set_totals(int id, int64_t bytes, int64_t files) {
+  kv::Tree& desc = entry(id).child("DESC");
+  desc.set_int("SIZE", bytes);
+  desc.set_int("FILES", files);
+}
+
+void Filemap::set_member_descs(int id, const kv::Tree& descs) { entry(id).put("REDDESC", descs); }
+
+void Filemap::set_member_desc(int id, int rank, const kv::Tree& desc) {
+  entry(id).child("REDDESC").put(std::to_string(rank), desc);
+}
+
+std::optional<CacheEntry> Filemap::entry_of(int id) const {
+  const kv::Tree* d = find(id);
+  if (!d) return std::nullopt;
+  CacheEntry e;
+  if (const kv::Tree* desc = d->get("DESC")) e.desc = *desc;
+  e.store = d->value_or("STORE", "");
+  e.files = file_records(id);
+  e.redundancy_files = redundancy_files(id);
+  if (const kv::Tree* descs = d->get("REDDESC")) e.member_descs = *descs;
+  e.state = state(id);
+  e.bypass = bypass(id);
+  return e;
+}
+
+kv::Tree Filemap::encode(const CacheEntry& e) {
+  Filemap fm;
+  fm.put(0, e);
+  return *fm.find(0);
+}
+
+Result<CacheEntry> Filemap::decode(const kv::Tree& entry) {
+  Filemap fm;
+  fm.entry(0) = entry;
+  SCR_TRY(kv::get_file_list(entry, "FILELIST").status());
+  return *fm.entry_of(0);
+}
+
+void Filemap::put(int id, const CacheEntry& e) {
+  erase(id);
+  kv::Tree& d = entry(id);
+  if (!e.desc.empty()) d.put("DESC", e.desc);
+  if (!e.store.empty()) d.set("STORE", e.store);
+  set_file_records(id, e.files);
+  set_redundancy_files(id, e.redundancy_files);
+  if (!e.member_descs.empty()) d.put("REDDESC", e.member_descs);
+  if (e.bypass) mark_bypass(id);
+  // Along the lifecycle from routed: an entry's state is one it can reach.
+  if (e.state != CacheState::routed) (void)advance(id, CacheState::complete);
+  if (e.state != CacheState::complete) (void)advance(id, e.state);
+}
 
 std::vector<std::string> Filemap::list(int id, const char* key) const {
   std::vector<std::string> out;

@@ -16,11 +16,13 @@ class DatasetTable {
   bool has(int id) const { return find(id) != nullptr; }
   const kv::Tree* find(int id) const;
   kv::Tree* find(int id);
-  kv::Tree& entry(int id);  // created if absent
   void erase(int id);
   const kv::Tree& tree() const { return tree_; }
 
  protected:
+  // Created if absent: each table writes its entries through its own typed
+  // calls (the filemap's only through the cache catalog).
+  kv::Tree& entry(int id);
   kv::Tree tree_;
 };
 

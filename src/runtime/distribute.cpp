@@ -13,61 +13,29 @@
 namespace scr::rt {
 namespace {
 
-std::string filemap_path(const Context& ctx, int rank) {
-  return io::path::join(ctx.job.cntl_dir, "filemap_" + std::to_string(rank) + ".scr");
-}
-
-// Owner rank of a filemap file name "filemap_<rank>.scr", or -1.
-int owner_of(const std::string& name) {
-  if (!str::starts_with(name, "filemap_") || !str::ends_with(name, ".scr")) return -1;
-  auto r = str::parse_int(name.substr(8, name.size() - 12));
-  return r && *r >= 0 && *r <= INT_MAX ? static_cast<int>(*r) : -1;
-}
-
-// Node leader: every filemap in the control directory, by owner rank.
-std::map<int, kv::Tree> read_node_filemaps(Context& ctx) {
-  std::map<int, kv::Tree> out;
-  auto names = ctx.fs().list_dir(ctx.job.cntl_dir);
-  if (!names) return out;
-  for (const auto& name : *names) {
-    int owner = owner_of(name);
-    if (owner < 0) continue;
-    auto tree = io::read_tree(ctx.fs(), io::path::join(ctx.job.cntl_dir, name));
-    if (!tree) {
-      log::warn("ignoring damaged filemap " + name + ": " + tree.status().message());
-      continue;
-    }
-    out[owner] = std::move(tree).value();
-  }
-  return out;
-}
-
 // Does this holding have every file (application and redundancy) of `id`?
 // For our own holding only the redundancy files are looked at: an
 // application file missing from it is rebuilt by the redundancy scheme (every
 // file is checked against its CRC32C there), and a checkpoint of many files
 // does not pay a stat per file here.
-bool complete_copy(Context& ctx, const Filemap& fm, int id, bool own) {
-  const kv::Tree* d = fm.find(id);
-  if (!d || fm.state(id) == CacheState::routed) return false;
-  std::string dir = ctx.dataset_dir(d->value_or("STORE", ctx.settings.cache_base), id);
+bool complete_copy(io::Env& fs, const CacheCatalog& cache, const Filemap& fm, int id, bool own) {
+  if (!fm.has(id) || fm.state(id) == CacheState::routed) return false;
+  std::string dir = cache.dataset_dir(fm, id);
   auto names = fm.redundancy_files(id);
   if (!own) {
     auto files = fm.files(id);
     names.insert(names.end(), files.begin(), files.end());
   }
   for (const auto& n : names) {
-    auto info = ctx.fs().stat(io::path::join(dir, n));
+    auto info = fs.stat(io::path::join(dir, n));
     if (!info || !info->is_regular()) return false;
   }
   return true;
 }
 
-int owner_rank(const Filemap& fm) { return static_cast<int>(fm.tree().int_or("RANK", -1)); }
-
 }  // namespace
 
-Result<Holdings> scatter_filemaps(Context& ctx) {
+void scatter_filemaps(Context& ctx) {
   // World ranks of this node's processes, in node order.
   int me = ctx.rank();
   std::vector<int> node_ranks = mpi::allgather_ints(ctx.node, me);
@@ -75,7 +43,7 @@ Result<Holdings> scatter_filemaps(Context& ctx) {
   std::map<int, kv::Tree> send;  // node rank -> FM/<owner> = filemap
   if (ctx.node.rank() == 0) {
     size_t spread = 0;
-    for (auto& [owner, tree] : read_node_filemaps(ctx)) {
+    for (auto& [owner, tree] : ctx.cache.read_node_filemaps()) {
       auto here = std::find(node_ranks.begin(), node_ranks.end(), owner);
       int to = here != node_ranks.end() ? static_cast<int>(here - node_ranks.begin())
                                         : static_cast<int>(spread++ % node_ranks.size());
@@ -83,26 +51,15 @@ Result<Holdings> scatter_filemaps(Context& ctx) {
     }
   }
   auto got = mpi::exchange_trees(ctx.node, send);
-  Holdings held;
-  ctx.filemap = Filemap::empty(filemap_path(ctx, me), me);
+  std::map<int, kv::Tree> mine;
   if (auto it = got.find(0); it != got.end())
     if (const kv::Tree* fms = it->second.get("FM"))
-      for (const auto& [owner_s, tree] : fms->children()) {
-        int owner = static_cast<int>(str::parse_int(owner_s).value());
-        Filemap fm = Filemap::from_tree(filemap_path(ctx, owner), owner, *tree);
-        if (owner == me) ctx.filemap = std::move(fm);
-        else held.adopted.push_back(std::move(fm));
-      }
-  return held;
+      for (const auto& [owner_s, tree] : fms->children())
+        mine[static_cast<int>(str::parse_int(owner_s).value())] = *tree;
+  ctx.cache.take_filemaps(std::move(mine));
 }
 
 namespace {
-
-Filemap* adopted_of(Holdings& held, int owner) {
-  for (Filemap& fm : held.adopted)
-    if (owner_rank(fm) == owner) return &fm;
-  return nullptr;
-}
 
 // Application and redundancy files of dataset id in a filemap.
 std::vector<std::string> all_files(const Filemap& fm, int id) {
@@ -112,27 +69,30 @@ std::vector<std::string> all_files(const Filemap& fm, int id) {
   return names;
 }
 
-std::string entry_dir(const Context& ctx, const kv::Tree& entry, int id) {
-  return ctx.dataset_dir(entry.value_or("STORE", ctx.settings.cache_base), id);
+// The directory of the dataset an offered entry (Filemap::encode) names.
+std::string entry_dir(const CacheCatalog& cache, const kv::Tree& encoded, int id) {
+  auto entry = Filemap::decode(encoded);
+  std::string store = entry && !entry->store.empty() ? entry->store : cache.default_store();
+  return cache.dataset_dir(store, id);
 }
 
 }  // namespace
 
-Status distribute_files(Context& ctx, Holdings& held, int id) {
+Status distribute_files(Context& ctx, int id) {
   const int me = ctx.rank();
   // 1. Offer every complete copy we hold to its owner, with its entry.
   std::map<int, kv::Tree> offers;
-  for (const Filemap& fm : held.adopted) {
-    int owner = owner_rank(fm);
-    if (owner < 0 || owner >= ctx.ranks() || !complete_copy(ctx, fm, id, false)) continue;
+  for (const Filemap& fm : ctx.cache.adopted()) {
+    int owner = fm.owner();
+    if (owner < 0 || owner >= ctx.ranks() || !complete_copy(ctx.fs(), ctx.cache, fm, id, false)) continue;
     offers[owner].set("NODE", ctx.id.node);
-    offers[owner].put("ENTRY", *fm.find(id));
+    offers[owner].put("ENTRY", Filemap::encode(*fm.entry_of(id)));
   }
   auto offered = mpi::exchange_trees(ctx.world, offers);
 
   // 2. Pick a source: our own copy, else one on our node (no data moves),
   //    else the lowest-ranked holder elsewhere.
-  int source = complete_copy(ctx, ctx.filemap, id, true) ? me : -1;
+  int source = complete_copy(ctx.fs(), ctx.cache, ctx.cache.own(), id, true) ? me : -1;
   bool local = source == me;
   for (const auto& [holder, o] : offered) {
     if (local) break;
@@ -146,7 +106,8 @@ Status distribute_files(Context& ctx, Holdings& held, int id) {
   std::map<int, kv::Tree> picks;
   if (source >= 0 && source != me) picks[source].set_int("COPY", local ? 0 : 1);
   auto picked_by = mpi::exchange_trees(ctx.world, picks);
-  if (local && source != me) ctx.filemap.entry(id) = *offered.at(source).get("ENTRY");
+  Status adopted;
+  if (local && source != me) adopted = ctx.cache.adopt(id, *offered.at(source).get("ENTRY"));
 
   // 3. Holders send to the owners that need a copy, one owner per round.
   std::vector<int> serve;
@@ -164,16 +125,16 @@ Status distribute_files(Context& ctx, Holdings& held, int id) {
     int dest = round < static_cast<int>(serve.size()) ? serve[static_cast<size_t>(round)] : mpi::kNoPeer;
     int src = round == my_round ? source : mpi::kNoPeer;
     if (dest != mpi::kNoPeer) {
-      const Filemap& fm = *adopted_of(held, dest);
-      out.dir = entry_dir(ctx, *fm.find(id), id);
+      const Filemap& fm = *ctx.cache.adopted_of(dest);
+      out.dir = ctx.cache.dataset_dir(fm, id);
       out.names = all_files(fm, id);
     }
     const kv::Tree* entry = src != mpi::kNoPeer ? offered.at(src).get("ENTRY") : nullptr;
-    if (entry) in.dir = entry_dir(ctx, *entry, id);
+    if (entry) in.dir = entry_dir(ctx.cache, *entry, id);
     Status st = swap_files(ctx.fs(), ctx.world, dest, out, src, &in, ctx.settings.mpi_piece_size);
     if (entry && st.ok()) {
-      ctx.filemap.entry(id) = *entry;
-      received = true;
+      adopted = ctx.cache.adopt(id, *entry);
+      received = adopted.ok();
     }
     if (!st.ok()) {
       // Leave nothing half-copied; the redundancy scheme may still rebuild it.
@@ -194,10 +155,10 @@ Status distribute_files(Context& ctx, Holdings& held, int id) {
   //    is; copies sent elsewhere or not needed are deleted, unless the send
   //    failed: then the copy stays, listed in its filemap, for a later run
   //    or scr_scavenge.
-  for (Filemap& fm : held.adopted) {
-    const kv::Tree* entry = fm.find(id);
-    if (!entry) continue;
-    int owner = owner_rank(fm);
+  std::vector<int> let_go;
+  for (const Filemap& fm : ctx.cache.adopted()) {
+    if (!fm.has(id)) continue;
+    int owner = fm.owner();
     auto pick = picked_by.find(owner);
     bool stays = pick != picked_by.end() && pick->second.int_or("COPY", 0) == 0;
     bool sent = pick != picked_by.end() && pick->second.int_or("COPY", 0) == 1;
@@ -208,12 +169,14 @@ Status distribute_files(Context& ctx, Holdings& held, int id) {
       continue;
     }
     if (!stays) {
-      std::string dir = entry_dir(ctx, *entry, id);
+      std::string dir = ctx.cache.dataset_dir(fm, id);
       for (const auto& n : all_files(fm, id)) (void)io::remove_file(ctx.fs(), io::path::join(dir, n));
     }
-    fm.erase(id);
+    let_go.push_back(owner);
   }
-  SCR_TRY(mpi::agree(ctx.world, ctx.filemap.save(ctx.fs())));
+  for (int owner : let_go) ctx.cache.forget_adopted(owner, id);
+  if (!adopted.ok()) log::warn(adopted.message());
+  SCR_TRY(ctx.cache.commit_agreed(ctx.world));
   // Files that could not be written where they belong are not lost: say so,
   // so the rebuild keeps what the other nodes hold instead of deleting it.
   if (mpi::any_true(ctx.world, noroom))
@@ -222,24 +185,10 @@ Status distribute_files(Context& ctx, Holdings& held, int id) {
   return Status::Ok();
 }
 
-void release_adopted(Context& ctx, Holdings& held) {
-  // A filemap still listing a dataset (a copy whose owner could not take it)
-  // is kept, so the next run finds that copy; the others are consumed.
-  for (const Filemap& fm : held.adopted)
-    (void)(fm.ids().empty() ? io::remove_file(ctx.fs(), fm.path()) : fm.save(ctx.fs()));
-  held.adopted.clear();
-}
-
-std::vector<const Filemap*> all_held(const Context& ctx, const Holdings& held) {
-  std::vector<const Filemap*> out{&ctx.filemap};
-  for (const auto& fm : held.adopted) out.push_back(&fm);
-  return out;
-}
-
-Result<kv::Tree> agree_descriptor(Context& ctx, const Holdings& held, int id) {
+Result<kv::Tree> agree_descriptor(Context& ctx, int id) {
   const kv::Tree* desc = nullptr;
-  for (const Filemap* fm : all_held(ctx, held))
-    if (!desc && fm->find(id) && fm->find(id)->get("DESC")) desc = fm->find(id)->get("DESC");
+  for (const Filemap* fm : ctx.cache.held())
+    if (!desc) desc = fm->desc(id);
   int64_t owner = mpi::min(ctx.world, desc ? ctx.rank() : INT_MAX);
   if (owner == INT_MAX) return Error(Errc::not_found, "no process holds its descriptor");
   kv::Tree out = desc ? *desc : kv::Tree();

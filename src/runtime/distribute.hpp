@@ -17,28 +17,18 @@
 
 namespace scr::rt {
 
-struct Holdings {
-  // Filemaps of other ranks this process was handed, with the path of the
-  // file they came from (deleted once the restart has consumed them).
-  std::vector<Filemap> adopted;
-};
-
-// Collective. Loads ctx.filemap (own) and returns the adopted ones.
-Result<Holdings> scatter_filemaps(Context& ctx);
-
-// Every filemap this process holds: its own first, then adopted ones.
-std::vector<const Filemap*> all_held(const Context& ctx, const Holdings& held);
+// Collective. Hands the catalog (ctx.cache) this process's filemap and
+// the filemaps it adopts (CacheCatalog::take_filemaps); the catalog releases
+// the adopted ones when the restart is done with them.
+void scatter_filemaps(Context& ctx);
 
 // Collective: the descriptor of dataset `id`, from the lowest rank holding
 // one. Errc::not_found when no process does.
-Result<kv::Tree> agree_descriptor(Context& ctx, const Holdings& held, int id);
+Result<kv::Tree> agree_descriptor(Context& ctx, int id);
 
 // Collective. Moves dataset `id`'s files to the nodes of their owner ranks.
-// Afterwards ctx.filemap holds this rank's entry when any copy survived.
-Status distribute_files(Context& ctx, Holdings& held, int id);
-
-// After all datasets: delete the consumed filemaps of other ranks from this
-// node's control directory.
-void release_adopted(Context& ctx, Holdings& held);
+// Afterwards the catalog holds this rank's entry when any copy survived
+// (committed on every process).
+Status distribute_files(Context& ctx, int id);
 
 }  // namespace scr::rt

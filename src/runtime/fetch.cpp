@@ -107,9 +107,9 @@ Status load_files(Context& ctx, int id, const kv::Tree& mine, const std::string&
     f.attrs.reset();
   }
   for (const auto& d : made) SCR_TRY(ctx.fs().sync_dir(d));
-  ctx.filemap.set_file_records(id, files);
+  ctx.cache.record_fetched(id, files);
   if (!in_place) *described = redset::files_tree(copies);
-  return ctx.filemap.save(ctx.fs());
+  return ctx.cache.commit();
 }
 
 Status try_fetch(Context& ctx, int id) {
@@ -128,13 +128,10 @@ Status try_fetch(Context& ctx, int id) {
   distribute_summary(ctx, *summary, &desc, &mine);
   DatasetInfo info = DatasetInfo::from_tree(desc);
   const RedDesc& p = select(ctx.settings.reds, info.ckpt, false);
-  std::string dir = ctx.dataset_dir(p.store, id);
+  std::string dir = ctx.cache.dataset_dir(p.store, id);
   // A dataset written with cache bypass, or SCR_FETCH_BYPASS: read in place.
-  bool in_place = ctx.settings.fetch_bypass || desc.int_or("BYPASS", 0) != 0;
-  kv::Tree& entry = ctx.filemap.entry(id);
-  entry.put("DESC", desc);
-  entry.set("STORE", p.store);
-  if (in_place) ctx.filemap.mark_bypass(id);
+  bool in_place = ctx.settings.fetch_bypass || info.bypass;
+  ctx.cache.begin_fetch(id, desc, p.store, in_place);
   Status st = in_place ? Status::Ok() : io::make_dirs(ctx.fs(), dir, 0700);
   std::optional<kv::Tree> described;
   // SCR_FETCH_WIDTH processes read the prefix at a time (every process takes
@@ -148,8 +145,8 @@ Status try_fetch(Context& ctx, int id) {
   }
   // Fetched into cache: protect it like a new checkpoint.
   if (!in_place) SCR_TRY(protect_dataset(ctx, id, p, std::move(described)));
-  SCR_TRY(ctx.filemap.advance(id, CacheState::flushed));  // it came from the prefix
-  return mpi::agree(ctx.world, ctx.filemap.save(ctx.fs()));
+  SCR_TRY(ctx.cache.transition(id, CacheState::flushed));  // it came from the prefix
+  return ctx.cache.commit_agreed(ctx.world);
 }
 
 }  // namespace
@@ -192,7 +189,7 @@ void warn_unknown_current(Context& ctx, const Result<PrefixIndex>& idx, const st
     if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
   };
   for (int id : cached)
-    if (const kv::Tree* d = ctx.filemap.find(id); d && d->get("DESC")) add(d->get("DESC")->value_or("NAME", ""));
+    if (auto info = ctx.cache.info(id)) add(info->name);
   std::string why = "no checkpoint of that name is cached and the prefix index cannot be read";
   if (idx) {
     why = why_not_loadable(*idx, want);
@@ -230,8 +227,8 @@ void learn_prefix(Context& ctx, const std::vector<int>& cached) {
             max_id = std::max<int64_t>(max_id, *id);
     warn_unknown_current(ctx, idx, cached);
   }
-  ctx.dataset_id = std::max<int>(ctx.dataset_id, static_cast<int>(mpi::max(ctx.world, max_id)));
-  ctx.checkpoint_id = std::max<int>(ctx.checkpoint_id, static_cast<int>(mpi::max(ctx.world, max_ckpt)));
+  int agreed_id = static_cast<int>(mpi::max(ctx.world, max_id));
+  ctx.cache.reserve_ids(agreed_id, static_cast<int>(mpi::max(ctx.world, max_ckpt)));
 }
 
 namespace {

@@ -25,23 +25,23 @@ void throttle(uint64_t rate, uint64_t done, std::chrono::steady_clock::time_poin
 
 }  // namespace
 
-FlushJob plan_flush(const Context& ctx, int id) { return plan_copies(ctx, ctx.filemap, id); }
+FlushJob plan_flush(const Settings& s, const CacheCatalog& cache, int id) {
+  return plan_copies(s, cache, cache.own(), id);
+}
 
-FlushJob plan_copies(const Context& ctx, const Filemap& fm, int id) {
-  const kv::Tree* entry = fm.find(id);
-  std::string store = entry ? entry->value_or("STORE", ctx.settings.cache_base) : ctx.settings.cache_base;
-  FlushJob job = plan_copies(fm, id, ctx.dataset_dir(store, id), ctx.settings.prefix);
-  job.crc = ctx.settings.crc_on_flush;
-  job.piece_size = ctx.settings.piece_size;
-  job.keep_meta = ctx.settings.copy_metadata;
+FlushJob plan_copies(const Settings& s, const CacheCatalog& cache, const Filemap& fm, int id) {
+  FlushJob job = plan_copies(fm, id, cache.dataset_dir(fm, id), s.prefix);
+  job.crc = s.crc_on_flush;
+  job.piece_size = s.piece_size;
+  job.keep_meta = s.copy_metadata;
   return job;
 }
 
 FlushJob plan_copies(const Filemap& fm, int id, const std::string& dir, const std::string& prefix) {
   FlushJob job;
   job.id = id;
-  const kv::Tree* entry = fm.find(id);
-  job.desc = entry && entry->get("DESC") ? *entry->get("DESC") : kv::Tree();
+  const kv::Tree* desc = fm.desc(id);
+  job.desc = desc ? *desc : kv::Tree();
   job.started = wall_seconds();
   job.src_dir = dir;
   std::string meta_dir = prefix_dataset_dir(prefix, id);
@@ -128,12 +128,12 @@ Status end_flush(Context& ctx, const FlushJob& job, const Result<kv::Tree>& mine
   auto lists = mpi::exchange_trees(ctx.world, send);
   SCR_TRY(edit_index(ctx, [&](PrefixIndex& idx) {
     return record_flushed(ctx.fs(), ctx.settings.prefix, idx, job.desc, ctx.ranks(), std::move(lists),
-                          bytes, job_mark_policy(ctx))
+                          bytes, job_mark_policy(ctx.settings))
         .status();
   }));
-  if (ctx.filemap.has(job.id)) {
-    SCR_TRY(ctx.filemap.advance(job.id, CacheState::flushed));
-    SCR_TRY(mpi::agree(ctx.world, ctx.filemap.save(ctx.fs())));
+  if (ctx.cache.has(job.id)) {
+    SCR_TRY(ctx.cache.transition(job.id, CacheState::flushed));
+    SCR_TRY(ctx.cache.commit_agreed(ctx.world));
     // An output-only dataset has reached the prefix; it need not stay cached.
     if (!info.is_checkpoint()) SCR_TRY(mpi::agree(ctx.world, delete_cached(ctx, job.id)));
   }
@@ -143,14 +143,14 @@ Status end_flush(Context& ctx, const FlushJob& job, const Result<kv::Tree>& mine
   return Status::Ok();
 }
 
-MarkPolicy job_mark_policy(const Context& ctx) {
+MarkPolicy job_mark_policy(const Settings& s) {
   MarkPolicy policy;
-  policy.prefix_size = ctx.settings.prefix_size;
+  policy.prefix_size = s.prefix_size;
   return policy;
 }
 
 Status flush_dataset(Context& ctx, int id) {
-  FlushJob job = plan_flush(ctx, id);
+  FlushJob job = plan_flush(ctx.settings, ctx.cache, id);
   SCR_TRY(begin_flush(ctx, job));
   // SCR_FLUSH_WIDTH processes copy at a time; a copy's error is agreed on
   // in end_flush like any other.
@@ -162,9 +162,9 @@ Status flush_dataset(Context& ctx, int id) {
   return end_flush(ctx, job, mine);
 }
 
-bool flush_due(const Context& ctx, const DatasetInfo& info) {
+bool flush_due(const Settings& s, const DatasetInfo& info) {
   if (info.is_output()) return true;
-  return ctx.settings.flush > 0 && info.ckpt > 0 && info.ckpt % ctx.settings.flush == 0;
+  return s.flush > 0 && info.ckpt > 0 && info.ckpt % s.flush == 0;
 }
 
 }  // namespace scr::rt

@@ -46,10 +46,10 @@ struct FlushJob {
   std::atomic<uint64_t>* progress = nullptr;  // bytes copied so far, if wanted
 };
 
-FlushJob plan_flush(const Context& ctx, int id);
+FlushJob plan_flush(const Settings& s, const CacheCatalog& cache, int id);
 // The same for the files one filemap lists (this process's, or one adopted
 // from a rank of an earlier job).
-FlushJob plan_copies(const Context& ctx, const Filemap& fm, int id);
+FlushJob plan_copies(const Settings& s, const CacheCatalog& cache, const Filemap& fm, int id);
 // The copies alone, for a dataset whose files are in `dir` (scr_scavenge
 // plans with this, from a node's filemap, as a job's flush does).
 FlushJob plan_copies(const Filemap& fm, int id, const std::string& dir, const std::string& prefix);
@@ -61,13 +61,13 @@ Status begin_flush(Context& ctx, const FlushJob& job);
 Status end_flush(Context& ctx, const FlushJob& job, const Result<kv::Tree>& mine);
 // How this job marks a flushed dataset: the CURRENT rule, and its
 // SCR_PREFIX_SIZE window.
-MarkPolicy job_mark_policy(const Context& ctx);
+MarkPolicy job_mark_policy(const Settings& s);
 
 // Collective, synchronous: all three steps.
 Status flush_dataset(Context& ctx, int id);
 
 // Should dataset id be flushed now (outputs always; checkpoints every
 // SCR_FLUSH checkpoints)?
-bool flush_due(const Context& ctx, const DatasetInfo& info);
+bool flush_due(const Settings& s, const DatasetInfo& info);
 
 }  // namespace scr::rt

@@ -17,41 +17,39 @@ namespace scr::rt {
 namespace {
 
 // The lowest dataset id above `after` that any process holds, or -1.
-int next_dataset(Context& ctx, const Holdings& held, int after) {
+int next_dataset(const Job& job, const CacheCatalog& cache, int after) {
   int64_t mine = INT_MAX;
-  for (const Filemap* fm : all_held(ctx, held))
+  for (const Filemap* fm : cache.held())
     for (int id : fm->ids())
       if (id > after && id < mine) mine = id;
-  int64_t next = mpi::min(ctx.world, mine);
+  int64_t next = mpi::min(job.world, mine);
   return next == INT_MAX ? -1 : static_cast<int>(next);
 }
 
 // Written by a job of another size? Then no cached dataset fits this one.
-bool size_mismatch(Context& ctx, const Holdings& held, std::string* why) {
+bool size_mismatch(const Job& job, const CacheCatalog& cache, std::string* why) {
   bool bad = false;
-  for (const Filemap* fm : all_held(ctx, held)) {
-    int owner = static_cast<int>(fm->tree().int_or("RANK", 0));
-    if (owner >= ctx.ranks()) bad = true;
+  for (const Filemap* fm : cache.held()) {
+    if (fm->owner() >= job.ranks()) bad = true;
     for (int id : fm->ids())
-      if (const kv::Tree* descs = fm->find(id)->get("REDDESC"))
+      if (const kv::Tree* descs = fm->member_descs(id))
         for (const auto& [w, d] : descs->children())
-          if (d->int_or("WRANKS", ctx.ranks()) != ctx.ranks()) {
+          if (d->int_or("WRANKS", job.ranks()) != job.ranks()) {
             bad = true;
             *why = d->value_or("WRANKS", "?");
           }
   }
-  return mpi::any_true(ctx.world, bad);
+  return mpi::any_true(job.world, bad);
 }
 
 // Every process sends each set member it knows of that member's redundancy
 // descriptor; a rank whose node was lost learns its own here.
 Result<kv::Tree> agree_redundancy(Context& ctx, int id) {
   std::map<int, kv::Tree> send;
-  if (const kv::Tree* entry = ctx.filemap.find(id))
-    if (const kv::Tree* descs = entry->get("REDDESC"))
-      for (const auto& [w, d] : descs->children())
-        if (auto r = str::parse_int(w); r && *r >= 0 && *r < ctx.ranks())
-          send[static_cast<int>(*r)] = *d;
+  if (const kv::Tree* descs = ctx.cache.member_descs(id))
+    for (const auto& [w, d] : descs->children())
+      if (auto r = str::parse_int(w); r && *r >= 0 && *r < ctx.ranks())
+        send[static_cast<int>(*r)] = *d;
   auto got = mpi::exchange_trees(ctx.world, send);
   Status st;
   if (got.empty())
@@ -61,53 +59,49 @@ Result<kv::Tree> agree_redundancy(Context& ctx, int id) {
   return got.begin()->second;
 }
 
-// Rebuild one dataset; on success ctx.filemap's entry for it is complete.
-Status rebuild_one(Context& ctx, Holdings& held, int id) {
+// Rebuild one dataset; on success the catalog's entry for it is complete.
+Status rebuild_one(Context& ctx, int id) {
   // A dataset some process knows to be incomplete (killed during
   // SCR_Complete_output) is not used.
   bool incomplete = false;
-  for (const Filemap* fm : all_held(ctx, held))
+  for (const Filemap* fm : ctx.cache.held())
     if (fm->has(id) && fm->state(id) == CacheState::routed) incomplete = true;
   if (mpi::any_true(ctx.world, incomplete)) return Error(Errc::unrecoverable, "it was never completed");
-  SCR_ASSIGN_OR_RETURN(kv::Tree desc, agree_descriptor(ctx, held, id));
-  if (ctx.settings.distribute) SCR_TRY(distribute_files(ctx, held, id));
+  SCR_ASSIGN_OR_RETURN(kv::Tree desc, agree_descriptor(ctx, id));
+  if (ctx.settings.distribute) SCR_TRY(distribute_files(ctx, id));
   SCR_ASSIGN_OR_RETURN(kv::Tree reddesc, agree_redundancy(ctx, id));
-  bool flushed = mpi::any_true(ctx.world, ctx.filemap.state(id) == CacheState::flushed);
+  bool flushed = mpi::any_true(ctx.world, ctx.cache.state(id) == CacheState::flushed);
 
   SCR_ASSIGN_OR_RETURN(redset::Set set,
                        redset::Set::from_desc(ctx.world, reddesc, ctx.settings.mpi_piece_size));
-  std::string store = desc.value_or("STORE", ctx.settings.cache_base);
-  kv::Tree& mine = ctx.filemap.entry(id);
-  mine.put("DESC", desc);
-  mine.set("STORE", store);
-  std::string dir = ctx.dataset_dir(store, id);
+  std::string store = DatasetInfo::from_tree(desc).store;
+  if (store.empty()) store = ctx.cache.default_store();
+  // Listed (routed, unless this process held it) before its directory is
+  // made: a rebuild that fails leaves the entry that names the directory to
+  // clean up.
+  ctx.cache.begin(id, desc, store);
+  std::string dir = ctx.cache.dataset_dir(store, id);
   SCR_TRY(mpi::agree(ctx.world, io::make_dirs(ctx.fs(), dir, 0700)));
   // recover() checks every file against the CRC32C recorded at Complete:
   // a damaged file is rebuilt, and damaged redundancy data is refused.
   std::vector<kv::FileRecord> records;
   SCR_TRY(redset::recover(ctx.fs(), set, dir, &records).status());
-  ctx.filemap.set_file_records(id, records);
-  ctx.filemap.set_redundancy_files(id, redset::redundancy_files(set));
-  mine.child("REDDESC").put(std::to_string(ctx.rank()), reddesc);
-  SCR_TRY(ctx.filemap.advance(id, flushed ? CacheState::flushed : CacheState::complete));
-  return mpi::agree(ctx.world, ctx.filemap.save(ctx.fs()));
+  ctx.cache.record_rebuilt(id, records, redset::redundancy_files(set), ctx.rank(), reddesc);
+  SCR_TRY(ctx.cache.transition(id, flushed ? CacheState::flushed : CacheState::complete));
+  return ctx.cache.commit_agreed(ctx.world);
 }
 
 // Delete a dataset's files from every filemap this process holds.
 // The whole dataset directory goes: a dataset interrupted before Complete
 // has files its filemap does not list (they are recorded at Complete). Every
 // process of the node removes it; whoever comes last finds it gone.
-void drop_everywhere(Context& ctx, Holdings& held, int id) {
+void drop_everywhere(Context& ctx, int id) {
   std::set<std::string> dirs;
-  if (ctx.filemap.has(id)) {
-    dirs.insert(ctx.dataset_dir(id));
+  if (ctx.cache.has(id)) {
+    dirs.insert(ctx.cache.dataset_dir(id));
     (void)delete_cached(ctx, id);
   }
-  for (Filemap& fm : held.adopted)
-    if (fm.has(id)) {
-      dirs.insert(ctx.dataset_dir(fm.find(id)->value_or("STORE", ctx.settings.cache_base), id));
-      fm.erase(id);
-    }
+  for (const auto& dir : ctx.cache.forget_everywhere(id)) dirs.insert(dir);
   for (const auto& dir : dirs) (void)io::remove_tree(ctx.fs(), dir);
 }
 
@@ -118,39 +112,44 @@ void drop_everywhere(Context& ctx, Holdings& held, int id) {
 // whose files were being rebuilt, and remove that partial directory where no
 // process of the node holds the dataset complete. The dataset is not
 // offered for restart in this run (not every process holds it complete).
-void keep_intact(Context& ctx, const Holdings& held, int id) {
-  bool complete_here = ctx.filemap.state(id) != CacheState::routed;
+void keep_intact(Context& ctx, int id) {
+  bool complete_here = ctx.cache.state(id) != CacheState::routed;
   // A copy this process holds for another rank (one it could not hand over)
   // lives in the same directory.
   bool holding = false;
-  for (const Filemap& fm : held.adopted) holding = holding || fm.has(id);
-  const kv::Tree* entry = ctx.filemap.find(id);
-  std::string store = entry ? entry->value_or("STORE", ctx.settings.cache_base) : ctx.settings.cache_base;
-  std::string dir = ctx.dataset_dir(store, id);
-  if (!complete_here && ctx.filemap.has(id)) ctx.filemap.erase(id);
+  for (const Filemap& fm : ctx.cache.adopted()) holding = holding || fm.has(id);
+  std::string dir = ctx.cache.dataset_dir(id);
+  if (!complete_here && ctx.cache.has(id)) ctx.cache.forget(id);
   if (!mpi::any_true(ctx.node, complete_here || holding) && ctx.node.rank() == 0)
     (void)io::remove_tree(ctx.fs(), dir);
-  ctx.dataset_id = std::max(ctx.dataset_id, id);  // new datasets must not reuse its id
+  ctx.cache.reserve_ids(id, 0);  // new datasets must not reuse its id
 }
 
 }  // namespace
 
-void purge_cache(Context& ctx) {
-  auto held = scatter_filemaps(ctx);
-  if (held) {
-    for (int id : ctx.filemap.ids()) drop_everywhere(ctx, *held, id);
-    for (const Filemap& fm : held->adopted)
-      for (int id : fm.ids()) drop_everywhere(ctx, *held, id);
-    release_adopted(ctx, *held);
-  }
-  (void)ctx.filemap.save(ctx.fs());
-  ctx.world.barrier();
+namespace {
+// Every dataset of every filemap this process holds.
+void drop_all(Context& ctx) {
+  std::set<int> ids;
+  for (const Filemap* fm : ctx.cache.held())
+    for (int id : fm->ids()) ids.insert(id);
+  for (int id : ids) drop_everywhere(ctx, id);
+  ctx.cache.release_adopted();
+}
+}  // namespace
+
+Status purge_cache(Context& ctx) {
+  scatter_filemaps(ctx);
+  drop_all(ctx);
+  // A filemap that still lists what was just deleted would send the next
+  // run after files that are gone: the job does not start on it.
+  return ctx.cache.commit_agreed(ctx.world);
 }
 
 Status rebuild_cache(Context& ctx) {
-  SCR_ASSIGN_OR_RETURN(Holdings held, scatter_filemaps(ctx));
+  scatter_filemaps(ctx);
   std::string old_size;
-  if (size_mismatch(ctx, held, &old_size)) {
+  if (size_mismatch(ctx.job, ctx.cache, &old_size)) {
     if (ctx.rank() == 0)
       log::warn("the cache holds datasets written by a job of " +
                 (old_size.empty() ? std::string("a different number of") : old_size) +
@@ -160,17 +159,14 @@ Status rebuild_cache(Context& ctx) {
     // Its newest checkpoint, if never flushed, is first made whole in the
     // prefix, where a job of any size can read it.
     // (Also with SCR_FETCH=0: saving is a flush, and the cache goes next.)
-    SCR_TRY(salvage_resized_cache(ctx, held));
-    for (int id : ctx.filemap.ids()) drop_everywhere(ctx, held, id);
-    for (Filemap& fm : held.adopted)
-      for (int id : fm.ids()) drop_everywhere(ctx, held, id);
-    release_adopted(ctx, held);
-    return mpi::agree(ctx.world, ctx.filemap.save(ctx.fs()));
+    SCR_TRY(salvage_resized_cache(ctx));
+    drop_all(ctx);
+    return ctx.cache.commit_agreed(ctx.world);
   }
   int id = 0;
-  while ((id = next_dataset(ctx, held, id)) > 0) {
+  while ((id = next_dataset(ctx.job, ctx.cache, id)) > 0) {
     double t0 = wall_seconds();
-    Outcome outcome = agree_outcome(ctx.world, rebuild_one(ctx, held, id));
+    Outcome outcome = agree_outcome(ctx.world, rebuild_one(ctx, id));
     const Status& st = outcome.why;
     if (outcome.verdict == Verdict::kept) {
       ctx.events.record({"DATASET_KEPT", "", id, wall_seconds() - t0, -1, st.message()});
@@ -178,7 +174,7 @@ Status rebuild_cache(Context& ctx) {
         log::warn("cached dataset " + std::to_string(id) + " could not be rebuilt: " + st.message() +
                   "; its files on the intact nodes are kept (a later run can rebuild it, "
                   "scr_scavenge can save it) but it is not used in this run");
-      keep_intact(ctx, held, id);
+      keep_intact(ctx, id);
       ctx.world.barrier();
       continue;
     }
@@ -187,20 +183,19 @@ Status rebuild_cache(Context& ctx) {
       if (ctx.rank() == 0)
         log::warn("cached dataset " + std::to_string(id) + " cannot be used: " + st.message() +
                   "; deleting it from cache");
-      drop_everywhere(ctx, held, id);
+      drop_everywhere(ctx, id);
       ctx.world.barrier();
       continue;
     }
-    DatasetInfo info = DatasetInfo::from_tree(*ctx.filemap.find(id)->get("DESC"));
-    ctx.dataset_id = std::max(ctx.dataset_id, id);
-    ctx.checkpoint_id = std::max(ctx.checkpoint_id, info.ckpt);
+    DatasetInfo info = ctx.cache.info(id).value_or(DatasetInfo{});
+    ctx.cache.reserve_ids(id, info.ckpt);
     ctx.events.record({"REBUILD", info.name, id, wall_seconds() - t0, -1, "intact in cache"});
     if (ctx.rank() == 0)
       log::info("dataset " + info.name + " is intact in cache (checked/rebuilt in " +
                 std::to_string(wall_seconds() - t0) + " s)");
   }
-  release_adopted(ctx, held);
-  return mpi::agree(ctx.world, ctx.filemap.save(ctx.fs()));
+  ctx.cache.release_adopted();
+  return ctx.cache.commit_agreed(ctx.world);
 }
 
 }  // namespace scr::rt

@@ -10,13 +10,14 @@
 
 namespace scr::rt {
 
-// Collective. Reads the filemaps of every node, leaves ctx.filemap holding
-// only complete, rebuilt datasets of this rank and advances
-// ctx.dataset_id / checkpoint_id past them. A cache written by a job with a
+// Collective. Reads the filemaps of every node, leaves the catalog
+// (ctx.cache) holding only complete, rebuilt datasets of this rank and
+// reserves their dataset and checkpoint ids. A cache written by a job with a
 // different number of processes is not used (and deleted).
 Status rebuild_cache(Context& ctx);
 
-// Collective: delete everything this node's processes find in cache.
-void purge_cache(Context& ctx);
+// Collective: delete everything this node's processes find in cache. Fails
+// (agreed) when a process cannot write its emptied filemap.
+Status purge_cache(Context& ctx);
 
 }  // namespace scr::rt

@@ -82,8 +82,8 @@ Status fetch_one(Context& ctx, const Rescaled& r, size_t i, const std::string& s
   return Status::Ok();
 }
 
-std::string node_dir(const Context& ctx, const std::string& store, int id) {
-  return io::path::join(ctx.cache_dir(store), kDirPrefix + std::to_string(id));
+std::string node_dir(const Job& job, const std::string& store, int id) {
+  return io::path::join(job.cache_dir(store), kDirPrefix + std::to_string(id));
 }
 
 }  // namespace
@@ -95,8 +95,8 @@ Status load_rescaled(Context& ctx, int id, const Summary& summary) {
   SCR_TRY(parse_summary(ctx.settings.prefix, summary, r.get()));
   SCR_TRY(mpi::agree(ctx.world, check_whole(ctx, *r)));
   DatasetInfo info = DatasetInfo::from_tree(r->desc);
-  r->in_place = ctx.settings.fetch_bypass || r->desc.int_or("BYPASS", 0) != 0;
-  r->node_dir = node_dir(ctx, select(ctx.settings.reds, info.ckpt, false).store, id);
+  r->in_place = ctx.settings.fetch_bypass || DatasetInfo::from_tree(r->desc).bypass;
+  r->node_dir = node_dir(ctx.job, select(ctx.settings.reds, info.ckpt, false).store, id);
   // One process per node makes the directory, fresh: marks left by an
   // earlier attempt must not vouch for files this one has not checked.
   Status made;
@@ -123,7 +123,7 @@ Result<std::string> route_rescaled(Context& ctx, const std::string& asked, bool 
   };
   SCR_ASSIGN_OR_RETURN(RestartName routed,
                        restart_name(asked, bare, holds, r.basenames, all, r.in_place ? prefix_file(ctx.fs(), ctx.settings.prefix) : NameTest(),
-                                    "checkpoint " + r.desc.value_or("NAME", "") + " (written by " +
+                                    "checkpoint " + DatasetInfo::from_tree(r.desc).name + " (written by " +
                                         std::to_string(r.writers) + " processes)"));
   const std::string& rel = routed.name;
   // Another file of the prefix, read where it is: nothing to fetch or check.

@@ -160,7 +160,7 @@ Result<std::unique_ptr<Runtime>> Runtime::init(const Config& config, const mpi::
 }
 
 // Settles the Job (everything after this only reads it) and starts the run
-// state: the event log and an empty filemap.
+// state: the event log and an empty cache catalog.
 Status Runtime::setup(const Config& config, const mpi::Comm& world, const Launch& launch, io::Env* fs) {
   Job& job = job_;
   job.world = world.duplicate();
@@ -218,10 +218,8 @@ Status Runtime::setup(const Config& config, const mpi::Comm& world, const Launch
   ctx_.current = s.current;
   ctx_.events = EventLog(job.fs(), s, job.id.job_id, job.id.user, job.rank() == 0);
   ctx_.events.record({"START", "", 0, -1, -1, std::to_string(job.ranks()) + " processes"});
-  std::string fm_path =
-      io::path::join(job.cntl_dir, "filemap_" + std::to_string(job.rank()) + ".scr");
   // Filled from this node's control directory by rebuild_cache/purge_cache.
-  ctx_.filemap = Filemap::empty(fm_path, job.rank());
+  ctx_.cache.open(job.fs(), CacheLayout{job.cntl_dir, s.cache_base, job.id}, job.rank());
   return Status::Ok();
 }
 
@@ -235,28 +233,25 @@ Status Runtime::prepare_restart() {
     if (ctx_.rank() == 0)
       log::info(s.cache_purge ? "SCR_CACHE_PURGE=1: deleting the cache"
                               : "SCR_DISTRIBUTE=0: not using cached datasets");
-    purge_cache(ctx_);
+    SCR_TRY(purge_cache(ctx_));
   } else {
     SCR_TRY(rebuild_cache(ctx_));
   }
   sweep_rescaled(ctx_);
   set_aside_unreadable_index(ctx_);
   SCR_TRY(apply_prefix_settings(ctx_));
-  ctx_.restart_candidates = cached_checkpoints(ctx_);
-  learn_prefix(ctx_, ctx_.restart_candidates);
+  ctx_.restart_candidates.offer(cached_checkpoints(ctx_.job, ctx_.cache));
+  learn_prefix(ctx_, ctx_.restart_candidates.ids());
   if (s.global_restart) {
     // Every process must read the checkpoint from the prefix.
-    for (int id : ctx_.filemap.ids()) (void)delete_cached(ctx_, id);
+    for (int id : ctx_.cache.ids()) (void)delete_cached(ctx_, id);
     ctx_.restart_candidates.clear();
   }
-  if (ctx_.restart_candidates.empty() && s.fetch) {
-    SCR_ASSIGN_OR_RETURN(int fetched, fetch_checkpoint(ctx_));
-    if (fetched > 0) ctx_.restart_candidates.push_back(fetched);
-  }
+  if (ctx_.restart_candidates.empty() && s.fetch) SCR_TRY(offer_fetched());
   // (A checkpoint of another size is read from the prefix: nothing to flush.)
   if (s.flush_on_restart && !ctx_.restart_candidates.empty() && !ctx_.rescaled) {
     int id = ctx_.restart_candidates.front();
-    if (!mpi::all_true(ctx_.world, ctx_.filemap.state(id) == CacheState::flushed)) SCR_TRY(flush_dataset(ctx_, id));
+    if (!mpi::all_true(ctx_.world, ctx_.cache.state(id) == CacheState::flushed)) SCR_TRY(flush_dataset(ctx_, id));
   }
   ctx_.world.barrier();
   return Status::Ok();
@@ -277,8 +272,8 @@ Status Runtime::finalize() {
   if (st.ok()) st = waited;
   // Flush the newest checkpoint if it is not in the prefix yet (unless
   // SCR_FLUSH=0 made flushing the application's business).
-  auto ckpts = cached_checkpoints(ctx_);
-  if (ctx_.settings.flush > 0 && !ckpts.empty() && !mpi::all_true(ctx_.world, ctx_.filemap.state(ckpts.front()) == CacheState::flushed)) {
+  auto ckpts = cached_checkpoints(ctx_.job, ctx_.cache);
+  if (ctx_.settings.flush > 0 && !ckpts.empty() && !mpi::all_true(ctx_.world, ctx_.cache.state(ckpts.front()) == CacheState::flushed)) {
     Status fl = flush_dataset(ctx_, ckpts.front());
     if (st.ok()) st = fl;
   }

@@ -18,8 +18,8 @@
 namespace scr::rt {
 namespace {
 
-void warn_unknown(const Context& ctx, const char* call, const std::string& name) {
-  if (ctx.rank() == 0)
+void warn_unknown(const Job& job, const char* call, const std::string& name) {
+  if (job.rank() == 0)
     log::warn(std::string(call) + ": no dataset named '" + name + "' in cache or in the prefix index; nothing changed");
 }
 
@@ -29,13 +29,13 @@ Status delete_cached_after(Context& ctx, int id) {
   int after = id;
   for (;;) {
     int64_t mine = INT_MAX;
-    for (int d : ctx.filemap.ids())
+    for (int d : ctx.cache.ids())
       if (d > after && d < mine) mine = d;
     int64_t next = mpi::min(ctx.world, mine);
     if (next == INT_MAX) return Status::Ok();
     after = static_cast<int>(next);
     SCR_TRY(ctx.flusher->wait_for(ctx, after));
-    Status st = ctx.filemap.has(after) ? delete_cached(ctx, after) : Status::Ok();
+    Status st = ctx.cache.has(after) ? delete_cached(ctx, after) : Status::Ok();
     SCR_TRY(mpi::agree(ctx.world, st));
   }
 }
@@ -43,12 +43,7 @@ Status delete_cached_after(Context& ctx, int id) {
 }  // namespace
 
 int Runtime::cached_by_name(const std::string& name) {
-  int found = 0;
-  for (int id : ctx_.filemap.ids()) {
-    const kv::Tree* d = ctx_.filemap.find(id);
-    if (d && d->get("DESC") && d->get("DESC")->value_or("NAME", "") == name) found = id;
-  }
-  return static_cast<int>(mpi::max(ctx_.world, static_cast<int64_t>(found)));
+  return static_cast<int>(mpi::max(ctx_.world, static_cast<int64_t>(ctx_.cache.find_name(name))));
 }
 
 // SCR_Current(name): the named checkpoint becomes the one a restart loads.
@@ -61,7 +56,7 @@ Status Runtime::set_current(const std::string& name) {
   if (ctx_.phase() != Phase::idle) return Error(Errc::bad_state, "SCR_Current inside a phase");
   int cached = cached_by_name(name);
   if (cached > 0) {
-    auto ckpts = cached_checkpoints(ctx_);
+    auto ckpts = cached_checkpoints(ctx_.job, ctx_.cache);
     if (std::find(ckpts.begin(), ckpts.end(), cached) == ckpts.end())
       return Error(Errc::invalid_argument, "dataset '" + name + "' is not a complete checkpoint in cache");
   }
@@ -77,7 +72,7 @@ Status Runtime::set_current(const std::string& name) {
   }));
   indexed = static_cast<int>(mpi::max(ctx_.world, static_cast<int64_t>(indexed)));
   if (cached <= 0 && indexed <= 0) {
-    warn_unknown(ctx_, "SCR_Current", name);
+    warn_unknown(ctx_.job, "SCR_Current", name);
     return Status::Ok();
   }
   int id = cached > 0 ? cached : indexed;
@@ -85,13 +80,10 @@ Status Runtime::set_current(const std::string& name) {
   ctx_.current = name;  // the fetch order starts with it
   if (ctx_.restart_loaded) return Status::Ok();
   SCR_TRY(drop_rescaled(ctx_));
-  ctx_.restart_candidates = cached_checkpoints(ctx_);
+  ctx_.restart_candidates.offer(cached_checkpoints(ctx_.job, ctx_.cache));
   if (ctx_.restart_candidates.empty() || ctx_.restart_candidates.front() != id) {
     ctx_.restart_candidates.clear();
-    if (ctx_.settings.fetch) {
-      SCR_ASSIGN_OR_RETURN(int fetched, fetch_checkpoint(ctx_));
-      if (fetched > 0) ctx_.restart_candidates.push_back(fetched);
-    }
+    if (ctx_.settings.fetch) SCR_TRY(offer_fetched());
   }
   return Status::Ok();
 }
@@ -107,7 +99,7 @@ Status Runtime::drop(const std::string& name) {
     idx.erase(*id);
     return Status::Ok();
   }));
-  if (!mpi::any_true(ctx_.world, found)) warn_unknown(ctx_, "SCR_Drop", name);
+  if (!mpi::any_true(ctx_.world, found)) warn_unknown(ctx_.job, "SCR_Drop", name);
   return Status::Ok();
 }
 
@@ -117,12 +109,11 @@ Status Runtime::remove(const std::string& name) {
   if (int id = cached_by_name(name); id > 0) {
     found_cache = true;
     SCR_TRY(ctx_.flusher->wait_for(ctx_, id));
-    Status st = ctx_.filemap.has(id) ? delete_cached(ctx_, id) : Status::Ok();
+    Status st = ctx_.cache.has(id) ? delete_cached(ctx_, id) : Status::Ok();
     SCR_TRY(mpi::agree(ctx_.world, st));
-    auto& c = ctx_.restart_candidates;
-    c.erase(std::remove(c.begin(), c.end(), id), c.end());
+    ctx_.restart_candidates.withdraw(id);
   }
-  if (ctx_.rescaled && ctx_.rescaled->desc.value_or("NAME", "") == name) {  // offered at another size
+  if (ctx_.rescaled && DatasetInfo::from_tree(ctx_.rescaled->desc).name == name) {  // offered at another size
     ctx_.restart_candidates.clear();
     SCR_TRY(drop_rescaled(ctx_));
   }
@@ -136,7 +127,7 @@ Status Runtime::remove(const std::string& name) {
     idx.erase(*id);
     return Status::Ok();
   }));
-  if (!found_cache && !mpi::any_true(ctx_.world, found_prefix)) warn_unknown(ctx_, "SCR_Delete", name);
+  if (!found_cache && !mpi::any_true(ctx_.world, found_prefix)) warn_unknown(ctx_.job, "SCR_Delete", name);
   return Status::Ok();
 }
 

@@ -73,7 +73,7 @@ Status check_dataset_name(const std::string& name) {
 Status Runtime::start_output(const std::string& name, int flags) {
   if (ctx_.phase() == Phase::output)
     return Error(Errc::bad_state, "SCR_Start_output called while dataset '" +
-                                      ctx_.output->desc.value_or("NAME", "") + "' is still open");
+                                      DatasetInfo::from_tree(ctx_.output->desc).name + "' is still open");
   if (ctx_.phase() == Phase::restart)
     return Error(Errc::bad_state, "SCR_Start_output called inside a restart phase; call SCR_Complete_restart first");
   if ((flags & ~(kFlagCheckpoint | kFlagOutput)) != 0 || flags == 0)
@@ -87,38 +87,28 @@ Status Runtime::start_output(const std::string& name, int flags) {
   ctx_.world.barrier();
   ctx_.timing.phase_start = wall_seconds();
 
-  int id = ++ctx_.dataset_id;
-  int ckpt = (flags & kFlagCheckpoint) ? ++ctx_.checkpoint_id : 0;
+  auto [id, ckpt] = ctx_.cache.next_ids(flags & kFlagCheckpoint);
   const RedDesc& p = select(ctx_.settings.reds, ckpt, !(flags & kFlagCheckpoint));
   if (ckpt > 0 && !p.bypass) SCR_TRY(evict_for_checkpoint(ctx_, p));
 
   kv::Tree desc;
-  if (ctx_.rank() == 0) {
-    desc.set_int("ID", id);
-    desc.set("NAME", name.empty() ? "scr.dataset." + std::to_string(id) : name);
-    desc.set_int("FLAGS", flags);
-    desc.set_int("CKPT", ckpt);
-    desc.set_int("CREATED", now_usecs());
-    desc.set("USER", ctx_.id.user);
-    desc.set("JOBID", ctx_.id.job_id);
-    if (!ctx_.settings.cluster_name.empty()) desc.set("CLUSTER", ctx_.settings.cluster_name);
-    if (!ctx_.settings.job_name.empty()) desc.set("JOBNAME", ctx_.settings.job_name);
-    if (p.bypass) desc.set_int("BYPASS", 1);
-    else desc.set("STORE", p.store);
-  }
+  if (ctx_.rank() == 0)
+    desc = make_descriptor({id, name, flags, ckpt, ctx_.id.user, ctx_.id.job_id, ctx_.settings.cluster_name,
+                            ctx_.settings.job_name, p.store, p.bypass});
   mpi::bcast_tree(ctx_.world, desc, 0);
   if (p.bypass) {
     SCR_TRY(begin_bypass(ctx_, id, desc));
   } else {
-    kv::Tree& entry = ctx_.filemap.entry(id);
-    entry.put("DESC", desc);
-    entry.set("STORE", p.store);
-    Status st = ctx_.filemap.save(ctx_.fs());
-    if (st.ok()) st = io::make_dirs_within(ctx_.fs(), ctx_.cache_dir(p.store), ctx_.dataset_dir(p.store, id), 0700);
+    // Listed before its directory is made: an interrupted dataset is found
+    // and removed whole at the next Init.
+    ctx_.cache.begin(id, desc, p.store);
+    Status st = ctx_.cache.commit();
+    if (st.ok())
+      st = io::make_dirs_within(ctx_.fs(), ctx_.cache.cache_dir(p.store), ctx_.cache.dataset_dir(p.store, id), 0700);
     SCR_TRY(mpi::agree(ctx_.world, st));
   }
 
-  ctx_.events.record({"DATASET_START", desc.value_or("NAME", ""), id, -1, -1,
+  ctx_.events.record({"DATASET_START", DatasetInfo::from_tree(desc).name, id, -1, -1,
                       ckpt > 0 ? "checkpoint" : "output"});
   OutputPhase& phase = ctx_.output.emplace();
   phase.id = id;
@@ -149,7 +139,7 @@ Result<std::string> Runtime::route_file(const std::string& name) {
   // interrupted dataset's directory is removed whole at the next Init).
   OutputPhase& out = *ctx_.output;
   bool bypass = out.protection->bypass;
-  std::string dir = bypass ? ctx_.settings.prefix : ctx_.dataset_dir(out.protection->store, out.id);
+  std::string dir = bypass ? ctx_.settings.prefix : ctx_.cache.dataset_dir(out.protection->store, out.id);
   std::string path = io::path::join(dir, rel);
   // Each directory is checked (made, no link on the way) once per phase: a
   // checkpoint of many files in few directories pays for the directories,
@@ -210,11 +200,11 @@ Status Runtime::check_not_shared_across_nodes(const OutputPhase& out) {
 Status Runtime::complete_cached(const OutputPhase& out, bool valid) {
   int id = out.id;
   std::vector<std::string> names(out.routed.begin(), out.routed.end());
-  ctx_.filemap.set_files(id, names);
+  ctx_.cache.record_routed(id, names);
   // Every routed file must exist: a rank that says valid but never wrote a
   // file it routed has not produced a valid dataset. The one stat per file
   // that checks it is also the metadata the redundancy headers record.
-  std::string dir = ctx_.dataset_dir(id);
+  std::string dir = ctx_.cache.dataset_dir(id);
   auto described = redset::describe_files(ctx_.fs(), dir, names);
   Status local = described.status().with_context("a routed file was not written");
   int64_t my_bytes = 0;
@@ -241,13 +231,11 @@ Status Runtime::complete_cached(const OutputPhase& out, bool valid) {
   }
   int64_t bytes = mpi::sum(ctx_.world, my_bytes);
   int64_t files = mpi::sum(ctx_.world, static_cast<int64_t>(out.routed.size()));
-  kv::Tree& desc = *ctx_.filemap.entry(id).get("DESC");
-  desc.set_int("SIZE", bytes);
-  desc.set_int("FILES", files);
-  SCR_TRY(ctx_.filemap.advance(id, CacheState::complete));
-  SCR_TRY(mpi::agree(ctx_.world, ctx_.filemap.save(ctx_.fs())));
+  ctx_.cache.record_totals(id, bytes, files);
+  SCR_TRY(ctx_.cache.transition(id, CacheState::complete));
+  SCR_TRY(ctx_.cache.commit_agreed(ctx_.world));
 
-  if (flush_due(ctx_, info)) {
+  if (flush_due(ctx_.settings, info)) {
     if (ctx_.settings.flush_async) SCR_TRY(ctx_.flusher->start(ctx_, id));
     else SCR_TRY(flush_dataset(ctx_, id));
   }

@@ -17,10 +17,9 @@ namespace scr::rt {
 namespace {
 
 std::string dataset_name(const Context& ctx, int id) {
-  if (ctx.rescaled && ctx.rescaled->id == id) return ctx.rescaled->desc.value_or("NAME", "");
-  const kv::Tree* d = ctx.filemap.find(id);
-  const kv::Tree* desc = d ? d->get("DESC") : nullptr;
-  return desc ? desc->value_or("NAME", "") : "";
+  if (ctx.rescaled && ctx.rescaled->id == id) return DatasetInfo::from_tree(ctx.rescaled->desc).name;
+  auto info = ctx.cache.info(id);
+  return info ? info->name : "";
 }
 
 // Collective: every file of a checkpoint of this job's size, over all
@@ -36,7 +35,7 @@ std::vector<kv::FileRecord> files_or_none(const kv::Tree& t) {
 std::vector<RestartFile> gather_listing(Context& ctx, int id) {
   // Sizes as the filemap recorded them when the files were last checked
   // (Complete, the rebuild or the fetch at SCR_Init): no file is touched.
-  std::vector<kv::FileRecord> mine = ctx.filemap.file_records(id);
+  std::vector<kv::FileRecord> mine = ctx.cache.file_records(id);
   for (auto& f : mine) f.crc.reset();  // the listing carries names and sizes
   std::map<int, kv::Tree> send;
   kv::put_file_list(send[0], "FILELIST", mine);
@@ -87,7 +86,7 @@ Result<std::string> Runtime::start_restart() {
     return dataset_name(ctx_, id);
   }
   // Looked up once per routed file: a set, not the filemap's list.
-  auto files = ctx_.filemap.files(id);
+  auto files = ctx_.cache.files(id);
   phase.files = std::unordered_set<std::string>(files.begin(), files.end());
   phase.listing = gather_listing(ctx_, id);
   phase.writers = ctx_.ranks();
@@ -99,14 +98,14 @@ Result<std::string> Runtime::route_restart_file(const std::string& rel, bool bar
   int id = ctx_.restart_candidates.front();
   RestartPhase& r = *ctx_.restart;
   // Read in place in the prefix: a bypass dataset, or SCR_FETCH_BYPASS.
-  bool bypass = ctx_.filemap.bypass(id);
+  bool bypass = ctx_.cache.bypass(id);
   auto holds = [&](const std::string& n) { return r.files.count(n) > 0; };
   auto all = [&] { return std::vector<std::string>(r.files.begin(), r.files.end()); };
   SCR_ASSIGN_OR_RETURN(RestartName routed,
                        restart_name(rel, bare, holds, r.basenames, all, bypass ? prefix_file(ctx_.fs(), ctx_.settings.prefix) : NameTest(),
                                     "checkpoint " + dataset_name(ctx_, id) + " for this process"));
   const std::string& name = routed.name;
-  std::string path = io::path::join(bypass ? ctx_.settings.prefix : ctx_.dataset_dir(id), name);
+  std::string path = io::path::join(bypass ? ctx_.settings.prefix : ctx_.cache.dataset_dir(id), name);
   auto info = ctx_.fs().stat(path);
   if (!info || !info->is_regular())
     return Error(Errc::not_found, "checkpoint file " + name + " is missing from cache");
@@ -143,9 +142,9 @@ Status Runtime::complete_restart(bool valid) {
     // Read at another size: the copies were only for this restart.
     SCR_TRY(drop_rescaled(ctx_));
     // A checkpoint read in place from the prefix was never in cache.
-    if (ctx_.filemap.bypass(id)) {
-      ctx_.filemap.erase(id);
-      SCR_TRY(mpi::agree(ctx_.world, ctx_.filemap.save(ctx_.fs())));
+    if (ctx_.cache.bypass(id)) {
+      ctx_.cache.forget(id);
+      SCR_TRY(ctx_.cache.commit_agreed(ctx_.world));
     }
     ctx_.restart_candidates.clear();
     ctx_.restart_loaded = true;
@@ -166,7 +165,7 @@ Status Runtime::complete_restart(bool valid) {
 // older one from cache or from the prefix.
 Status Runtime::reject_restart() {
   int id = ctx_.restart_candidates.front();
-  ctx_.restart_candidates.erase(ctx_.restart_candidates.begin());
+  ctx_.restart_candidates.withdraw(id);
   SCR_TRY(ctx_.flusher->wait_for(ctx_, id));
   if (ctx_.rescaled) SCR_TRY(drop_rescaled(ctx_));
   else SCR_TRY(mpi::agree(ctx_.world, delete_cached(ctx_, id)));
@@ -176,10 +175,13 @@ Status Runtime::reject_restart() {
     if (idx.current() == idx.find(id)->value_or("NAME", "")) idx.clear_current();
     return Status::Ok();
   }));
-  if (ctx_.restart_candidates.empty() && ctx_.settings.fetch) {
-    SCR_ASSIGN_OR_RETURN(int fetched, fetch_checkpoint(ctx_));
-    if (fetched > 0) ctx_.restart_candidates.push_back(fetched);
-  }
+  if (ctx_.restart_candidates.empty() && ctx_.settings.fetch) SCR_TRY(offer_fetched());
+  return Status::Ok();
+}
+
+Status Runtime::offer_fetched() {
+  SCR_ASSIGN_OR_RETURN(int fetched, fetch_checkpoint(ctx_));
+  ctx_.restart_candidates.offer_fetched(fetched);
   return Status::Ok();
 }
 

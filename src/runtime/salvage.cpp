@@ -22,38 +22,36 @@ namespace {
 namespace offline = redset::offline;
 
 // The newest complete checkpoint any process holds below `below`, or 0.
-int next_candidate(Context& ctx, const Holdings& held, int below) {
+int next_candidate(const Job& job, const CacheCatalog& cache, int below) {
   int64_t best = 0;
-  for (const Filemap* fm : all_held(ctx, held))
+  for (const Filemap* fm : cache.held())
     for (int id : fm->ids()) {
-      const kv::Tree* desc = fm->find(id)->get("DESC");
-      if (id < below && id > best && fm->state(id) != CacheState::routed && desc &&
-          DatasetInfo::from_tree(*desc).is_checkpoint())
+      auto info = fm->info(id);
+      if (id < below && id > best && fm->state(id) != CacheState::routed && info && info->is_checkpoint())
         best = id;
     }
-  return static_cast<int>(mpi::max(ctx.world, best));
+  return static_cast<int>(mpi::max(job.world, best));
 }
 
 // How many processes wrote dataset `id` (its redundancy descriptors say).
-int old_size(Context& ctx, const Holdings& held, int id) {
+int old_size(const Job& job, const CacheCatalog& cache, int id) {
   int64_t n = 0;
-  for (const Filemap* fm : all_held(ctx, held))
-    if (fm->has(id))
-      if (const kv::Tree* descs = fm->find(id)->get("REDDESC"))
-        for (const auto& [w, d] : descs->children()) n = std::max<int64_t>(n, d->int_or("WRANKS", 0));
-  return static_cast<int>(mpi::max(ctx.world, n));
+  for (const Filemap* fm : cache.held())
+    if (const kv::Tree* descs = fm->member_descs(id))
+      for (const auto& [w, d] : descs->children()) n = std::max<int64_t>(n, d->int_or("WRANKS", 0));
+  return static_cast<int>(mpi::max(job.world, n));
 }
 
 // Step 1, local: copy the old ranks' files this process holds. Returns
 // OLD/<rank> = {FILE/..., REDFILE/...} for each copied rank, SUSPECT/<rank>
 // for each whose copy failed, and NOROOM = 1 when a copy failed for the
 // prefix's sake (no space, I/O error) rather than the cached file's.
-kv::Tree copy_held(Context& ctx, const Holdings& held, int id) {
+kv::Tree copy_held(Context& ctx, int id) {
   kv::Tree out;
-  for (const Filemap* fm : all_held(ctx, held)) {
+  for (const Filemap* fm : ctx.cache.held()) {
     if (!fm->has(id)) continue;
-    std::string rank = fm->tree().value_or("RANK", "");
-    auto copied = run_copies(ctx.fs(), plan_copies(ctx, *fm, id), ctx.settings.prefix);
+    std::string rank = std::to_string(fm->owner());
+    auto copied = run_copies(ctx.fs(), plan_copies(ctx.settings, ctx.cache, *fm, id), ctx.settings.prefix);
     if (copied) {
       out.child("OLD").put(rank, std::move(copied).value());
     } else {
@@ -136,7 +134,7 @@ Status record(Context& ctx, const kv::Tree& desc, int writers, const kv::Tree& c
         for (const auto& f : *files) bytes += static_cast<int64_t>(f.size);
     }
     return record_flushed(ctx.fs(), ctx.settings.prefix, idx, desc, writers, std::move(lists), bytes,
-                          job_mark_policy(ctx))
+                          job_mark_policy(ctx.settings))
         .status();
   });
 }
@@ -150,13 +148,13 @@ void remove_copies(Context& ctx, const kv::Tree& mine) {
         for (const auto& f : *files) (void)io::remove_file(ctx.fs(), io::path::join(ctx.settings.prefix, f.name));
 }
 
-Status salvage_one(Context& ctx, const Holdings& held, int id, int writers, const kv::Tree& desc) {
+Status salvage_one(Context& ctx, int id, int writers, const kv::Tree& desc) {
   FlushJob marker;
   marker.desc = desc;
   SCR_TRY(begin_flush(ctx, marker));
   kv::Tree mine;
   SCR_TRY(mpi::in_turns(ctx.world, ctx.settings.flush_width, [&] {
-    mine = copy_held(ctx, held, id);
+    mine = copy_held(ctx, id);
     return Status::Ok();
   }));
   bool noroom = mpi::any_true(ctx.world, mine.has("NOROOM"));
@@ -173,17 +171,17 @@ Status salvage_one(Context& ctx, const Holdings& held, int id, int writers, cons
 
 }  // namespace
 
-Status salvage_resized_cache(Context& ctx, const Holdings& held) {
-  for (int id = next_candidate(ctx, held, INT_MAX); id > 0; id = next_candidate(ctx, held, id)) {
+Status salvage_resized_cache(Context& ctx) {
+  for (int id = next_candidate(ctx.job, ctx.cache, INT_MAX); id > 0; id = next_candidate(ctx.job, ctx.cache, id)) {
     bool flushed = false;
-    for (const Filemap* fm : all_held(ctx, held))
+    for (const Filemap* fm : ctx.cache.held())
       if (fm->has(id) && fm->state(id) == CacheState::flushed) flushed = true;
     if (mpi::any_true(ctx.world, flushed)) return Status::Ok();  // the prefix has it
-    SCR_ASSIGN_OR_RETURN(kv::Tree desc, agree_descriptor(ctx, held, id));
-    std::string name = desc.value_or("NAME", "");
-    int writers = old_size(ctx, held, id);
+    SCR_ASSIGN_OR_RETURN(kv::Tree desc, agree_descriptor(ctx, id));
+    std::string name = DatasetInfo::from_tree(desc).name;
+    int writers = old_size(ctx.job, ctx.cache, id);
     double t0 = wall_seconds();
-    Status st = writers > 0 ? salvage_one(ctx, held, id, writers, desc)
+    Status st = writers > 0 ? salvage_one(ctx, id, writers, desc)
                             : Error(Errc::corrupt, "no redundancy descriptor records the job size");
     if (st.ok()) {
       ctx.events.record({"SALVAGE", name, id, wall_seconds() - t0, -1, std::to_string(writers) + " processes"});

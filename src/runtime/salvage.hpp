@@ -27,6 +27,6 @@ namespace scr::rt {
 // reported and the next older one tried, leaving the prefix as it was. The
 // status is an error when the prefix could not take a checkpoint (no space,
 // I/O error): the caller must then keep the cache, its only copy.
-Status salvage_resized_cache(Context& ctx, const Holdings& held);
+Status salvage_resized_cache(Context& ctx);
 
 }  // namespace scr::rt

@@ -1,19 +1,22 @@
-// A cached dataset's lifecycle (runtime/dataset.hpp): every transition the
-// runtime makes is allowed, every other one is refused with bad_state and
-// leaves the state as it was, and the state survives a save and a load under
-// the flags filemaps have always carried.
+// A cached dataset's lifecycle (runtime/dataset.hpp), changed through the
+// cache catalog: every transition the runtime makes is allowed, every other
+// one is refused with bad_state and leaves the state as it was, and the state
+// survives a commit and a load under the flags filemaps have always carried.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <set>
 #include <utility>
 
 #include "io/env.hpp"
+#include "runtime/cache/catalog.hpp"
 #include "runtime/dataset.hpp"
 #include "../io/temp_dir.hpp"
 
 namespace {
 
 using scr::Errc;
+using scr::rt::CacheCatalog;
 using scr::rt::CacheState;
 using scr::rt::Filemap;
 using scr::testing::TempDir;
@@ -28,17 +31,19 @@ const std::set<std::pair<CacheState, CacheState>> kAllowed = {
     {CacheState::complete, CacheState::flushed},  {CacheState::complete, CacheState::flushing},
     {CacheState::flushing, CacheState::flushed},  {CacheState::flushing, CacheState::complete}};
 
-// Brings dataset 7 of a new filemap to `s` along allowed steps.
-Filemap at(CacheState s) {
-  Filemap fm = Filemap::empty("/nonexistent/filemap", 0);
-  fm.entry(7);
+// Brings dataset 7 of a new catalog (whose filemap goes to `cntl`) to `s`
+// along allowed steps.
+std::unique_ptr<CacheCatalog> at(CacheState s, const std::string& cntl = "/nonexistent") {
+  auto fm = std::make_unique<CacheCatalog>();
+  fm->open(scr::io::Env::posix(), {cntl, "/nonexistent/cache", {}}, 0);
+  fm->begin(7, scr::kv::Tree(), "/nonexistent/cache");
   if (s != CacheState::routed) {
-    EXPECT_TRUE(fm.advance(7, CacheState::complete).ok());
+    EXPECT_TRUE(fm->transition(7, CacheState::complete).ok());
   }
   if (s != CacheState::routed && s != CacheState::complete) {
-    EXPECT_TRUE(fm.advance(7, s).ok());
+    EXPECT_TRUE(fm->transition(7, s).ok());
   }
-  EXPECT_EQ(fm.state(7), s);
+  EXPECT_EQ(fm->state(7), s);
   return fm;
 }
 
@@ -48,14 +53,14 @@ TEST(DatasetState, EveryTransitionIsAllowedOrRefused) {
       SCOPED_TRACE(std::string(scr::rt::state_name(from)) + " -> " + scr::rt::state_name(to));
       bool want = from == to || kAllowed.count({from, to});
       EXPECT_EQ(scr::rt::transition_allowed(from, to), want);
-      Filemap fm = at(from);
-      scr::Status st = fm.advance(7, to);
+      auto fm = at(from);
+      scr::Status st = fm->transition(7, to);
       if (want) {
         EXPECT_TRUE(st.ok()) << st.message();
-        EXPECT_EQ(fm.state(7), to);
+        EXPECT_EQ(fm->state(7), to);
       } else {
         EXPECT_EQ(st.code(), Errc::bad_state);
-        EXPECT_EQ(fm.state(7), from) << "a refused transition changed the state";
+        EXPECT_EQ(fm->state(7), from) << "a refused transition changed the state";
       }
     }
 }
@@ -64,9 +69,9 @@ TEST(DatasetState, SurvivesSaveAndLoadAsTheFlagsFilemapsCarry) {
   TempDir dir;
   std::string path = dir / "filemap_0.scr";
   for (CacheState s : kAll) {
-    Filemap fm = at(s);
-    Filemap saved = Filemap::from_tree(path, 0, fm.tree());
-    ASSERT_TRUE(saved.save(scr::io::Env::posix()).ok());
+    auto fm = at(s, dir.path());
+    ASSERT_EQ(fm->filemap_path(0), path);
+    ASSERT_TRUE(fm->commit().ok());
     auto loaded = Filemap::load(scr::io::Env::posix(), path, 0);
     ASSERT_TRUE(loaded.ok());
     EXPECT_EQ(loaded->state(7), s);
@@ -76,16 +81,17 @@ TEST(DatasetState, SurvivesSaveAndLoadAsTheFlagsFilemapsCarry) {
     EXPECT_EQ(d.int_or("FLUSHED", 0) != 0, s == CacheState::flushed);
   }
   // A dataset the filemap does not have is not complete.
-  EXPECT_EQ(at(CacheState::flushed).state(8), CacheState::routed);
+  EXPECT_EQ(at(CacheState::flushed)->state(8), CacheState::routed);
 }
 
 TEST(DatasetState, BypassIsAnAttributeNotAState) {
-  Filemap fm = at(CacheState::routed);
-  EXPECT_FALSE(fm.bypass(7));
-  fm.mark_bypass(7);
-  EXPECT_TRUE(fm.bypass(7));
-  ASSERT_TRUE(fm.advance(7, CacheState::flushed).ok());
-  EXPECT_TRUE(fm.bypass(7));
+  auto fm = at(CacheState::routed);
+  EXPECT_FALSE(fm->bypass(7));
+  fm->begin_fetch(7, scr::kv::Tree(), "/nonexistent/cache", true);
+  EXPECT_TRUE(fm->bypass(7));
+  EXPECT_EQ(fm->state(7), CacheState::routed);
+  ASSERT_TRUE(fm->transition(7, CacheState::flushed).ok());
+  EXPECT_TRUE(fm->bypass(7));
 }
 
 }  // namespace

@@ -60,15 +60,7 @@ TEST(RuntimeInProcess, AFlushCrashedAtAnyStepLeavesTheCurrentCheckpointLoadable)
     SimJob job;
     job.set("SCR_FLUSH", "1");
     job.checkpoint("ckpt.1");
-    std::atomic<int> crashed{0};
-    job.run([&](mpi::Comm& world, Runtime& rt) {
-      io::FaultEnv& faults = inject_faults(rt);
-      ASSERT_TRUE(faults.configure("crash:" + std::to_string(n)).ok());
-      (void)write_checkpoint(rt, world.rank(), "ckpt.2");
-      if (faults.crashed()) ++crashed;
-      // A crashed job calls nothing more.
-    });
-    if (crashed == 0) break;
+    if (crash_while_writing(job, n, "ckpt.2") == 0) break;
     ++crash_points;
     SCOPED_TRACE("crash at step " + std::to_string(n));
     auto index = PrefixIndex::load(io::Env::posix(), job.prefix());

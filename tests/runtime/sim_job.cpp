@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 
+#include <atomic>
+
 #include "io/env.hpp"
 #include "io/fault_env.hpp"
 #include "io/files.hpp"
@@ -171,6 +173,18 @@ Status write_checkpoint(Runtime& rt, int rank, const std::string& name) {
 io::FaultEnv& inject_faults(Runtime& rt) {
   // SimJob::run gave every runtime a FaultEnv.
   return dynamic_cast<io::FaultEnv&>(rt.context().fs());
+}
+
+int crash_while_writing(SimJob& job, int n, const std::string& name) {
+  std::atomic<int> crashed{0};
+  job.run([&](mpi::Comm& world, Runtime& rt) {
+    io::FaultEnv& faults = inject_faults(rt);
+    ASSERT_TRUE(faults.configure("crash:" + std::to_string(n)).ok());
+    (void)write_checkpoint(rt, world.rank(), name);
+    if (faults.crashed()) ++crashed;
+    // A crashed job calls nothing more.
+  });
+  return crashed;
 }
 
 PrefixIndex load_index(const SimJob& job) {

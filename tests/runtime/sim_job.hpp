@@ -87,6 +87,11 @@ Status write_checkpoint(Runtime& rt, int rank, const std::string& name);
 // faults on the result.
 io::FaultEnv& inject_faults(Runtime& rt);
 
+// One job whose every rank's file system stops at its N-th change ("crash:N",
+// every later change lost) while it writes checkpoint `name`; a crashed rank
+// calls nothing more. Returns how many ranks crashed.
+int crash_while_writing(SimJob& job, int n, const std::string& name);
+
 // The job's prefix index as the last job left it.
 PrefixIndex load_index(const SimJob& job);
 // Checkpoint `name` is in the prefix, complete and loadable.

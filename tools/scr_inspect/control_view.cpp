@@ -23,9 +23,7 @@ std::string joined(const std::vector<std::string>& items) {
 }
 
 std::string dataset_text(const rt::Filemap& fm, int id) {
-  const kv::Tree& d = *fm.find(id);
-  const kv::Tree* desc = d.get("DESC");
-  rt::DatasetInfo info = desc ? rt::DatasetInfo::from_tree(*desc) : rt::DatasetInfo{};
+  rt::DatasetInfo info = fm.info(id).value_or(rt::DatasetInfo{});
   std::vector<std::string> state;
   switch (fm.state(id)) {
     case rt::CacheState::routed: break;
@@ -39,7 +37,7 @@ std::string dataset_text(const rt::Filemap& fm, int id) {
                     flags_word(info.flags) +
                     (info.ckpt > 0 ? " " + std::to_string(info.ckpt) : "") + "), " +
                     (state.empty() ? std::string("not complete") : joined(state)) + "\n";
-  if (auto store = d.value("STORE")) out += "    store: " + *store + "\n";
+  if (std::string store = fm.store(id, ""); !store.empty()) out += "    store: " + store + "\n";
   out += "    files: " + joined(fm.files(id)) + "\n";
   out += "    redundancy files: " + joined(fm.redundancy_files(id)) + "\n";
   for (const auto& f : fm.file_records(id)) {
@@ -48,7 +46,7 @@ std::string dataset_text(const rt::Filemap& fm, int id) {
     std::snprintf(hex, sizeof hex, "0x%08x", *f.crc);
     out += "    CRC32C of " + f.name + ": " + hex + "\n";
   }
-  if (const kv::Tree* reds = d.get("REDDESC"))
+  if (const kv::Tree* reds = fm.member_descs(id))
     for (int64_t w : reds->int_keys())
       out += "    redundancy of rank " + std::to_string(w) + ": " +
              describe_reddesc(*reds->get(std::to_string(w))) + "\n";
