@@ -23,7 +23,7 @@ Status AsyncFlusher::start(Context& ctx, int id) {
   flight->job.progress = &flight->copied;
   if (ctx.settings.flush_async_bw > 0)
     flight->job.bytes_per_second = std::max<uint64_t>(1, ctx.settings.flush_async_bw / ctx.node.size());
-  SCR_TRY(begin_flush(ctx, flight->job));
+  SCR_TRY(begin_flush(ctx.job, flight->job));
   SCR_TRY(ctx.cache.transition(id, CacheState::flushing));
   SCR_TRY(ctx.cache.commit_agreed(ctx.world));
   Flight* f = flight.get();

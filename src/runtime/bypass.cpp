@@ -12,9 +12,9 @@ namespace scr::rt {
 namespace {
 
 // Every routed file must be a regular file in the prefix.
-Status check_written(Context& ctx, const std::set<std::string>& routed) {
+Status check_written(const Job& job, const std::set<std::string>& routed) {
   for (const auto& rel : routed) {
-    auto info = ctx.fs().stat(io::path::join(ctx.settings.prefix, rel));
+    auto info = job.fs().stat(io::path::join(job.settings.prefix, rel));
     if (!info || !info->is_regular())
       return Error(Errc::not_found, "routed file " + rel + " was not written");
   }
@@ -23,23 +23,23 @@ Status check_written(Context& ctx, const std::set<std::string>& routed) {
 
 // This process's files as a flush from cache records them in the summary
 // (size and CRC32C). A shared file that another rank owns is marked shared.
-Result<kv::Tree> checksum_in_place(Context& ctx, const std::set<std::string>& routed) {
+Result<kv::Tree> checksum_in_place(const Job& job, const std::set<std::string>& routed) {
   std::vector<std::string> names(routed.begin(), routed.end());
-  auto shared = survey_shared_names(ctx.world, ctx.id.node, names);
+  auto shared = survey_shared_names(job.world, job.id.node, names);
   std::vector<kv::FileRecord> files;
   for (const auto& rel : names) {
-    std::string path = io::path::join(ctx.settings.prefix, rel);
-    SCR_ASSIGN_OR_RETURN(io::FileInfo info, ctx.fs().stat(path));
+    std::string path = io::path::join(job.settings.prefix, rel);
+    SCR_ASSIGN_OR_RETURN(io::FileInfo info, job.fs().stat(path));
     kv::FileRecord& f = files.emplace_back();
     f.name = rel;
     f.size = info.size;
     auto it = shared.find(rel);
-    if (it != shared.end() && it->second.owner != ctx.rank()) {
+    if (it != shared.end() && it->second.owner != job.rank()) {
       f.shared = true;
       continue;
     }
     // Always: the CRC32C taken here is what every later read is checked against.
-    SCR_ASSIGN_OR_RETURN(f.crc, io::file_crc32c(ctx.fs(), path, ctx.settings.piece_size));
+    SCR_ASSIGN_OR_RETURN(f.crc, io::file_crc32c(job.fs(), path, job.settings.piece_size));
   }
   kv::Tree mine;
   set_summary_files(mine, files);
@@ -56,23 +56,23 @@ Status begin_bypass(Context& ctx, int id, const kv::Tree& desc) {
   FlushJob job;
   job.id = id;
   job.desc = desc;
-  return begin_flush(ctx, job);
+  return begin_flush(ctx.job, job);
 }
 
 Status complete_bypass(Context& ctx, int id, const kv::Tree& desc,
                        const std::set<std::string>& routed, bool valid) {
   DatasetInfo info = DatasetInfo::from_tree(desc);
-  Status written = check_written(ctx, routed);
+  Status written = check_written(ctx.job, routed);
   if (!written.ok() && valid) log::error(written.message());
   if (!mpi::all_true(ctx.world, valid && written.ok())) {
-    SCR_TRY(edit_index(ctx, [&](PrefixIndex& idx) {
+    SCR_TRY(edit_index(ctx.job, [&](PrefixIndex& idx) {
       mark_flush_failed(idx, id);
       return Status::Ok();
     }));
     return Error(Errc::invalid_argument,
                  "dataset " + info.name + " is invalid on at least one process; marked failed");
   }
-  Result<kv::Tree> mine = checksum_in_place(ctx, routed);
+  Result<kv::Tree> mine = checksum_in_place(ctx.job, routed);
   FlushJob job;
   job.id = id;
   job.desc = desc;

@@ -19,31 +19,31 @@ namespace scr::rt {
 namespace {
 
 // Rank 0's view of the index, broadcast as the fetch order.
-std::vector<int> agreed_fetch_order(Context& ctx) {
+std::vector<int> agreed_fetch_order(const Job& job, const std::string& current) {
   kv::Tree order;
-  if (ctx.rank() == 0) {
-    auto idx = PrefixIndex::load(ctx.fs(), ctx.settings.prefix);
+  if (job.rank() == 0) {
+    auto idx = PrefixIndex::load(job.fs(), job.settings.prefix);
     if (!idx) log::error(idx.status().message());
     else {
-      auto ids = idx->fetch_order(ctx.current);
+      auto ids = idx->fetch_order(current);
       for (size_t i = 0; i < ids.size(); ++i) order.set_int(std::to_string(i), ids[i]);
     }
   }
-  mpi::bcast_tree(ctx.world, order, 0);
+  mpi::bcast_tree(job.world, order, 0);
   std::vector<int> out;
   for (int64_t i : order.int_keys()) out.push_back(static_cast<int>(order.int_or(std::to_string(i), 0)));
   return out;
 }
 
 // Rank 0 hands each process its part of the summary (read by rank 0).
-void distribute_summary(Context& ctx, const Summary& summary, kv::Tree* desc, kv::Tree* mine) {
+void distribute_summary(const Job& job, const Summary& summary, kv::Tree* desc, kv::Tree* mine) {
   std::map<int, kv::Tree> send;
-  if (ctx.rank() == 0) {
+  if (job.rank() == 0) {
     *desc = summary.desc();
-    for (int r = 0; r < ctx.ranks(); ++r) send[r] = summary.rank(r);
+    for (int r = 0; r < job.ranks(); ++r) send[r] = summary.rank(r);
   }
-  mpi::bcast_tree(ctx.world, *desc, 0);
-  auto got = mpi::exchange_trees(ctx.world, send);
+  mpi::bcast_tree(job.world, *desc, 0);
+  auto got = mpi::exchange_trees(job.world, send);
   *mine = got[0];
 }
 
@@ -125,7 +125,7 @@ Status try_fetch(Context& ctx, int id) {
     return load_rescaled(ctx, id, whole);
   }
   kv::Tree desc, mine;
-  distribute_summary(ctx, *summary, &desc, &mine);
+  distribute_summary(ctx.job, *summary, &desc, &mine);
   DatasetInfo info = DatasetInfo::from_tree(desc);
   const RedDesc& p = select(ctx.settings.reds, info.ckpt, false);
   std::string dir = ctx.cache.dataset_dir(p.store, id);
@@ -151,14 +151,14 @@ Status try_fetch(Context& ctx, int id) {
 
 }  // namespace
 
-void set_aside_unreadable_index(Context& ctx) {
-  if (ctx.rank() != 0) return;
-  auto idx = PrefixIndex::load(ctx.fs(), ctx.settings.prefix);
+void set_aside_unreadable_index(const Job& job) {
+  if (job.rank() != 0) return;
+  auto idx = PrefixIndex::load(job.fs(), job.settings.prefix);
   Errc why = idx.status().code();
   if (idx || (why != Errc::corrupt && why != Errc::unsupported)) return;
-  std::string path = prefix_index_path(ctx.settings.prefix);
+  std::string path = prefix_index_path(job.settings.prefix);
   std::string aside = path + ".unreadable." + std::to_string(static_cast<int64_t>(wall_seconds()));
-  Status moved = ctx.fs().rename(path, aside);
+  Status moved = job.fs().rename(path, aside);
   if (!moved.ok()) {
     log::error(idx.status().message() + "; it could not be set aside either (" + moved.message() +
                "): flushes to this prefix will fail until it is repaired or moved");
@@ -166,7 +166,7 @@ void set_aside_unreadable_index(Context& ctx) {
   }
   log::warn(idx.status().message() + "; set aside as " + aside +
             " and a new index started, so this job's checkpoints are saved. Datasets listed only in the old "
-            "index can be added back with scr_index --build ID --prefix " + ctx.settings.prefix);
+            "index can be added back with scr_index --build ID --prefix " + job.settings.prefix);
 }
 
 namespace {
@@ -181,15 +181,16 @@ std::string why_not_loadable(const PrefixIndex& idx, const std::string& name) {
 }
 
 // Rank 0: SCR_CURRENT names no checkpoint this job could restart from.
-void warn_unknown_current(Context& ctx, const Result<PrefixIndex>& idx, const std::vector<int>& cached) {
-  const std::string& want = ctx.settings.current;
+void warn_unknown_current(const Job& job, const CacheCatalog& cache, const Result<PrefixIndex>& idx,
+                          const std::vector<int>& cached) {
+  const std::string& want = job.settings.current;
   if (want.empty()) return;
   std::vector<std::string> names;  // newest first, cached ones before the prefix's
   auto add = [&](const std::string& n) {
     if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
   };
   for (int id : cached)
-    if (auto info = ctx.cache.info(id)) add(info->name);
+    if (auto info = cache.info(id)) add(info->name);
   std::string why = "no checkpoint of that name is cached and the prefix index cannot be read";
   if (idx) {
     why = why_not_loadable(*idx, want);
@@ -225,7 +226,7 @@ void learn_prefix(Context& ctx, const std::vector<int>& cached) {
         if (str::starts_with(n, "scr.dataset."))
           if (auto id = str::parse_int(n.substr(12)); id && *id > 0 && *id < INT32_MAX)
             max_id = std::max<int64_t>(max_id, *id);
-    warn_unknown_current(ctx, idx, cached);
+    warn_unknown_current(ctx.job, ctx.cache, idx, cached);
   }
   int agreed_id = static_cast<int>(mpi::max(ctx.world, max_id));
   ctx.cache.reserve_ids(agreed_id, static_cast<int>(mpi::max(ctx.world, max_ckpt)));
@@ -240,13 +241,13 @@ bool fetch_spares_data(const Status& st) { return storage_failed(st) || st.code(
 }  // namespace
 
 Result<int> fetch_checkpoint(Context& ctx) {
-  for (int id : agreed_fetch_order(ctx)) {
+  for (int id : agreed_fetch_order(ctx.job, ctx.current)) {
     double t0 = wall_seconds();
     Outcome outcome = agree_outcome(ctx.world, try_fetch(ctx, id), fetch_spares_data);
     const Status& st = outcome.why;
     std::string name;
     // Record the outcome: CURRENT and FETCHED, or FAILED for damaged data.
-    Status recorded = edit_index(ctx, [&](PrefixIndex& idx) {
+    Status recorded = edit_index(ctx.job, [&](PrefixIndex& idx) {
       kv::Tree* e = idx.find(id);
       if (!e) return Status::Ok();
       name = e->value_or("NAME", "");

@@ -28,6 +28,6 @@ void learn_prefix(Context& ctx, const std::vector<int>& cached);
 // a new index starts, and the operator is told once how to add the older
 // datasets back (scr_index --build). An index that cannot be read for an
 // I/O reason is left alone: that is not a verdict on the file.
-void set_aside_unreadable_index(Context& ctx);
+void set_aside_unreadable_index(const Job& job);
 
 }  // namespace scr::rt

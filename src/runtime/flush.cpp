@@ -107,9 +107,9 @@ Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string
   return mine;
 }
 
-Status begin_flush(Context& ctx, const FlushJob& job) {
-  return edit_index(ctx, [&](PrefixIndex& idx) {
-    mark_flush_begun(idx, job.desc);
+Status begin_flush(const Job& job, const FlushJob& flush) {
+  return edit_index(job, [&](PrefixIndex& idx) {
+    mark_flush_begun(idx, flush.desc);
     return Status::Ok();
   });
 }
@@ -126,7 +126,7 @@ Status end_flush(Context& ctx, const FlushJob& job, const Result<kv::Tree>& mine
   std::map<int, kv::Tree> send;
   send[0] = *mine;
   auto lists = mpi::exchange_trees(ctx.world, send);
-  SCR_TRY(edit_index(ctx, [&](PrefixIndex& idx) {
+  SCR_TRY(edit_index(ctx.job, [&](PrefixIndex& idx) {
     return record_flushed(ctx.fs(), ctx.settings.prefix, idx, job.desc, ctx.ranks(), std::move(lists),
                           bytes, job_mark_policy(ctx.settings))
         .status();
@@ -151,7 +151,7 @@ MarkPolicy job_mark_policy(const Settings& s) {
 
 Status flush_dataset(Context& ctx, int id) {
   FlushJob job = plan_flush(ctx.settings, ctx.cache, id);
-  SCR_TRY(begin_flush(ctx, job));
+  SCR_TRY(begin_flush(ctx.job, job));
   // SCR_FLUSH_WIDTH processes copy at a time; a copy's error is agreed on
   // in end_flush like any other.
   Result<kv::Tree> mine = Status(Errc::io_error, "flush of dataset " + std::to_string(id) + " did not run");

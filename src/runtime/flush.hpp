@@ -56,7 +56,7 @@ FlushJob plan_copies(const Filemap& fm, int id, const std::string& dir, const st
 // Local, MPI-free: copy the files; returns {FILE/<rel>/{SIZE,CRC}, REDFILE/..}.
 Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string& prefix);
 // Collective: mark the dataset incomplete in the index.
-Status begin_flush(Context& ctx, const FlushJob& job);
+Status begin_flush(const Job& job, const FlushJob& flush);
 // Collective: agree on the copies, write the summary, mark it flushed.
 Status end_flush(Context& ctx, const FlushJob& job, const Result<kv::Tree>& mine);
 // How this job marks a flushed dataset: the CURRENT rule, and its

@@ -5,7 +5,7 @@
 // index meanwhile.
 #pragma once
 
-#include "runtime/context.hpp"
+#include "runtime/job.hpp"
 #include "runtime/flush_protocol.hpp"
 #include "runtime/prefix_index.hpp"
 
@@ -13,10 +13,10 @@ namespace scr::rt {
 
 // edit: Status(PrefixIndex&). Nothing is saved when it fails.
 template <class F>
-Status edit_index(Context& ctx, F&& edit) {
+Status edit_index(const Job& job, F&& edit) {
   Status st;
-  if (ctx.rank() == 0) st = edit_prefix_index(ctx.fs(), ctx.settings.prefix, edit);
-  return mpi::agree(ctx.world, st);
+  if (job.rank() == 0) st = edit_prefix_index(job.fs(), job.settings.prefix, edit);
+  return mpi::agree(job.world, st);
 }
 
 }  // namespace scr::rt

@@ -44,18 +44,18 @@ bool size_mismatch(const Job& job, const CacheCatalog& cache, std::string* why) 
 
 // Every process sends each set member it knows of that member's redundancy
 // descriptor; a rank whose node was lost learns its own here.
-Result<kv::Tree> agree_redundancy(Context& ctx, int id) {
+Result<kv::Tree> agree_redundancy(const Job& job, const CacheCatalog& cache, int id) {
   std::map<int, kv::Tree> send;
-  if (const kv::Tree* descs = ctx.cache.member_descs(id))
+  if (const kv::Tree* descs = cache.member_descs(id))
     for (const auto& [w, d] : descs->children())
-      if (auto r = str::parse_int(w); r && *r >= 0 && *r < ctx.ranks())
+      if (auto r = str::parse_int(w); r && *r >= 0 && *r < job.ranks())
         send[static_cast<int>(*r)] = *d;
-  auto got = mpi::exchange_trees(ctx.world, send);
+  auto got = mpi::exchange_trees(job.world, send);
   Status st;
   if (got.empty())
-    st = Error(Errc::not_found, "the redundancy descriptor of rank " + std::to_string(ctx.rank()) +
+    st = Error(Errc::not_found, "the redundancy descriptor of rank " + std::to_string(job.rank()) +
                                     " was lost with every copy of it");
-  SCR_TRY(mpi::agree(ctx.world, st));
+  SCR_TRY(mpi::agree(job.world, st));
   return got.begin()->second;
 }
 
@@ -69,7 +69,7 @@ Status rebuild_one(Context& ctx, int id) {
   if (mpi::any_true(ctx.world, incomplete)) return Error(Errc::unrecoverable, "it was never completed");
   SCR_ASSIGN_OR_RETURN(kv::Tree desc, agree_descriptor(ctx, id));
   if (ctx.settings.distribute) SCR_TRY(distribute_files(ctx, id));
-  SCR_ASSIGN_OR_RETURN(kv::Tree reddesc, agree_redundancy(ctx, id));
+  SCR_ASSIGN_OR_RETURN(kv::Tree reddesc, agree_redundancy(ctx.job, ctx.cache, id));
   bool flushed = mpi::any_true(ctx.world, ctx.cache.state(id) == CacheState::flushed);
 
   SCR_ASSIGN_OR_RETURN(redset::Set set,

@@ -40,10 +40,10 @@ namespace {
 
 // A dataset that cannot be made whole is not offered: every file must be in
 // the prefix with its recorded size. Process p stats files p, p+n, p+2n...
-Status check_whole(Context& ctx, const Rescaled& r) {
-  for (size_t i = static_cast<size_t>(ctx.rank()); i < r.files.size(); i += static_cast<size_t>(ctx.ranks())) {
-    std::string path = io::path::join(ctx.settings.prefix, r.files[i].name);
-    auto info = ctx.fs().stat(path);
+Status check_whole(const Job& job, const Rescaled& r) {
+  for (size_t i = static_cast<size_t>(job.rank()); i < r.files.size(); i += static_cast<size_t>(job.ranks())) {
+    std::string path = io::path::join(job.settings.prefix, r.files[i].name);
+    auto info = job.fs().stat(path);
     if (!info || !info->is_regular()) return Error(Errc::corrupt, "checkpoint file " + path + " is missing");
     if (info->size != r.files[i].size)
       return Error(Errc::corrupt, path + " has " + std::to_string(info->size) + " bytes, expected " +
@@ -55,24 +55,24 @@ Status check_whole(Context& ctx, const Rescaled& r) {
 // Copy (or, in place, read) one file and compare it with its record. A copy
 // reaches its destination only once its CRC matched (io::copy_file checks
 // before the rename), so a damaged file is never handed out.
-Status fetch_one(Context& ctx, const Rescaled& r, size_t i, const std::string& src, const std::string& dst) {
+Status fetch_one(const Job& job, const Rescaled& r, size_t i, const std::string& src, const std::string& dst) {
   const RestartFile& f = r.files[i];
   uint64_t bytes = 0;
   uint32_t crc = 0;
   if (r.in_place) {
-    SCR_ASSIGN_OR_RETURN(io::FileInfo info, ctx.fs().stat(src));
+    SCR_ASSIGN_OR_RETURN(io::FileInfo info, job.fs().stat(src));
     bytes = info.size;
     if (r.crcs[i]) {
-      SCR_ASSIGN_OR_RETURN(crc, io::file_crc32c(ctx.fs(), src, ctx.settings.piece_size));
+      SCR_ASSIGN_OR_RETURN(crc, io::file_crc32c(job.fs(), src, job.settings.piece_size));
     }
   } else {
-    SCR_TRY(io::make_dirs_within(ctx.fs(), r.node_dir, io::path::dirname(dst), 0700));
+    SCR_TRY(io::make_dirs_within(job.fs(), r.node_dir, io::path::dirname(dst), 0700));
     io::CopyOptions opt;
-    opt.piece_size = ctx.settings.piece_size;
-    opt.keep_meta = ctx.settings.copy_metadata;
+    opt.piece_size = job.settings.piece_size;
+    opt.keep_meta = job.settings.copy_metadata;
     opt.crc32c = &crc;
     opt.expect_crc32c = r.crcs[i];
-    SCR_ASSIGN_OR_RETURN(bytes, io::copy_file(ctx.fs(), src, dst, opt));
+    SCR_ASSIGN_OR_RETURN(bytes, io::copy_file(job.fs(), src, dst, opt));
   }
   if (bytes != f.size)
     return Error(Errc::corrupt, src + " has " + std::to_string(bytes) + " bytes, expected " +
@@ -93,7 +93,7 @@ Status load_rescaled(Context& ctx, int id, const Summary& summary) {
   r->id = id;
   // The summary is the same tree everywhere, so is the outcome of parsing.
   SCR_TRY(parse_summary(ctx.settings.prefix, summary, r.get()));
-  SCR_TRY(mpi::agree(ctx.world, check_whole(ctx, *r)));
+  SCR_TRY(mpi::agree(ctx.world, check_whole(ctx.job, *r)));
   DatasetInfo info = DatasetInfo::from_tree(r->desc);
   r->in_place = ctx.settings.fetch_bypass || DatasetInfo::from_tree(r->desc).bypass;
   r->node_dir = node_dir(ctx.job, select(ctx.settings.reds, info.ckpt, false).store, id);
@@ -137,7 +137,7 @@ Result<std::string> route_rescaled(Context& ctx, const std::string& asked, bool 
   // checks, the others find the mark.
   SCR_ASSIGN_OR_RETURN(io::FileLock lock, io::FileLock::acquire(io::path::join(scr_dir, "lock." + std::to_string(i))));
   if (ctx.fs().stat(mark)) return dst;
-  Status st = fetch_one(ctx, r, i, src, dst);
+  Status st = fetch_one(ctx.job, r, i, src, dst);
   if (st.ok()) st = io::write_file_atomic(ctx.fs(), mark, "");
   if (!st.ok()) {
     r.failed = true;

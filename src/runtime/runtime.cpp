@@ -63,7 +63,7 @@ Status check_path_inputs(const Settings& s, const Identity& id) {
 Status apply_prefix_settings(Context& ctx) {
   const Settings& s = ctx.settings;
   if (!s.prefix_purge && !(s.drop_after_current && !s.current.empty())) return Status::Ok();
-  return edit_index(ctx, [&](PrefixIndex& idx) {
+  return edit_index(ctx.job, [&](PrefixIndex& idx) {
     if (s.prefix_purge) {
       for (int id : idx.ids()) SCR_TRY(delete_prefix_files(ctx.fs(), s.prefix, id));
       for (int id : idx.ids()) idx.erase(id);
@@ -238,7 +238,7 @@ Status Runtime::prepare_restart() {
     SCR_TRY(rebuild_cache(ctx_));
   }
   sweep_rescaled(ctx_);
-  set_aside_unreadable_index(ctx_);
+  set_aside_unreadable_index(ctx_.job);
   SCR_TRY(apply_prefix_settings(ctx_));
   ctx_.restart_candidates.offer(cached_checkpoints(ctx_.job, ctx_.cache));
   learn_prefix(ctx_, ctx_.restart_candidates.ids());

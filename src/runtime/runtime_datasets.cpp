@@ -61,7 +61,7 @@ Status Runtime::set_current(const std::string& name) {
       return Error(Errc::invalid_argument, "dataset '" + name + "' is not a complete checkpoint in cache");
   }
   int indexed = 0;
-  SCR_TRY(edit_index(ctx_, [&](PrefixIndex& idx) {
+  SCR_TRY(edit_index(ctx_.job, [&](PrefixIndex& idx) {
     auto id = idx.find_name(name);
     if (!id) return Status::Ok();
     if (!idx.loadable(*id))
@@ -91,7 +91,7 @@ Status Runtime::set_current(const std::string& name) {
 Status Runtime::drop(const std::string& name) {
   if (ctx_.phase() != Phase::idle) return Error(Errc::bad_state, "SCR_Drop inside a phase");
   bool found = false;
-  SCR_TRY(edit_index(ctx_, [&](PrefixIndex& idx) {
+  SCR_TRY(edit_index(ctx_.job, [&](PrefixIndex& idx) {
     auto id = idx.find_name(name);
     if (!id) return Status::Ok();
     found = true;
@@ -118,7 +118,7 @@ Status Runtime::remove(const std::string& name) {
     SCR_TRY(drop_rescaled(ctx_));
   }
   bool found_prefix = false;
-  SCR_TRY(edit_index(ctx_, [&](PrefixIndex& idx) {
+  SCR_TRY(edit_index(ctx_.job, [&](PrefixIndex& idx) {
     auto id = idx.find_name(name);
     if (!id) return Status::Ok();
     found_prefix = true;

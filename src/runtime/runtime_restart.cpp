@@ -169,7 +169,7 @@ Status Runtime::reject_restart() {
   SCR_TRY(ctx_.flusher->wait_for(ctx_, id));
   if (ctx_.rescaled) SCR_TRY(drop_rescaled(ctx_));
   else SCR_TRY(mpi::agree(ctx_.world, delete_cached(ctx_, id)));
-  SCR_TRY(edit_index(ctx_, [&](PrefixIndex& idx) {
+  SCR_TRY(edit_index(ctx_.job, [&](PrefixIndex& idx) {
     if (!idx.has(id)) return Status::Ok();
     idx.mark_failed(id);
     if (idx.current() == idx.find(id)->value_or("NAME", "")) idx.clear_current();

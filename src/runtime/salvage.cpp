@@ -46,12 +46,12 @@ int old_size(const Job& job, const CacheCatalog& cache, int id) {
 // OLD/<rank> = {FILE/..., REDFILE/...} for each copied rank, SUSPECT/<rank>
 // for each whose copy failed, and NOROOM = 1 when a copy failed for the
 // prefix's sake (no space, I/O error) rather than the cached file's.
-kv::Tree copy_held(Context& ctx, int id) {
+kv::Tree copy_held(const Job& job, const CacheCatalog& cache, int id) {
   kv::Tree out;
-  for (const Filemap* fm : ctx.cache.held()) {
+  for (const Filemap* fm : cache.held()) {
     if (!fm->has(id)) continue;
     std::string rank = std::to_string(fm->owner());
-    auto copied = run_copies(ctx.fs(), plan_copies(ctx.settings, ctx.cache, *fm, id), ctx.settings.prefix);
+    auto copied = run_copies(job.fs(), plan_copies(job.settings, cache, *fm, id), job.settings.prefix);
     if (copied) {
       out.child("OLD").put(rank, std::move(copied).value());
     } else {
@@ -66,24 +66,24 @@ kv::Tree copy_held(Context& ctx, int id) {
 }
 
 // Everyone's step-1 results, merged, on every process.
-kv::Tree gather_copied(Context& ctx, kv::Tree mine) {
+kv::Tree gather_copied(const Job& job, kv::Tree mine) {
   std::map<int, kv::Tree> send{{0, std::move(mine)}};
-  auto got = mpi::exchange_trees(ctx.world, send);
+  auto got = mpi::exchange_trees(job.world, send);
   kv::Tree all;
-  if (ctx.rank() == 0)
+  if (job.rank() == 0)
     for (auto& [r, t] : got)
       for (const char* key : {"OLD", "SUSPECT"})
         if (const kv::Tree* part = t.get(key))
           for (const auto& [rank, entry] : part->children()) all.child(key).put(rank, *entry);
-  mpi::bcast_tree(ctx.world, all, 0);
+  mpi::bcast_tree(job.world, all, 0);
   return all;
 }
 
 // Step 2: the lost old ranks' files, rebuilt in the prefix; the sets to
 // rebuild are dealt out to the processes in turn. Returns the summary
 // entries of the ranks this process rebuilt.
-Result<kv::Tree> rebuild_lost(Context& ctx, int id, const kv::Tree& copied, int writers) {
-  std::string meta_dir = prefix_dataset_dir(ctx.settings.prefix, id);
+Result<kv::Tree> rebuild_lost(const Job& job, int id, const kv::Tree& copied, int writers) {
+  std::string meta_dir = prefix_dataset_dir(job.settings.prefix, id);
   std::map<int, offline::Place> places;
   std::set<int> suspects;
   if (const kv::Tree* old = copied.get("OLD"))
@@ -91,22 +91,22 @@ Result<kv::Tree> rebuild_lost(Context& ctx, int id, const kv::Tree& copied, int 
       auto r = str::parse_int(rank);
       const kv::Tree* red = entry->get("REDFILE");
       if (r && red && red->size() == 1)
-        places[static_cast<int>(*r)] = {ctx.settings.prefix, io::path::join(meta_dir, red->children().begin()->first)};
+        places[static_cast<int>(*r)] = {job.settings.prefix, io::path::join(meta_dir, red->children().begin()->first)};
     }
   if (const kv::Tree* bad = copied.get("SUSPECT"))
     for (const auto& [rank, entry] : bad->children())
       if (auto r = str::parse_int(rank)) suspects.insert(static_cast<int>(*r));
-  offline::Survey survey = offline::survey(ctx.fs(), places, suspects);
+  offline::Survey survey = offline::survey(job.fs(), places, suspects);
   Status st = survey.verdict();
   if (st.ok() && survey.world_ranks != writers)
     st = Error(Errc::corrupt, "its redundancy files belong to a job of " + std::to_string(survey.world_ranks) +
                                   " processes, its filemaps to one of " + std::to_string(writers));
-  SCR_TRY(mpi::agree(ctx.world, st));
+  SCR_TRY(mpi::agree(job.world, st));
   int turn = 0;
   for (offline::SetState& set : survey.sets)
-    if (!set.loss.lost.empty() && turn++ % ctx.ranks() != ctx.rank()) set.loss.lost.clear();
-  auto rebuilt = rebuild_in_prefix(ctx.fs(), survey, ctx.settings.prefix, id, ctx.settings.piece_size);
-  SCR_TRY(mpi::agree(ctx.world, rebuilt.status()));
+    if (!set.loss.lost.empty() && turn++ % job.ranks() != job.rank()) set.loss.lost.clear();
+  auto rebuilt = rebuild_in_prefix(job.fs(), survey, job.settings.prefix, id, job.settings.piece_size);
+  SCR_TRY(mpi::agree(job.world, rebuilt.status()));
   kv::Tree out;
   for (auto& [rank, entry] : *rebuilt) out.put(std::to_string(rank), std::move(entry));
   return out;
@@ -117,7 +117,7 @@ Result<kv::Tree> rebuild_lost(Context& ctx, int id, const kv::Tree& copied, int 
 Status record(Context& ctx, const kv::Tree& desc, int writers, const kv::Tree& copied, kv::Tree rebuilt_mine) {
   std::map<int, kv::Tree> send{{0, std::move(rebuilt_mine)}};
   auto got = mpi::exchange_trees(ctx.world, send);
-  return edit_index(ctx, [&](PrefixIndex& idx) {
+  return edit_index(ctx.job, [&](PrefixIndex& idx) {
     std::map<int, kv::Tree> lists;
     int64_t bytes = 0;
     auto take = [&](const kv::Tree& entries) {
@@ -141,27 +141,27 @@ Status record(Context& ctx, const kv::Tree& desc, int writers, const kv::Tree& c
 
 // Local: remove the application files this process copied to the prefix
 // for a checkpoint that could not be made whole.
-void remove_copies(Context& ctx, const kv::Tree& mine) {
+void remove_copies(const Job& job, const kv::Tree& mine) {
   if (const kv::Tree* old = mine.get("OLD"))
     for (const auto& [rank, entry] : old->children())
       if (auto files = summary_files(*entry))
-        for (const auto& f : *files) (void)io::remove_file(ctx.fs(), io::path::join(ctx.settings.prefix, f.name));
+        for (const auto& f : *files) (void)io::remove_file(job.fs(), io::path::join(job.settings.prefix, f.name));
 }
 
 Status salvage_one(Context& ctx, int id, int writers, const kv::Tree& desc) {
   FlushJob marker;
   marker.desc = desc;
-  SCR_TRY(begin_flush(ctx, marker));
+  SCR_TRY(begin_flush(ctx.job, marker));
   kv::Tree mine;
   SCR_TRY(mpi::in_turns(ctx.world, ctx.settings.flush_width, [&] {
-    mine = copy_held(ctx, id);
+    mine = copy_held(ctx.job, ctx.cache, id);
     return Status::Ok();
   }));
   bool noroom = mpi::any_true(ctx.world, mine.has("NOROOM"));
-  kv::Tree copied = gather_copied(ctx, mine);
-  auto rebuilt = rebuild_lost(ctx, id, copied, writers);
+  kv::Tree copied = gather_copied(ctx.job, mine);
+  auto rebuilt = rebuild_lost(ctx.job, id, copied, writers);
   Status st = rebuilt ? record(ctx, desc, writers, copied, std::move(rebuilt).value()) : rebuilt.status();
-  if (!st.ok()) remove_copies(ctx, mine);
+  if (!st.ok()) remove_copies(ctx.job, mine);
   // Files the prefix could not take were counted lost: whatever failed next
   // is the prefix's doing, not the checkpoint's.
   if (!st.ok() && noroom)
@@ -197,7 +197,7 @@ Status salvage_resized_cache(Context& ctx) {
                 " processes cannot be made whole: " + st.message() + "; trying an older one");
     // Leave no trace of it in the prefix: it is not loadable (its copied
     // files went above; this removes its .scr directory and index entry).
-    SCR_TRY(edit_index(ctx, [&](PrefixIndex& idx) {
+    SCR_TRY(edit_index(ctx.job, [&](PrefixIndex& idx) {
       forget_dataset(ctx.fs(), ctx.settings.prefix, idx, id);
       return Status::Ok();
     }));
