@@ -37,6 +37,17 @@ N=("${CLUSTER_NODES[@]}")
 scratch="$CLUSTER_DIR/scratch"
 prefix="$scratch/prefix"
 mkdir -p "$prefix"
+# Core files a crashed process left, kept (the scratch goes at teardown) and
+# shown with their stack when gdb is installed.
+cores() {
+  local c keep=/tmp/scr-cluster-cores
+  for c in "$prefix"/core*; do
+    [[ -f "$c" ]] || continue
+    mkdir -p "$keep" && cp "$c" "$keep/" && printf '\n--- core kept as %s/%s' "$keep" "${c##*/}"
+    command -v gdb >/dev/null && printf '\n%s' "$(gdb -batch -ex bt "$HEAT" "$c" 2>/dev/null | tail -n 25)"
+  done
+}
+
 tools_path="$T/scr_srun:$T/scr_postrun:$T/scr_scavenge:$T/scr_list_down_nodes:$T/scr_halt:$PATH"
 
 # The uninterrupted result (the checksum does not depend on the ranks).
@@ -47,6 +58,7 @@ reference="$(cd "$scratch/reference" && SCR_CACHE_BASE="$scratch/reference" \
 
 cat >"$scratch/job.sh" <<JOB
 set -u
+ulimit -c unlimited 2>/dev/null
 export PATH="$tools_path"
 export SCR_CACHE_BASE=/dev/shm SCR_CNTL_BASE=/dev/shm SCR_COPY_TYPE=XOR SCR_FLUSH=0
 export SCR_CACHE_BYPASS=0 SCR_MIN_NODES=4 SCR_RUNS=2 SCR_NODE_REMOTE=srun SCR_NODE_TIMEOUT=5
@@ -67,7 +79,7 @@ victim="${N[1]}"
 cluster_lose_node "$victim"
 wait "$alloc" || fail "the allocation failed: $(cat "$scratch/job.out" "$scratch/job.err" | tail -n 30)"
 out="$(cat "$scratch/job.out")"
-show() { printf '%s\n--- stderr\n%s\n' "$out" "$(tail -30 "$scratch/job.err")"; }
+show() { printf '%s\n--- stderr\n%s%s\n' "$out" "$(tail -30 "$scratch/job.err")" "$(cores)"; }
 
 # 1. relaunched without the lost node, resumed from the rebuilt cache.
 grep -q "relaunching on .*" <<<"$out" || fail "scr_srun did not relaunch: $(show)"
@@ -91,6 +103,7 @@ say "scavenged at the end of the job script: $(grep "Saved step.60" <<<"$out" ||
 # A new allocation (new caches: a new job id) restarts from the prefix.
 cat >"$scratch/again.sh" <<JOB
 set -u
+ulimit -c unlimited 2>/dev/null  # a crashed process leaves its core in the prefix (core_pattern "core")
 export PATH="$tools_path"
 export SCR_CACHE_BASE=/dev/shm SCR_CNTL_BASE=/dev/shm SCR_COPY_TYPE=XOR SCR_CACHE_BYPASS=0
 export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include="$CLUSTER_SUBNET"
@@ -107,7 +120,9 @@ JOB
 (cd "$scratch" && timeout 100 salloc -N 2 --ntasks-per-node=2 -w "${N[2]},${N[3]}" bash "$scratch/again.sh" \
   >"$scratch/again.out" 2>"$scratch/again.err") ||
   fail "the second allocation failed: $(cat "$scratch/again.out" "$scratch/again.err" | tail -n 30)"
-again="$(cat "$scratch/again.out")"
+again="$(cat "$scratch/again.out")
+--- stderr
+$(tail -n 20 "$scratch/again.err")$(cores)"
 grep -q "resumed from checkpoint 'step.60'" <<<"$again" || fail "no restart from step.60: $again"
 grep -q "^srun: exit 0$" <<<"$again" || fail "the restart failed: $again"
 # 3. scr_halt -c 1: the running job stops after its next checkpoint (step 80
