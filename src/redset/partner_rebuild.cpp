@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "redset/agree.hpp"
+#include "redset/buffer.hpp"
 #include "redset/partner_layout.hpp"
 #include "redset/pending.hpp"
 #include "redset/streams.hpp"
@@ -55,7 +56,15 @@ class PartnerRebuild : public Rebuild {
     SCR_TRY(agree_in_set(set_, self_.intact ? open_sources() : open_targets()));
     std::vector<OutStream> outs = self_.intact ? sends(plan) : std::vector<OutStream>{};
     std::vector<InStream> ins = self_.intact ? std::vector<InStream>{} : receives(plan);
-    SCR_TRY(agree_in_set(set_, run_streams(set_.comm(), set_.params().piece_size, outs, ins)));
+    // A member sending its own files takes their checksums from that read.
+    if (sends_own_) data_in_->track_crcs();
+    Status moved = run_streams(set_.comm(), set_.params().piece_size, outs, ins);
+    // Every other intact member reads its files for their checksums here,
+    // while the set's transfers still run (most members send nothing), not
+    // after them in recover(): that check is the one read of their files
+    // the rebuild makes.
+    if (self_.intact && moved.ok()) take_read_crcs();
+    SCR_TRY(agree_in_set(set_, moved));
     if (self_.intact) return self_.files;
     wrote_ = true;
     SCR_TRY(data_out_->commit());
@@ -64,6 +73,7 @@ class PartnerRebuild : public Rebuild {
   }
 
   bool wrote_own_files() const override { return wrote_; }
+  std::optional<std::vector<uint32_t>> read_crcs() const override { return read_crcs_; }
 
  private:
   io::Env& env_;
@@ -73,6 +83,8 @@ class PartnerRebuild : public Rebuild {
   SetLoss loss_;
   std::map<int, kv::Tree> entries_;
   bool wrote_ = false;
+  bool sends_own_ = false;
+  std::optional<std::vector<uint32_t>> read_crcs_;
   // An intact member reads its files and the replicas in its redundancy file.
   std::optional<io::LogicalFile> data_in_;
   std::unique_ptr<io::File> red_in_;
@@ -87,6 +99,25 @@ class PartnerRebuild : public Rebuild {
     data_in_.emplace(std::move(data));
     SCR_ASSIGN_OR_RETURN(red_in_, env_.open(redfile_, io::OpenMode::read));
     return Status::Ok();
+  }
+
+  // The CRC32C of each of this member's files: from the stream's read when it
+  // sent them, else read now. A read that fails leaves nothing, and
+  // recover() checks the files itself (and tells a damaged one from a
+  // missing one).
+  void take_read_crcs() {
+    size_t piece = set_.params().piece_size;
+    if (!sends_own_) {
+      data_in_->track_crcs();
+      AlignedBuffer copy(piece);
+      for (uint64_t off = 0; off < data_in_->size(); off += piece) {
+        size_t n = static_cast<size_t>(std::min<uint64_t>(piece, data_in_->size() - off));
+        ViewHold hold;
+        if (!view_or_read(*data_in_, off, n, copy.data(), hold).ok()) return;
+      }
+    }
+    auto crcs = data_in_->part_crcs(piece);
+    if (crcs) read_crcs_ = std::move(*crcs);
   }
 
   Status open_targets() {
@@ -104,6 +135,7 @@ class PartnerRebuild : public Rebuild {
     for (const Transfer& t : plan) {
       if (t.source != set_.rank()) continue;
       if (t.owner == set_.rank()) {
+        sends_own_ = true;
         outs.push_back({t.dests, t.owner, total_size(self_.files),
                         [this](uint64_t off, size_t n, uint8_t* copy, ViewHold& hold) {
                           return view_or_read(*data_in_, off, n, copy, hold);
