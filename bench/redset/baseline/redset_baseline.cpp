@@ -11,7 +11,6 @@
 // (bench/redset/baseline/CMakeLists.txt); redset is not part of SCR++.
 #include <fcntl.h>
 #include <mpi.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,12 +20,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "redset.h"  // declares itself extern "C"
+#include "usage.hpp"
 
 namespace {
 
@@ -141,20 +140,6 @@ class Checkpoint {
   std::vector<uint8_t> block_;
 };
 
-double cpu_seconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  auto sec = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
-  return sec(u.ru_utime) + sec(u.ru_stime);
-}
-
-double peak_rss_mib() {
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);)
-    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
-  return 0;
-}
-
 // A barrier whose waiters sleep, as redset_bench's: ranks done early must not
 // take the CPU from those still working.
 void barrier() {
@@ -174,9 +159,9 @@ struct Timing {
 template <class F>
 Timing timed(F&& step) {
   barrier();
-  double t0 = MPI_Wtime(), c0 = cpu_seconds();
+  double t0 = MPI_Wtime(), c0 = scr::bench::usage::cpu_seconds();
   step();
-  double cpu = cpu_seconds() - c0;
+  double cpu = scr::bench::usage::cpu_seconds() - c0;
   barrier();
   Timing t;
   t.wall_s = MPI_Wtime() - t0;
@@ -251,7 +236,7 @@ int run(const Options& o, int rank, int size) {
     Timing b = timed([&] { rc = redset_recover(MPI_COMM_WORLD, name.c_str(), &r); });
     if (!all_true(rc == REDSET_SUCCESS)) return fail(rank, "redset_recover");
     if (lost) verified = verified && ckpt.matches(path);
-    rss = std::max(rss, peak_rss_mib());
+    rss = std::max(rss, scr::bench::usage::peak_rss_mib());
     rc = redset_unapply(name.c_str(), r);
     redset_delete(&r);
     ::unlink(path.c_str());
