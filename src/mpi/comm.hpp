@@ -55,10 +55,6 @@ class Comm {
   std::unique_ptr<CommImpl> impl_;
 };
 
-// Shut MPI down, for a job that stops inside SCR (SCR_HALT_EXIT); defined
-// in scr_mpi_impl.
-void finalize();
-
 // A peer rank that sends or receives nothing: a point-to-point call with it
 // completes at once. MPI's null process plays this part over MPI; the value
 // is SCR++'s own (MPI_PROC_NULL differs between MPI libraries), and one no

@@ -60,8 +60,6 @@ bool initialized() {
   return up != 0;
 }
 
-void finalize() { MPI_Finalize(); }
-
 MPI_Comm raw(const Comm& comm) {
   const auto* over_mpi = dynamic_cast<const MpiComm*>(&comm.impl());
   return over_mpi ? over_mpi->handle() : MPI_COMM_NULL;

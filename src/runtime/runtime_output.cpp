@@ -258,7 +258,7 @@ void Runtime::exit_if_halted(const char* where) {
   ctx_.events.record({"HALT", "", 0, -1, -1, reason});
   if (ctx_.rank() == 0) log::warn(std::string("halting ") + where + ": " + reason);
   Status st = finalize();
-  mpi::finalize();
+  job_.world.shut_down();
   std::exit(st.ok() ? 0 : 1);
 }
 

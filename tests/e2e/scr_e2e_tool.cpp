@@ -15,7 +15,7 @@
 #include "io/env.hpp"
 #include "io/files.hpp"
 #include "kvtree/codec.hpp"
-#include "runtime/halt.hpp"
+#include "runtime/halt_file.hpp"
 #include "runtime/prefix_index.hpp"
 
 namespace {

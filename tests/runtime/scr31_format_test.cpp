@@ -17,7 +17,7 @@
 #include "io/path.hpp"
 #include "kvtree/file_list.hpp"
 #include "kvtree/veloc_file.hpp"
-#include "runtime/halt.hpp"
+#include "runtime/halt_file.hpp"
 #include "runtime/prefix_index.hpp"
 #include "runtime/scr31/dataset_files.hpp"
 #include "runtime/scr31/shared_format.hpp"

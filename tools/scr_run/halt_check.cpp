@@ -1,8 +1,7 @@
 #include "tools/scr_run/halt_check.hpp"
 
 #include "io/files.hpp"
-#include "runtime/context.hpp"
-#include "runtime/halt.hpp"
+#include "runtime/halt_file.hpp"
 #include "runtime/identity.hpp"
 
 namespace scr::tools::run {
@@ -43,8 +42,7 @@ Result<HaltVerdict> read_verdict(io::Env& env, const rt::Settings& settings) {
   auto halt = rt::read_halt(env, settings.prefix);
   if (!halt) return Error(Errc::corrupt, halt.status().message());
   HaltVerdict v;
-  v.stop_reason = rt::halt_reason(*halt, settings.halt_seconds, rt::allocation_end_time(settings),
-                                  rt::wall_seconds());
+  v.stop_reason = rt::halt_reason_now(*halt, settings);
   if (auto fin = halt->value("FINALIZED")) {
     std::string job = known_job_id(env, settings);
     if (job.empty() || job == *fin) v.finalized = *fin;
