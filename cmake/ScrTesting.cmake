@@ -7,6 +7,9 @@
 #   told it may run as root and oversubscribe this 2-core machine.
 # scr_add_script_test(NAME script [ARGS...] [ENV ...] [TIMEOUT s])
 #   An end-to-end shell scenario (tests/e2e) that runs mpirun itself.
+#
+# Test programs link the fault-injecting I/O library (scr_io_faults, for
+# io::FaultEnv and SCR_FAULT_INJECT); what users link never does.
 
 set(SCR_MPI_ENV
   "OMPI_ALLOW_RUN_AS_ROOT=1" "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"
@@ -17,7 +20,7 @@ set(SCR_MPIEXEC ${MPIEXEC_EXECUTABLE})
 function(scr_add_unit_test name)
   cmake_parse_arguments(T "" "TIMEOUT" "LIBS;ENV" ${ARGN})
   add_executable(${name} ${T_UNPARSED_ARGUMENTS})
-  target_link_libraries(${name} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main)
+  target_link_libraries(${name} PRIVATE ${T_LIBS} scr_io_faults GTest::gtest GTest::gtest_main)
   add_test(NAME ${name} COMMAND ${name})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 120)
@@ -30,7 +33,7 @@ function(scr_add_mpi_test name)
   cmake_parse_arguments(T "" "NP;TIMEOUT" "LIBS;ENV;ARGS" ${ARGN})
   if(NOT TARGET ${name})
     add_executable(${name} ${T_UNPARSED_ARGUMENTS})
-    target_link_libraries(${name} PRIVATE ${T_LIBS} GTest::gtest)
+    target_link_libraries(${name} PRIVATE ${T_LIBS} scr_io_faults GTest::gtest)
   endif()
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 300)

@@ -155,6 +155,14 @@ run_job() {
     envs=("${kept[@]}")
     if [[ -n "${kv#*=}" ]]; then envs+=("$kv"); fi
   done
+  # Fault injection lives only in the test variant of libscr
+  # (<build>/testing/libscr.so, same soname): the library users link has none.
+  for e in "${envs[@]}"; do
+    if [[ "$e" == SCR_FAULT_INJECT=* ]]; then
+      envs+=("LD_LIBRARY_PATH=$SCRPP_BUILD/testing${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
+      break
+    fi
+  done
   JOB_N=$((JOB_N + 1))
   LAST_OUT="$E2E_DIR/job$JOB_N.out"
   LAST_ERR="$E2E_DIR/job$JOB_N.err"

@@ -19,6 +19,11 @@ assert_file "$libdir/cmake/scr/scr-config.cmake" "CMake package file"
 assert_file "$libdir/libscr.a" "static library"
 assert_file "$libdir/pkgconfig/scr.pc" "pkg-config file"
 assert_file "$libdir/pkgconfig/scr-static.pc" "pkg-config file of the static library"
+for lib in "$libdir/libscr.so" "$libdir/libscr.a"; do
+  if nm -C "$lib" | grep -qE 'FaultEnv|FaultFile'; then
+    fail "the installed $lib carries the fault-injecting Env (a test hook)"
+  fi
+done
 say "installed into $INSTALL (libraries in ${libdir#"$INSTALL"/})"
 
 # run_consumer NAME PROGRAM: fresh start, then restart from its checkpoint,
