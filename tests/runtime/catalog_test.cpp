@@ -48,6 +48,8 @@ CacheCatalog reread(const TempDir& dir, int rank = 0) {
 }
 
 // Made once per id: the bytes of a filemap must not depend on when a step ran.
+// Not thread-safe (one map for the whole test binary): in-process ranks get
+// theirs made before they start.
 const kv::Tree& descriptor(int id, const std::string& name) {
   static std::map<int, kv::Tree> made;
   if (auto it = made.find(id); it != made.end()) return it->second;
@@ -273,11 +275,13 @@ TEST(CacheCatalog, CommitAgreedGivesEveryProcessTheOutcome) {
   TempDir dir;
   ASSERT_TRUE(io::make_dirs(io::Env::posix(), dir / "cntl", 0700).ok());
   std::vector<Status> got(2);
+  // Made before the ranks start: descriptor() fills a map the threads share.
+  const kv::Tree& desc = descriptor(1, "ckpt.1");
   mpi::InProcess(2).run([&](mpi::Comm& world) {
     io::FaultEnv env(io::Env::posix());
     CacheCatalog c;
     c.open(env, layout_in(dir), world.rank());
-    c.begin(1, descriptor(1, "ckpt.1"), "/cache");
+    c.begin(1, desc, "/cache");
     if (world.rank() == 1) env.fail_write(1, ENOSPC);
     got[static_cast<size_t>(world.rank())] = c.commit_agreed(world);
   });
