@@ -6,13 +6,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <climits>
 #include <cerrno>
+#include <cstdlib>
 #include <chrono>
 #include <cstring>
 #include <deque>
 #include <optional>
 
 #include "common/strings.hpp"
+#include "io/path.hpp"
 
 namespace scr::tools {
 namespace {
@@ -205,6 +208,26 @@ std::map<std::string, NodeRun> run_each(
     out[c.node] = std::move(c.run);
   }
   return out;
+}
+
+std::string short_host_name() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) return "";
+  std::string s(name);
+  return s.substr(0, s.find('.'));
+}
+
+std::string own_executable() {
+  char buf[PATH_MAX];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
+}
+
+std::string find_on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  for (const auto& dir : str::split(path ? path : "", ':'))
+    if (std::string at = io::path::join(dir, program); ::access(at.c_str(), X_OK) == 0) return at;
+  return "";
 }
 
 std::vector<std::string> node_lines(const std::string& output, const std::string& node) {

@@ -40,6 +40,15 @@ std::map<std::string, NodeRun> run_each(const std::vector<std::string>& nodes,
                                             const std::string& node)>& argv_for,
                                         int timeout_seconds, size_t fanout = 64);
 
+// This host's name up to its first dot, as resource managers list nodes.
+std::string short_host_name();
+
+// This process's own executable (/proc/self/exe), "" when unknown.
+std::string own_executable();
+
+// `program` found in a directory of $PATH, as execvp would: its path, or "".
+std::string find_on_path(const std::string& program);
+
 // The lines a node printed, without the "NODE: " prefix pdsh puts on them.
 std::vector<std::string> node_lines(const std::string& output, const std::string& node);
 

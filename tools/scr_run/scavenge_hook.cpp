@@ -6,6 +6,7 @@
 
 #include "common/strings.hpp"
 #include "io/path.hpp"
+#include "tools/common/remote.hpp"
 #include "tools/scr_run/launch.hpp"
 
 namespace scr::tools::run {
@@ -14,10 +15,8 @@ namespace {
 bool executable(const std::string& path) { return ::access(path.c_str(), X_OK) == 0; }
 
 std::string own_dir() {
-  char buf[4096];
-  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return "";
-  return io::path::dirname(std::string(buf, static_cast<size_t>(n)));
+  std::string self = own_executable();
+  return self.empty() ? "" : io::path::dirname(self);
 }
 
 }  // namespace
@@ -25,10 +24,7 @@ std::string own_dir() {
 std::string find_sibling(const std::string& name) {
   if (std::string dir = own_dir(); !dir.empty() && executable(io::path::join(dir, name)))
     return io::path::join(dir, name);
-  if (const char* path = std::getenv("PATH"))
-    for (const auto& dir : str::split(path, ':'))
-      if (executable(io::path::join(dir, name))) return io::path::join(dir, name);
-  return "";
+  return find_on_path(name);
 }
 
 std::string run_scavenge(const std::string& program, const std::string& prefix) {

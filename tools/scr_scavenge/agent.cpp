@@ -1,7 +1,5 @@
 #include "tools/scr_scavenge/agent.hpp"
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstring>
 #include <set>
@@ -9,6 +7,7 @@
 #include "common/strings.hpp"
 #include "io/path.hpp"
 #include "tools/common/args.hpp"
+#include "tools/common/remote.hpp"
 #include "tools/scr_scavenge/caches.hpp"
 #include "tools/scr_scavenge/copy.hpp"
 #include "tools/scr_scavenge/records.hpp"
@@ -29,13 +28,6 @@ const OptionSpec kAgentOptions[] = {
     {"--ranks", OptionSpec::value, "LIST", ""},
 };
 
-std::string host_name() {
-  char name[256] = {};
-  if (::gethostname(name, sizeof name - 1) != 0) return "?";
-  std::string s(name);
-  return s.substr(0, s.find('.'));
-}
-
 // The job's control directory on this node, and its filemaps.
 struct Local {
   Options o;
@@ -52,7 +44,7 @@ struct Local {
 
 kv::Tree scan(io::Env& env, const Local& local) {
   kv::Tree answer;
-  answer.set("NODE", host_name());
+  answer.set("NODE", short_host_name());
   if (!env.exists(local.cntl)) answer.set("NOCNTL", local.cntl);
   int n = 0;
   for (const auto& fm : local.filemaps) {
@@ -77,7 +69,7 @@ kv::Tree scan(io::Env& env, const Local& local) {
 // Each named rank from its first whole holding here (else its first one).
 kv::Tree copy(io::Env& env, const Local& local, int id, const std::set<int>& ranks) {
   kv::Tree answer;
-  answer.set("NODE", host_name());
+  answer.set("NODE", short_host_name());
   std::map<int, Holding> chosen;
   for (const auto& fm : local.filemaps) {
     if (!fm->has(id)) continue;
@@ -106,7 +98,7 @@ kv::Tree copy(io::Env& env, const Local& local, int id, const std::set<int>& ran
 
 kv::Tree mark(io::Env& env, const Local& local, int id) {
   kv::Tree answer;
-  answer.set("NODE", host_name());
+  answer.set("NODE", short_host_name());
   int i = 0;
   for (const auto& fm : local.filemaps)
     if (fm->has(id))

@@ -1,7 +1,5 @@
 #include "tools/scr_scavenge/options.hpp"
 
-#include <unistd.h>
-
 #include <cstdlib>
 #include <set>
 
@@ -14,6 +12,7 @@
 #include "tools/common/cli.hpp"
 #include "tools/common/hostlist.hpp"
 #include "tools/common/prefix_dir.hpp"
+#include "tools/common/remote.hpp"
 #include "tools/common/resmgr.hpp"
 
 namespace scr::tools::scavenge {
@@ -82,25 +81,11 @@ Result<std::string> find_job_id(io::Env& env, const rt::Settings& settings) {
                    io::path::join(rt::prefix_scr_dir(settings.prefix), "jobid") + "; set SCR_JOB_ID");
 }
 
-std::string this_host() {
-  char name[256] = {};
-  if (::gethostname(name, sizeof name - 1) != 0) return "";
-  std::string s(name);
-  return s.substr(0, s.find('.'));
-}
-
-bool on_path(const std::string& program) {
-  const char* path = std::getenv("PATH");
-  for (const auto& dir : str::split(path ? path : "", ':'))
-    if (::access(io::path::join(dir, program).c_str(), X_OK) == 0) return true;
-  return false;
-}
-
 // The method SCR's scripts would use: the resource manager's launcher under
 // SLURM, else pdsh, else ssh.
 std::string default_remote(const JobEnv& job) {
   if (job.manager == "SLURM") return "srun";
-  return on_path("pdsh") ? "pdsh" : "ssh";
+  return find_on_path("pdsh").empty() ? "ssh" : "pdsh";
 }
 
 // The hosts whose caches are read through agents, and how they are reached.
@@ -122,7 +107,7 @@ Status cluster_options(const Args& args, const rt::Config& config, Options* o) {
     o->hosts = job->nodes;
   }
   if (!o->nodes.empty() || o->cache_base_given ||
-      (o->hosts.size() == 1 && o->hosts.front() == this_host()))
+      (o->hosts.size() == 1 && o->hosts.front() == short_host_name()))
     o->hosts.clear();
   if (auto list = config.get("SCR_EXCLUDE_NODES"); list && !list->empty()) {
     auto hosts = expand_hosts(*list);

@@ -1,9 +1,5 @@
 #include "tools/scr_scavenge/remote_caches.hpp"
 
-#include <unistd.h>
-
-#include <climits>
-
 #include "common/strings.hpp"
 #include "tools/common/remote.hpp"
 #include "tools/common/resmgr.hpp"
@@ -217,9 +213,8 @@ std::unique_ptr<Caches> remote_caches(io::Env& env, const Options& o, std::strin
 }
 
 std::string own_program() {
-  char buf[PATH_MAX];
-  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string("scr_scavenge");
+  std::string self = own_executable();
+  return self.empty() ? std::string("scr_scavenge") : self;
 }
 
 }  // namespace scr::tools::scavenge
