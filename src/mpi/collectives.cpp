@@ -1,5 +1,6 @@
 // Collective decisions and broadcasts of small values (declared in comm.hpp).
 #include <algorithm>
+#include <cstring>
 
 #include "mpi/comm.hpp"
 
@@ -23,18 +24,31 @@ std::vector<std::array<uint64_t, 2>> allgather_pairs(const Comm& comm,
   return all;
 }
 
-// An allgather of names and a local sort is O(P) memory per process, which is
-// fine for the job sizes we target; a distributed (e.g. bitonic) sort of the
-// names is the scalable replacement should we ever need it.
+// The names go up a tree to rank 0, which numbers them; each process gets
+// its group's number and the count back down. A process never holds the
+// other processes' names (an allgather would give each of them all P), and
+// rank 0 holds them once: what SCR does with a distributed sort, at the cost
+// of rank 0 sorting P names.
 Comm split_by_string(const Comm& comm, const std::string& s, int* group_id, int* num_groups) {
-  auto names = allgather_strings(comm, s);
-  std::vector<std::string> distinct = names;
-  std::sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  int id = static_cast<int>(std::lower_bound(distinct.begin(), distinct.end(), s) - distinct.begin());
-  if (group_id) *group_id = id;
-  if (num_groups) *num_groups = static_cast<int>(distinct.size());
-  return comm.split(id, comm.rank());
+  auto names = comm.impl().gather_strings(s, 0);
+  std::vector<std::string> numbered;
+  if (comm.rank() == 0) {
+    std::vector<std::string> distinct = names;
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    for (const auto& name : names) {
+      std::array<int, 2> id_and_count{
+          static_cast<int>(std::lower_bound(distinct.begin(), distinct.end(), name) - distinct.begin()),
+          static_cast<int>(distinct.size())};
+      numbered.emplace_back(reinterpret_cast<const char*>(id_and_count.data()), sizeof id_and_count);
+    }
+  }
+  std::string mine = comm.impl().scatter_strings(std::move(numbered), 0);
+  std::array<int, 2> id_and_count{};
+  std::memcpy(id_and_count.data(), mine.data(), sizeof id_and_count);
+  if (group_id) *group_id = id_and_count[0];
+  if (num_groups) *num_groups = id_and_count[1];
+  return comm.split(id_and_count[0], comm.rank());
 }
 
 bool all_true(const Comm& comm, bool flag) {

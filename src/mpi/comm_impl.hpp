@@ -74,6 +74,12 @@ class CommImpl {
   // `in` comes from it.
   virtual void alltoall(const void* out, size_t bytes, void* in) const = 0;
   virtual void bcast(void* data, size_t bytes, int root) const = 0;
+  // Strings of any length from every process to `root`, in rank order there
+  // (empty elsewhere): what one process must learn of every other, without
+  // every process holding all of it as an allgather would.
+  virtual std::vector<std::string> gather_strings(std::string_view mine, int root) const = 0;
+  // `parts[r]` (given on `root`, one per process) to process r.
+  virtual std::string scatter_strings(std::vector<std::string> parts, int root) const = 0;
 };
 
 }  // namespace scr::mpi

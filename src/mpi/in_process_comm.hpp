@@ -1,8 +1,8 @@
 // The in-process implementation of the communicator primitives
 // (comm_impl.hpp): ranks are threads sharing a Fabric. Collectives are plain
-// messages on the communicator's collective context, every rank sending its
-// part to every rank that needs it: O(P^2) messages, right for a handful of
-// threads in a test.
+// messages on the communicator's collective context along binomial trees, so
+// that a rank of a job of thousands sends O(log P) messages per collective,
+// as under MPI (in_process_comm.cpp); all-to-all alone is P messages a rank.
 #pragma once
 
 #include <memory>
@@ -38,6 +38,8 @@ class InProcessComm final : public CommImpl {
   std::vector<std::string> allgather_strings(std::string_view mine) const override;
   void alltoall(const void* out, size_t bytes, void* in) const override;
   void bcast(void* data, size_t bytes, int root) const override;
+  std::vector<std::string> gather_strings(std::string_view mine, int root) const override;
+  std::string scatter_strings(std::vector<std::string> parts, int root) const override;
 
   // Nonblocking transfers of the request slots; a null result is complete.
   std::shared_ptr<PostedReceive> post_receive(void* data, size_t bytes, int source,
@@ -50,6 +52,17 @@ class InProcessComm final : public CommImpl {
   void collective_send(int dest, std::string_view bytes) const;
   std::string collective_recv(int source) const;
   std::vector<std::string> exchange(std::string_view mine) const;
+  int real_rank(int virtual_rank, int root) const;
+  // Up a binomial tree: the root gets every rank's `mine` concatenated in
+  // the order of ranks counted from the root; the others get "".
+  std::string gather_concatenated(std::string mine, int root) const;
+  // Down a binomial tree: every rank gets the root's `data`.
+  void bcast_bytes(std::string& data, int root) const;
+  // Down a binomial tree: every rank gets its part of the root's `parts`
+  // (indexed by rank; ignored elsewhere).
+  std::string scatter_concatenated(std::vector<std::string> parts, int root) const;
+  template <typename T>
+  T reduce_all(T v, ReduceOp op) const;
 
   std::shared_ptr<Fabric> fabric_;
   uint64_t context_;  // even; context_ + 1 carries the collectives

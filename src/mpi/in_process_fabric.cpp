@@ -7,6 +7,11 @@
 
 namespace scr::mpi {
 
+Traffic& thread_traffic() {
+  thread_local Traffic traffic;
+  return traffic;
+}
+
 uint64_t Fabric::derived_context(uint64_t parent, uint64_t sequence, int color) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto [it, made] = derived_.try_emplace({parent, sequence, color}, next_context_);
@@ -25,10 +30,17 @@ void Fabric::deliver(PostedReceive& receive, const void* data, size_t bytes) {
     if (bytes > 0) std::memcpy(receive.data, data, std::min(bytes, receive.capacity));
   }
   receive.done = true;
+  if (receive.waiter) {
+    --blocked_;
+    receive.waiter->notify_one();
+  }
 }
 
 void Fabric::send(uint64_t context, int source, int dest, int tag, const void* data,
                   size_t bytes) {
+  Traffic& mine = thread_traffic();
+  ++mine.messages;
+  mine.bytes += bytes;
   std::lock_guard<std::mutex> lock(mutex_);
   Mailbox& box = mailboxes_[{context, dest}];
   auto match = std::find_if(box.posted.begin(), box.posted.end(), [&](const auto& r) {
@@ -37,7 +49,6 @@ void Fabric::send(uint64_t context, int source, int dest, int tag, const void* d
   if (match != box.posted.end()) {
     deliver(**match, data, bytes);
     box.posted.erase(match);
-    changed_.notify_all();
     return;
   }
   box.unmatched.push_back({source, tag, std::string(static_cast<const char*>(data), bytes)});
@@ -59,36 +70,41 @@ std::shared_ptr<PostedReceive> Fabric::post(uint64_t context, int me, PostedRece
   return posted;
 }
 
-bool Fabric::all_stuck() const {
-  if (finished_ + static_cast<int>(waiting_.size()) < ranks_) return false;
-  return std::none_of(waiting_.begin(), waiting_.end(), [](const auto* r) { return r->done; });
+void Fabric::abort_locked(const std::string& why) {
+  if (aborted_.empty()) aborted_ = why;
+  for (PostedReceive* r : waiting_) r->waiter->notify_one();
 }
 
-void Fabric::wait(const PostedReceive& receive) {
+void Fabric::wait(PostedReceive& receive) {
+  // One condition variable per thread: a thread waits for one receive at a time.
+  thread_local std::condition_variable wake;
   std::unique_lock<std::mutex> lock(mutex_);
-  waiting_.insert(&receive);
-  if (!receive.done && aborted_.empty() && all_stuck()) {
-    aborted_ = "every rank still running waits for a message that no rank will send";
-    changed_.notify_all();
+  if (receive.done || !aborted_.empty()) {
+    if (!receive.done) throw std::runtime_error("in-process run aborted: " + aborted_);
+    return;
   }
-  changed_.wait(lock, [&] { return receive.done || !aborted_.empty(); });
+  receive.waiter = &wake;
+  waiting_.insert(&receive);
+  ++blocked_;
+  if (all_stuck()) abort_locked("every rank still running waits for a message that no rank will send");
+  wake.wait(lock, [&] { return receive.done || !aborted_.empty(); });
   waiting_.erase(&receive);
-  if (!receive.done) throw std::runtime_error("in-process run aborted: " + aborted_);
+  receive.waiter = nullptr;
+  if (!receive.done) {
+    --blocked_;
+    throw std::runtime_error("in-process run aborted: " + aborted_);
+  }
 }
 
 void Fabric::abort(const std::string& why) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (aborted_.empty()) aborted_ = why;
-  changed_.notify_all();
+  abort_locked(why);
 }
 
 void Fabric::rank_finished() {
   std::lock_guard<std::mutex> lock(mutex_);
   ++finished_;
-  if (aborted_.empty() && !waiting_.empty() && all_stuck()) {
-    aborted_ = "ranks wait for messages from ranks that have returned";
-    changed_.notify_all();
-  }
+  if (aborted_.empty() && all_stuck()) abort_locked("ranks wait for messages from ranks that have returned");
 }
 
 }  // namespace scr::mpi

@@ -3,8 +3,13 @@
 // matched as MPI matches them: by communicator context, destination, source
 // and tag, in the order sent; receives are matched in the order posted.
 // Because a send copies, every send completes at once (MPI allows a send to
-// buffer so); only receives wait. One lock guards everything: these are
-// tests, not pipelines.
+// buffer so); only receives wait.
+//
+// Jobs of thousands of ranks run on it (bench/scale), so nothing here may
+// cost a rank work in proportion to the number of ranks: a delivery wakes
+// the one thread waiting for that receive (its own condition variable), not
+// every waiting thread, and deciding that every rank is stuck is a counter,
+// not a scan. One lock guards the matching, held for a few map operations.
 #pragma once
 
 #include <condition_variable>
@@ -32,7 +37,17 @@ struct PostedReceive {
   int tag = 0;
   bool done = false;
   Status status;  // a message longer than `capacity` is an Errc::mpi_error
+  // While its rank waits for it: whom a delivery wakes.
+  std::condition_variable* waiter = nullptr;
 };
+
+// What the calling thread (a rank of an in-process job) has sent so far:
+// messages and their bytes, every send counted once, collectives included.
+struct Traffic {
+  uint64_t messages = 0;
+  uint64_t bytes = 0;
+};
+Traffic& thread_traffic();
 
 class Fabric {
  public:
@@ -51,7 +66,7 @@ class Fabric {
   std::shared_ptr<PostedReceive> post(uint64_t context, int me, PostedReceive receive);
   // Until `receive` is done. Throws when the run was aborted, or when every
   // rank still running waits for a message no one is left to send.
-  void wait(const PostedReceive& receive);
+  void wait(PostedReceive& receive);
 
   // Ends every wait, now and later, with `why`.
   void abort(const std::string& why);
@@ -68,16 +83,19 @@ class Fabric {
     std::deque<Message> unmatched;
     std::deque<std::shared_ptr<PostedReceive>> posted;
   };
-  static void deliver(PostedReceive& receive, const void* data, size_t bytes);
-  bool all_stuck() const;
+  // Under the lock: fills `receive` and wakes its waiter, if any.
+  void deliver(PostedReceive& receive, const void* data, size_t bytes);
+  // Under the lock: every rank still running waits for a receive not done.
+  bool all_stuck() const { return blocked_ > 0 && finished_ + blocked_ >= ranks_; }
+  void abort_locked(const std::string& why);
 
   const int ranks_;
   std::mutex mutex_;
-  std::condition_variable changed_;
   std::map<std::pair<uint64_t, int>, Mailbox> mailboxes_;  // by (context, destination)
   std::map<std::tuple<uint64_t, uint64_t, int>, uint64_t> derived_;
   uint64_t next_context_ = 2;  // 0 and 1 are the world's
-  std::set<const PostedReceive*> waiting_;
+  std::set<PostedReceive*> waiting_;  // receives whose ranks wait, done or not
+  int blocked_ = 0;                   // of those, the ones not done
   int finished_ = 0;
   std::string aborted_;
 };

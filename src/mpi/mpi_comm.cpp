@@ -187,4 +187,42 @@ void MpiComm::bcast(void* data, size_t bytes, int root) const {
   MPI_Bcast(data, static_cast<int>(bytes), MPI_BYTE, root, comm_);
 }
 
+std::vector<std::string> MpiComm::gather_strings(std::string_view mine, int root) const {
+  int n = size(), me = rank();
+  int len = static_cast<int>(mine.size());
+  std::vector<int> lens(me == root ? static_cast<size_t>(n) : 0), displs(lens.size());
+  MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, root, comm_);
+  int total = 0;
+  for (size_t i = 0; i < lens.size(); ++i) {
+    displs[i] = total;
+    total += lens[i];
+  }
+  std::string all(static_cast<size_t>(total), '\0');
+  MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, root,
+              comm_);
+  std::vector<std::string> out(lens.size());
+  for (size_t i = 0; i < out.size(); ++i)
+    out[i] = all.substr(static_cast<size_t>(displs[i]), static_cast<size_t>(lens[i]));
+  return out;
+}
+
+std::string MpiComm::scatter_strings(std::vector<std::string> parts, int root) const {
+  int me = rank();
+  std::vector<int> lens, displs;
+  std::string all;
+  if (me == root) {
+    for (const auto& p : parts) {
+      displs.push_back(static_cast<int>(all.size()));
+      lens.push_back(static_cast<int>(p.size()));
+      all += p;
+    }
+  }
+  int len = 0;
+  MPI_Scatter(lens.data(), 1, MPI_INT, &len, 1, MPI_INT, root, comm_);
+  std::string mine(static_cast<size_t>(len), '\0');
+  MPI_Scatterv(all.data(), lens.data(), displs.data(), MPI_CHAR, mine.data(), len, MPI_CHAR, root,
+               comm_);
+  return mine;
+}
+
 }  // namespace scr::mpi

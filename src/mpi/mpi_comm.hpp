@@ -55,6 +55,8 @@ class MpiComm final : public CommImpl {
   std::vector<std::string> allgather_strings(std::string_view mine) const override;
   void alltoall(const void* out, size_t bytes, void* in) const override;
   void bcast(void* data, size_t bytes, int root) const override;
+  std::vector<std::string> gather_strings(std::string_view mine, int root) const override;
+  std::string scatter_strings(std::vector<std::string> parts, int root) const override;
 
  private:
   MPI_Comm comm_;

@@ -142,6 +142,20 @@ TEST(AllgatherStrings, VariedLengthsEmptyAndBinary) {
   for (int k = 0; k < n; ++k) EXPECT_EQ(all[static_cast<size_t>(k)], mine(k)) << "rank " << k;
 }
 
+// Gather to and scatter from a root other than 0, with an empty part.
+TEST(GatherScatterStrings, ToAndFromARoot) {
+  auto w = world();
+  int r = w.rank(), n = w.size(), root = n - 1;
+  auto part = [](int k) { return k == 1 ? std::string() : std::string(size_t(k + 1), char('a' + k)); };
+  auto got = w.impl().gather_strings(part(r), root);
+  ASSERT_EQ(got.size(), r == root ? size_t(n) : 0u);
+  for (size_t k = 0; k < got.size(); ++k) EXPECT_EQ(got[k], part(int(k)));
+  std::vector<std::string> parts;
+  if (r == root)
+    for (int k = 0; k < n; ++k) parts.push_back(part(n - 1 - k));
+  EXPECT_EQ(w.impl().scatter_strings(parts, root), part(n - 1 - r));
+}
+
 TEST(Reductions, Values) {
   auto w = world();
   int r = w.rank(), n = w.size();

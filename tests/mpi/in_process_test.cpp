@@ -14,6 +14,7 @@
 #include "kvtree/tree.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/in_process.hpp"
+#include "mpi/in_process_fabric.hpp"
 #include "mpi/requests.hpp"
 
 namespace {
@@ -189,6 +190,74 @@ TEST(InProcess, TreeHelpersOverThePrimitives) {
     EXPECT_EQ(st.message(), "rank 2: disk gone");
     EXPECT_TRUE(mpi::agree(world, Status::Ok()).ok());
   });
+}
+
+// The collectives run on trees: at sizes that are not powers of two, with
+// roots other than 0, every rank gets what MPI would give it.
+TEST(InProcess, TreeCollectivesAtOddSizesAndRoots) {
+  for (int n : {1, 5, 13}) {
+    mpi::InProcess job(n);
+    job.run([n](mpi::Comm& world) {
+      int r = world.rank();
+      int root = n / 2;
+      auto gathered = world.impl().gather_strings(text(r, r), root);
+      if (r == root) {
+        ASSERT_EQ(gathered.size(), size_t(n));
+        for (int k = 0; k < n; ++k) EXPECT_EQ(gathered[size_t(k)], text(k, k));
+      } else {
+        EXPECT_TRUE(gathered.empty());
+      }
+      std::vector<std::string> parts;
+      if (r == root)
+        for (int k = 0; k < n; ++k) parts.push_back(std::string(size_t(k), 'x') + text(k, 0));
+      EXPECT_EQ(world.impl().scatter_strings(parts, root), std::string(size_t(r), 'x') + text(r, 0));
+      std::string s = r == root ? "from the root" : "";
+      mpi::bcast_string(world, s, root);
+      EXPECT_EQ(s, "from the root");
+      EXPECT_EQ(mpi::sum(world, int64_t{r}), int64_t{n} * (n - 1) / 2);
+      auto all = mpi::allgather_strings(world, text(r, n));
+      ASSERT_EQ(all.size(), size_t(n));
+      for (int k = 0; k < n; ++k) EXPECT_EQ(all[size_t(k)], text(k, n));
+      // Thirds, ranked backwards, with rank 1 left out.
+      mpi::Comm third = world.split(r == 1 ? -1 : r % 3, -r);
+      EXPECT_EQ(third.valid(), r != 1);
+      if (third.valid()) {
+        int members = 0, above = 0;
+        for (int k = 0; k < n; ++k)
+          if (k != 1 && k % 3 == r % 3) {
+            ++members;
+            above += k > r;
+          }
+        EXPECT_EQ(third.size(), members);
+        EXPECT_EQ(third.rank(), above);
+        EXPECT_EQ(mpi::sum(third, int64_t{1}), members);
+      }
+    });
+  }
+}
+
+// What a rank sends for a collective grows with the logarithm of the job's
+// size, as under MPI: a job of thousands of ranks costs each a few dozen
+// messages, not thousands (every rank sending to every other).
+TEST(InProcess, CollectivesCostEachRankLogarithmicallyManyMessages) {
+  constexpr int kRanks = 1024;  // log2: 10
+  mpi::InProcess job(kRanks);
+  std::vector<uint64_t> sent(kRanks);
+  job.run([&](mpi::Comm& world) {
+    int r = world.rank();
+    world.barrier();
+    (void)mpi::max(world, int64_t{r});
+    std::string s = r == 0 ? "x" : "";
+    mpi::bcast_string(world, s, 0);
+    mpi::Comm half = world.split(r % 2, r);
+    mpi::Comm node = mpi::split_by_string(world, "node" + std::to_string(r / 16));
+    std::map<int, Tree> send{{(r + 1) % kRanks, Tree()}};
+    EXPECT_EQ(mpi::exchange_trees(world, send).count((r + kRanks - 1) % kRanks), 1u);
+    sent[size_t(r)] = mpi::thread_traffic().messages;
+  });
+  // Each of 8 collective steps (split_by_string and exchange_trees are two
+  // or three) may cost a rank two messages per level of a tree of 10 levels.
+  for (int r = 0; r < kRanks; ++r) EXPECT_LE(sent[size_t(r)], 12u * 2 * 10 + 1) << "rank " << r;
 }
 
 // A rank that throws ends the others' waits; run() names it.
