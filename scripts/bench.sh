@@ -64,14 +64,15 @@ if want redset; then
 import json, sys
 rows = [json.loads(l)["result"] for l in open(sys.argv[1]) if '"bench":"redset"' in l]
 print(f"{'scheme':>8} {'nodes':>5} {'MiB/rank':>8} {'write s':>8} {'encode s':>9} {'x write':>7} "
-      f"{'floor':>6} {'x floor':>7} {'lost':>4} {'rebuild s':>9} {'x encode':>8} {'RSS MiB':>7} {'ok':>3}")
+      f"{'floor':>6} {'x floor':>7} {'lost':>4} {'rebuild s':>9} {'x encode':>8} {'x rfloor':>8} {'RSS MiB':>7} {'ok':>3}")
 for r in rows:
     print(f"{r['scheme']:>8} {r['nodes']:>5} {r['bytes_per_rank'] >> 20:>8} {r['write_s']:>8.3f} "
           f"{r['encode_s']:>9.3f} {r['encode_over_write']:>7.2f} {r['floor_over_write']:>6.2f} "
           f"{r['encode_over_floor']:>7.2f} {r['lost']:>4} {r['rebuild_s']:>9.3f} "
-          f"{r['rebuild_over_encode']:>8.2f} {r['peak_rss_mib']:>7.1f} {'yes' if r['verified'] else 'NO':>3}")
+          f"{r['rebuild_over_encode']:>8.2f} {r['rebuild_over_floor']:>8.2f} {r['peak_rss_mib']:>7.1f} "
+          f"{'yes' if r['verified'] else 'NO':>3}")
 print("(floor: x write of the least the scheme's data movements take on this machine, timed alone"
-      " in the same run; x floor: the encode over it)")
+      " in the same run; x floor: the encode over it; x rfloor: the rebuild over the rebuild's own floor)")
 PY
 fi
 
@@ -115,9 +116,11 @@ for r in rows:
     cells.setdefault(key, {}).setdefault(r["round"], {})[r["engine"]] = x
 def span(v):
     return f"{min(v):.2f}-{max(v):.2f}" if len(v) > 1 else f"{v[0]:.2f}" if v else "-"
-print("speed-up = redset / SCR++ per round (wall time; cpu: user+sys summed over ranks); medians of REPEAT")
+print("speed-up = redset / SCR++ per round (wall time; cpu: user+sys summed over ranks); medians of REPEAT;"
+      " x floor, x rfloor: SCR++'s encode and rebuild over their floors")
 print(f"{'scheme':>8} {'nodes':>5} {'MiB':>4} {'SCR++ enc s':>11} {'redset enc s':>12} {'encode x':>10} {'enc cpu x':>10} "
-      f"{'SCR++ reb s':>11} {'redset reb s':>12} {'rebuild x':>10} {'reb cpu x':>10} {'RSS SCR++/redset':>16} {'ok':>3}")
+      f"{'SCR++ reb s':>11} {'redset reb s':>12} {'rebuild x':>10} {'reb cpu x':>10} {'RSS SCR++/redset':>16} "
+      f"{'x floor':>9} {'x rfloor':>9} {'ok':>3}")
 order = {"xor": 0, "partner": 1, "rs": 2}
 for key in sorted(cells, key=lambda k: (order.get(k[0], 9), k[1], k[2])):
     pairs = [v for v in cells[key].values() if "scr" in v and "redset" in v]
@@ -129,7 +132,8 @@ for key in sorted(cells, key=lambda k: (order.get(k[0], 9), k[1], k[2])):
     print(f"{key[0]:>8} {key[1]:>5} {key[2]:>4} {span(f('scr', 'encode_s')):>11} {span(f('redset', 'encode_s')):>12} "
           f"{span(ratio('encode_s')):>10} {span(ratio('encode_cpu_s')):>10} {span(f('scr', 'rebuild_s')):>11} "
           f"{span(f('redset', 'rebuild_s')):>12} {span(ratio('rebuild_s')):>10} {span(ratio('rebuild_cpu_s')):>10} "
-          f"{max(f('scr', 'peak_rss_mib')):>7.1f}/{max(f('redset', 'peak_rss_mib')):<8.1f} {'yes' if ok else 'NO':>3}")
+          f"{max(f('scr', 'peak_rss_mib')):>7.1f}/{max(f('redset', 'peak_rss_mib')):<8.1f} "
+          f"{span(f('scr', 'encode_over_floor')):>9} {span(f('scr', 'rebuild_over_floor')):>9} {'yes' if ok else 'NO':>3}")
 PY
   fi
 fi

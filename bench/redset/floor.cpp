@@ -13,6 +13,7 @@
 #include "redset/kernels/xor.hpp"
 #include "redset/layout.hpp"
 #include "redset/ring.hpp"
+#include "redset/rs_jobs.hpp"
 
 namespace scr::bench {
 namespace {
@@ -147,26 +148,97 @@ Result<FloorParts> measure_floor(const mpi::Comm& world, const redset::Set& set,
   return p;
 }
 
-double floor_seconds(const redset::Set& set, int k, const FloorParts& parts, const Timing& write) {
-  const double p = set.ranks();
-  // Per protected byte: bytes sent to other members, bytes of redundancy written.
-  double sent = 0, written = 0;
-  switch (set.scheme()) {
-    case redset::Scheme::single: break;
-    case redset::Scheme::partner: sent = written = k; break;       // k replicas
-    case redset::Scheme::xor_code: sent = 1; written = 1 / (p - 1); break;
-    case redset::Scheme::rs: sent = 1 + (k - 1) / (p - k); written = k / (p - k); break;
-  }
-  // The ring XORs at its p-2 middle steps of p-1 chunks: the first sends a
-  // chunk as it is, the last keeps what arrives.
-  double xored = set.scheme() == redset::Scheme::xor_code ? (p - 2) / (p - 1) : 0;
+namespace {
+
+// Bytes each part moves per rank, in units of the checkpoint's size D, on
+// average over the set's members.
+struct Counts {
+  double read = 1, crc = 1, sent = 0, written = 0, xored = 0, coded = 0;
+};
+
+// The smaller of the sum of the parts' wall times and of their CPU times
+// spread over the machine's cores, each part scaled by its count.
+double floor_of(const Counts& c, const FloorParts& parts, const Timing& write) {
   auto sum = [&](double Timing::*of) {
     double read = std::min(parts.view.*of, parts.read.*of);
-    return read + parts.crc.*of + sent * (parts.send.*of) + written * (write.*of) +
-           xored * (parts.xor_.*of) + parts.code.*of;
+    return c.read * read + c.crc * (parts.crc.*of) + c.sent * (parts.send.*of) +
+           c.written * (write.*of) + c.xored * (parts.xor_.*of) + c.coded * (parts.code.*of);
   };
   double cores = static_cast<double>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
   return std::min(sum(&Timing::wall_s), sum(&Timing::cpu_s) / cores);
+}
+
+}  // namespace
+
+double floor_seconds(const redset::Set& set, int k, const FloorParts& parts, const Timing& write) {
+  const double p = set.ranks();
+  // Per protected byte: bytes sent to other members, bytes of redundancy written.
+  Counts c;
+  switch (set.scheme()) {
+    case redset::Scheme::single: break;
+    case redset::Scheme::partner: c.sent = c.written = k; break;       // k replicas
+    case redset::Scheme::xor_code: c.sent = 1; c.written = 1 / (p - 1); break;
+    case redset::Scheme::rs: c.sent = 1 + (k - 1) / (p - k); c.written = k / (p - k); c.coded = 1; break;
+  }
+  // The ring XORs at its p-2 middle steps of p-1 chunks: the first sends a
+  // chunk as it is, the last keeps what arrives.
+  if (set.scheme() == redset::Scheme::xor_code) c.xored = (p - 2) / (p - 1);
+  return floor_of(c, parts, write);
+}
+
+double rebuild_floor_seconds(const redset::Set& set, int k, int lost, const FloorParts& parts,
+                             const Timing& write) {
+  const int members = set.ranks();
+  const double p = members, m = lost;
+  // Every member checks all of its files: the survivors the ones they keep,
+  // the lost members the ones they get back.
+  Counts c;
+  switch (set.scheme()) {
+    case redset::Scheme::single: c.read = (p - m) / p; break;
+    case redset::Scheme::partner:
+      // A lost member gets its own files from a replica (read by its holder)
+      // and the k replicas it held from their owners (read for their check
+      // anyway): (1 + k) D sent to it and written by it.
+      c.sent = c.written = m * (1 + k) / p;
+      break;
+    case redset::Scheme::xor_code:
+      // The survivors read their p symbols (D and their check chunk, D/(p-1)),
+      // p-1 of them: D per member of the set. The reduction to the lost
+      // member sends every symbol once and XORs at p-2 of the p-1 steps of
+      // each stripe; the lost member writes its p symbols.
+      c.sent = 1;
+      c.xored = (p - 2) / (p - 1);
+      c.written = 1 / (p - 1);
+      break;
+    case redset::Scheme::rs: {
+      // As the rebuild's stripe jobs move them: the survivors read all their
+      // data (for the check) and the check symbols a job takes as sources;
+      // sources away from the job's gatherer, and every lost symbol, are sent.
+      std::vector<int> gone;
+      for (int i = 0; i < lost; ++i) gone.push_back(i);
+      auto jobs = redset::rebuild_jobs(members, k, gone);
+      if (!jobs.ok()) return 0;
+      double check_sources = 0, sends = 0;
+      for (const auto& job : *jobs) {
+        for (const auto& src : job.sources) {
+          if (src.symbol.kind == redset::Symbol::Kind::check) ++check_sources;
+          if (src.member != job.gatherer) ++sends;
+        }
+        for (const auto& out : job.outputs)
+          if (out.member != job.gatherer) ++sends;
+      }
+      // In chunks c = D/(p-k), averaged over the p members.
+      const double chunk = 1 / (p - k);
+      c.read = ((p - m) * (p - k) + check_sources) * chunk / p;
+      c.sent = sends * chunk / p;
+      c.written = m * p * chunk / p;
+      // Each job turns p-k source pieces into m lost ones where the encode
+      // made k: D source bytes per member, m rows instead of k.
+      c.coded = m / k;
+      break;
+    }
+  }
+  return floor_of(c, parts, write);
 }
 
 }  // namespace scr::bench

@@ -37,4 +37,10 @@ Result<FloorParts> measure_floor(const mpi::Comm& world, const redset::Set& set,
 // whose ranks wait for each other does not count its idle time).
 double floor_seconds(const redset::Set& set, int k, const FloorParts& parts, const Timing& write);
 
+// The same for the rebuild after the loss of `lost` members of every set:
+// the scheme's rebuild movements, counted per rank over the set (survivors
+// read, check and send, the lost members write and check what they get).
+double rebuild_floor_seconds(const redset::Set& set, int k, int lost, const FloorParts& parts,
+                             const Timing& write);
+
 }  // namespace scr::bench

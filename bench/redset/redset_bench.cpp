@@ -20,6 +20,7 @@
 #include "mpi/mpi_comm.hpp"
 #include "options.hpp"
 #include "timing.hpp"
+#include "usage.hpp"
 #include "redset/redset.hpp"
 
 namespace {
@@ -34,6 +35,7 @@ struct Sample {
   Timing write, encode, rebuild;
   bench::FloorParts parts;
   double floor_s = 0;  // the scheme's floor on this machine, from `parts` and `write`
+  double rebuild_floor_s = 0;  // the same for the rebuild after `lose` lost members per set
   double peak_rss_mib = 0;  // this process's, through the write, encode and rebuild
   bool peak_rss_reset = true;  // false: later peaks include the floor's buffers
   bool verified = true;
@@ -65,7 +67,9 @@ Result<Sample> run_once(const mpi::Comm& world, const redset::Set& set, const st
   Status st;
   s.write = timed(world, [&] { st = ckpt.write(env, path); });
   SCR_TRY(check(world, st, "write the checkpoint"));
+  bench::usage::perf_phase(world.rank(), "encode", true);
   s.encode = timed(world, [&] { st = redset::apply(env, set, dir, {file}); });
+  bench::usage::perf_phase(world.rank(), "encode", false);
   SCR_TRY(check(world, st, "apply"));
 
   bool lost = set.rank() < lose;
@@ -74,7 +78,9 @@ Result<Sample> run_once(const mpi::Comm& world, const redset::Set& set, const st
     SCR_TRY(redset::unapply(env, set, dir));
   }
   Result<std::vector<std::string>> got = Status(Errc::unsupported, "not run");
+  bench::usage::perf_phase(world.rank(), "rebuild", true);
   s.rebuild = timed(world, [&] { got = redset::recover(env, set, dir); });
+  bench::usage::perf_phase(world.rank(), "rebuild", false);
   SCR_TRY(check(world, got.status(), "recover"));
   if (lost) {
     auto rebuilt = io::file_crc32c(env, path);
@@ -88,6 +94,7 @@ Result<Sample> run_once(const mpi::Comm& world, const redset::Set& set, const st
   SCR_TRY(check(world, parts.status(), "measure the floor"));
   s.parts = *parts;
   s.floor_s = bench::floor_seconds(set, k_of(set), s.parts, s.write);
+  s.rebuild_floor_s = bench::rebuild_floor_seconds(set, k_of(set), lose, s.parts, s.write);
   s.peak_rss_reset = bench::reset_peak_rss();
 
   SCR_TRY(io::remove_file(env, path));
@@ -104,7 +111,7 @@ double median(std::vector<double> v) {
 void report(const bench::Options& o, const mpi::Comm& world, int nodes, const redset::Set& set, int lose,
             const std::vector<Sample>& samples) {
   std::vector<double> write, encode, rebuild, enc_ratio, reb_ratio, write_cpu, encode_cpu,
-      rebuild_cpu, floor, floor_ratio, over_floor, view, read, send, xor_, crc, code;
+      rebuild_cpu, floor, floor_ratio, over_floor, rebuild_floor, rebuild_over_floor, view, read, send, xor_, crc, code;
   bool verified = true;
   for (const Sample& s : samples) {
     write.push_back(s.write.wall_s);
@@ -119,6 +126,8 @@ void report(const bench::Options& o, const mpi::Comm& world, int nodes, const re
     floor.push_back(s.floor_s);
     floor_ratio.push_back(s.floor_s / s.write.wall_s);
     over_floor.push_back(s.encode.wall_s / s.floor_s);
+    rebuild_floor.push_back(s.rebuild_floor_s);
+    rebuild_over_floor.push_back(s.rebuild.wall_s / s.rebuild_floor_s);
     view.push_back(s.parts.view.wall_s);
     read.push_back(s.parts.read.wall_s);
     send.push_back(s.parts.send.wall_s);
@@ -148,13 +157,14 @@ void report(const bench::Options& o, const mpi::Comm& world, int nodes, const re
       "\"encode_over_write\":%.3f,\"rebuild_over_encode\":%.3f,\"peak_rss_mib\":%.1f,"
       "\"write_cpu_s\":%.3f,\"encode_cpu_s\":%.3f,\"rebuild_cpu_s\":%.3f,"
       "\"floor_s\":%.6f,\"floor_over_write\":%.3f,\"encode_over_floor\":%.3f,"
+      "\"rebuild_floor_s\":%.6f,\"rebuild_over_floor\":%.3f,"
       "\"floor_parts_s\":{\"view\":%.6f,\"read\":%.6f,\"send\":%.6f,\"xor\":%.6f,\"crc\":%.6f,"
       "\"code\":%.6f},\"verified\":%s}\n",
       redset::scheme_name(set.scheme()), world.size(), nodes, set_size, k_of(set), lose,
       static_cast<unsigned long long>(o.bytes_per_rank), o.piece_size, o.repeat, median(write),
       median(encode), median(rebuild), protected_bps, median(enc_ratio), median(reb_ratio), rss,
       median(write_cpu), median(encode_cpu), median(rebuild_cpu), median(floor), median(floor_ratio),
-      median(over_floor), median(view), median(read), median(send), median(xor_), median(crc),
+      median(over_floor), median(rebuild_floor), median(rebuild_over_floor), median(view), median(read), median(send), median(xor_), median(crc),
       median(code), verified ? "true" : "false");
   std::fflush(stdout);
 }

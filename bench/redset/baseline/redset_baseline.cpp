@@ -222,7 +222,9 @@ int run(const Options& o, int rank, int size) {
     bool ok = true;
     Timing w = timed([&] { ok = ckpt.write(path); });
     if (!all_true(ok)) return fail(rank, "writing the checkpoint");
+    scr::bench::usage::perf_phase(rank, "encode", true);
     Timing e = timed([&] { rc = redset_apply(1, files, name.c_str(), d); });
+    scr::bench::usage::perf_phase(rank, "encode", false);
     if (!all_true(rc == REDSET_SUCCESS)) return fail(rank, "redset_apply");
 
     bool lost = node < lose;
@@ -233,7 +235,9 @@ int run(const Options& o, int rank, int size) {
       ::unlink(path.c_str());
     }
     redset r = nullptr;
+    scr::bench::usage::perf_phase(rank, "rebuild", true);
     Timing b = timed([&] { rc = redset_recover(MPI_COMM_WORLD, name.c_str(), &r); });
+    scr::bench::usage::perf_phase(rank, "rebuild", false);
     if (!all_true(rc == REDSET_SUCCESS)) return fail(rank, "redset_recover");
     if (lost) verified = verified && ckpt.matches(path);
     rss = std::max(rss, scr::bench::usage::peak_rss_mib());
