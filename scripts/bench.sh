@@ -17,13 +17,17 @@
 #             and the runtime's Complete_output and rebuild across the hosts
 #             of the cluster in a box (TCP) and on simulated nodes, interleaved
 #             (bench/cluster/run.sh)
+#   scale     only when asked for (ONLY=scale): a whole job life on 8 to 16,384
+#             simulated ranks in one process, per step time, messages, bytes,
+#             rank 0's memory and the metadata files, and how each grows with
+#             the number of ranks (bench/scale/run.sh; SIZES to choose them)
 #   redset-vs only when asked for (ONLY=redset-vs, REDSET_DIR=<install prefix of
 #             ECP-VeloC redset with KVTree and rankstr>): SCR++'s engine side by
 #             side with redset's (SCR 3.1's), XOR, PARTNER and RS k=2, encode
 #             and rebuild, ROUNDS (default 2) interleaved rounds of REPEAT each;
 #             builds bench/redset/baseline into BUILD_DIR/redset-baseline
 # Usage: scripts/bench.sh [BUILD_DIR]
-#   env: ONLY=redset|runtime|files|kernels|cluster|redset-vs (RUNTIME_ONLY=flush|complete|transfer|rebuild|rescale
+#   env: ONLY=redset|runtime|files|kernels|cluster|redset-vs|scale (RUNTIME_ONLY=flush|complete|transfer|rebuild|rescale
 #   within runtime, CLUSTER_ONLY=redset|runtime within cluster), REPEAT (default 5 for redset and
 #   redset-vs, 3 for the others), SIZES (default "64MiB 256MiB"), NODES (default "4 8", redset-vs),
 #   DIR (default /dev/shm/scr_bench_all)
@@ -34,7 +38,7 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 build="$(cd "${1:-$here/build}" && pwd)"
 dir="${DIR:-/dev/shm/scr_bench_all}"
 sizes="${SIZES:-64MiB 256MiB}"
-want() { { [ -z "${ONLY:-}" ] && [ "$1" != redset-vs ]; } || [ "${ONLY:-}" = "$1" ]; }
+want() { { [ -z "${ONLY:-}" ] && [ "$1" != redset-vs ] && [ "$1" != scale ]; } || [ "${ONLY:-}" = "$1" ]; }
 if [ "${ONLY:-}" = cluster ]; then
   ONLY="${CLUSTER_ONLY:-}" exec bash "$here/bench/cluster/run.sh" "$build"
 fi
@@ -178,6 +182,11 @@ fi
 if want files; then
   echo "== many small files"
   REPEAT="${REPEAT:-3}" bash "$here/bench/runtime/many_files.sh" "$build"
+fi
+
+if want scale; then
+  echo "== scale by simulation: one job life on N ranks in one process"
+  bash "$here/bench/scale/run.sh" "$build"
 fi
 
 if want kernels; then

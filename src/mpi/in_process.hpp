@@ -11,6 +11,7 @@
 // could deadlock MPI only when it stops buffering passes here.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 
 #include "mpi/comm.hpp"
@@ -19,7 +20,10 @@ namespace scr::mpi {
 
 class InProcess {
  public:
-  explicit InProcess(int ranks) : ranks_(ranks) {}
+  // `stack_bytes`: each rank thread's stack, 0 for the system's default;
+  // jobs of thousands of ranks (bench/scale) give them less than the
+  // default's 8 MiB of address space and memory mappings each.
+  explicit InProcess(int ranks, size_t stack_bytes = 0) : ranks_(ranks), stack_bytes_(stack_bytes) {}
 
   int size() const { return ranks_; }
 
@@ -33,6 +37,7 @@ class InProcess {
 
  private:
   int ranks_;
+  size_t stack_bytes_;
 };
 
 }  // namespace scr::mpi
