@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
+#include <stdexcept>
 #include <memory>
 #include <mutex>
 
@@ -26,22 +28,30 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-// Ten checkpoints: CKPT intervals 1, 2, 3 and 5 give SINGLE to ids 1 and 7,
-// PARTNER to 2, 4 and 8, XOR to 3, 6 and 9, RS to 5 and 10 (the highest
+// Ten checkpoints. The schemes take CKPT intervals 1, 2, 3 and 5 in the
+// order given (by default SINGLE, PARTNER, XOR, RS): SINGLE protects ids 1
+// and 7, PARTNER 2, 4 and 8, XOR 3, 6 and 9, RS 5 and 10 (the highest
 // interval dividing the id wins), so every scheme runs several times and
-// the newest, the one every restart must restore, is RS's.
+// the newest, the one every restart must restore, is the last scheme's.
 constexpr int kCheckpoints = 10;
-const char* kDescriptors =
-    "CKPT=0 TYPE=SINGLE\n"
-    "CKPT=1 INTERVAL=2 TYPE=PARTNER\n"
-    "CKPT=2 INTERVAL=3 TYPE=XOR SET_SIZE=8\n"
-    "CKPT=3 INTERVAL=5 TYPE=RS SET_SIZE=8 SET_FAILURES=2\n";
+constexpr int kIntervals[] = {1, 2, 3, 5};
 
-const char* scheme_of(int id) {
-  if (id % 5 == 0) return "RS";
-  if (id % 3 == 0) return "XOR";
-  if (id % 2 == 0) return "PARTNER";
-  return "SINGLE";
+std::string descriptors(const std::vector<std::string>& schemes) {
+  std::string lines;
+  for (size_t i = 0; i < schemes.size(); ++i) {
+    lines += "CKPT=" + std::to_string(i) + " INTERVAL=" + std::to_string(kIntervals[i]) + " TYPE=" + schemes[i];
+    if (schemes[i] == "XOR" || schemes[i] == "RS") lines += " SET_SIZE=8";
+    if (schemes[i] == "RS") lines += " SET_FAILURES=2";
+    lines += "\n";
+  }
+  return lines;
+}
+
+const std::string& scheme_of(const std::vector<std::string>& schemes, int id) {
+  size_t best = 0;
+  for (size_t i = 0; i < schemes.size(); ++i)
+    if (id % kIntervals[i] == 0) best = i;
+  return schemes[best];
 }
 
 // CPU time of the calling thread: a rank's own work, which on two cores
@@ -87,11 +97,13 @@ class Life {
     std::error_code ec;
     fs::remove_all(root_, ec);
     fs::create_directories(prefix_);
-    std::ofstream(root_ + "/scale.conf") << kDescriptors;
+    if (o_.schemes.empty() || o_.schemes.size() > std::size(kIntervals))
+      throw std::invalid_argument("the job life takes one to four schemes");
+    std::ofstream(root_ + "/scale.conf") << descriptors(o_.schemes);
     bool ok = job(o_.ranks, [&](Rank& me) {
       me.step("init (nothing cached)", [&] { me.init(); });
       for (int id = 1; id <= kCheckpoints; ++id)
-        me.step(std::string("checkpoint ") + scheme_of(id), [&] { me.checkpoint(checkpoint_name(id)); });
+        me.step("checkpoint " + scheme_of(o_.schemes, id), [&] { me.checkpoint(checkpoint_name(id)); });
       me.step("finalize (flush)", [&] { me.finalize(); });
     });
     if (ok) {
@@ -99,7 +111,7 @@ class Life {
       ok = job(o_.ranks, [&](Rank& me) {
         me.step("init (node lost: rebuild)", [&] { me.init(); });
         me.step("restart from cache", [&] { me.restart_same_size(); });
-        me.step("finalize", [&] { me.finalize(); });
+        me.step("finalize (after rebuild)", [&] { me.finalize(); });
       });
     }
     if (ok) {
@@ -107,7 +119,7 @@ class Life {
       ok = job(o_.ranks, [&](Rank& me) {
         me.step("init (all lost: fetch)", [&] { me.init(); });
         me.step("restart from prefix", [&] { me.restart_same_size(); });
-        me.step("finalize", [&] { me.finalize(); });
+        me.step("finalize (after fetch)", [&] { me.finalize(); });
       });
     }
     if (ok && o_.ranks >= 2) {
@@ -115,7 +127,7 @@ class Life {
       job(o_.ranks / 2, [&](Rank& me) {
         me.step("init (half the ranks)", [&] { me.init(); });
         me.step("restart at half size", [&] { me.restart_other_size(); });
-        me.step("finalize", [&] { me.finalize(); });
+        me.step("finalize (half size)", [&] { me.finalize(); });
       });
     }
     measure_files();

@@ -25,6 +25,9 @@ struct LifeOptions {
   // Ranks per simulated node; fewer when the job has not 8 nodes of them.
   int ranks_per_node = 4;
   int files_per_rank = 2;
+  // One to four of SINGLE, PARTNER, XOR, RS, given CKPT intervals 1, 2, 3
+  // and 5 in this order (job_life.cpp).
+  std::vector<std::string> schemes{"SINGLE", "PARTNER", "XOR", "RS"};
   // A scratch directory of the run's own (removed and made anew).
   std::string dir;
   size_t stack_bytes = 512 << 10;

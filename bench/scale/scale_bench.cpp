@@ -1,7 +1,7 @@
 // scale_bench: one job life of SCR++ (job_life.hpp) on N simulated ranks;
 // one JSON line per step, one for the metadata files, one for the run.
 //   scale_bench --ranks N --dir DIR [--files-per-rank F] [--ranks-per-node R]
-//               [--stack-kib K]
+//               [--stack-kib K] [--schemes S1,S2,...]
 // bench/scale/run.sh runs it for growing N and prints the growth.
 #include <sys/resource.h>
 
@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "job_life.hpp"
 
@@ -24,10 +25,22 @@ std::string quoted(const std::string& s) {
   return out + "\"";
 }
 
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  while (at <= list.size()) {
+    size_t comma = list.find(',', at);
+    if (comma == std::string::npos) comma = list.size();
+    if (comma > at) out.push_back(list.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return out;
+}
+
 int usage() {
   std::fprintf(stderr,
                "usage: scale_bench --ranks N --dir DIR [--files-per-rank F] [--ranks-per-node R] "
-               "[--stack-kib K]\n");
+               "[--stack-kib K] [--schemes SINGLE,PARTNER,XOR,RS]\n");
   return 2;
 }
 
@@ -44,12 +57,19 @@ int main(int argc, char** argv) {
     else if (a == "--dir") o.dir = v;
     else if (a == "--files-per-rank") o.files_per_rank = std::atoi(v.c_str());
     else if (a == "--ranks-per-node") o.ranks_per_node = std::atoi(v.c_str());
+    else if (a == "--schemes") o.schemes = split(v);
     else if (a == "--stack-kib") o.stack_bytes = static_cast<size_t>(std::atol(v.c_str())) << 10;
     else return usage();
   }
   if (o.ranks < 1 || o.dir.empty() || o.files_per_rank < 1 || o.ranks_per_node < 1) return usage();
   auto t0 = std::chrono::steady_clock::now();
-  scr::bench::LifeResult r = scr::bench::run_job_life(o);
+  scr::bench::LifeResult r;
+  try {
+    r = scr::bench::run_job_life(o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "scale_bench: %s\n", e.what());
+    return 2;
+  }
   double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   for (const auto& s : r.steps)
     std::printf(

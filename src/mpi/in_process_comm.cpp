@@ -17,6 +17,12 @@ constexpr int kCollectiveTag = 0;
 class InProcessRequestSlots final : public RequestSlots {
  public:
   InProcessRequestSlots(Fabric& fabric, size_t n) : fabric_(fabric), receives_(n) {}
+  // Receives never waited for (a rank unwinding from a failed run) are
+  // withdrawn: their buffers go with the slots.
+  ~InProcessRequestSlots() override {
+    for (auto& r : receives_)
+      if (r) fabric_.withdraw(*r);
+  }
   void isend(size_t slot, const CommImpl& comm, const void* data, int bytes, int dest,
              int tag) override {
     // Sends copy their bytes and are complete at once.

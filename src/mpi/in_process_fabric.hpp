@@ -6,12 +6,17 @@
 // buffer so); only receives wait.
 //
 // Jobs of thousands of ranks run on it (bench/scale), so nothing here may
-// cost a rank work in proportion to the number of ranks: a delivery wakes
-// the one thread waiting for that receive (its own condition variable), not
-// every waiting thread, and deciding that every rank is stuck is a counter,
-// not a scan. One lock guards the matching, held for a few map operations.
+// cost a rank work in proportion to the number of ranks: mailboxes are
+// spread over shards with a lock each, so ranks sending to different ranks
+// seldom meet on one lock; within a mailbox, messages and receives are kept
+// by (source, tag), so the root of a gather finds each message at once
+// among thousands waiting; a delivery wakes the one thread waiting for that
+// receive (its own condition variable), not every waiting thread; and
+// deciding that every rank is stuck is one counter, not a scan.
 #pragma once
 
+#include <array>
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -37,6 +42,10 @@ struct PostedReceive {
   int tag = 0;
   bool done = false;
   Status status;  // a message longer than `capacity` is an Errc::mpi_error
+  // Where it waits to be matched (set by Fabric::post), and whether it does.
+  uint64_t context = 0;
+  int me = 0;
+  bool posted = false;
   // While its rank waits for it: whom a delivery wakes.
   std::condition_variable* waiter = nullptr;
 };
@@ -65,8 +74,11 @@ class Fabric {
   void send(uint64_t context, int source, int dest, int tag, const void* data, size_t bytes);
   std::shared_ptr<PostedReceive> post(uint64_t context, int me, PostedReceive receive);
   // Until `receive` is done. Throws when the run was aborted, or when every
-  // rank still running waits for a message no one is left to send.
+  // rank still running waits for a message no one is left to send; the
+  // receive is withdrawn then, as its buffer goes with the caller.
   void wait(PostedReceive& receive);
+  // `receive` will not be waited for: a send must not fill it any more.
+  void withdraw(PostedReceive& receive);
 
   // Ends every wait, now and later, with `why`.
   void abort(const std::string& why);
@@ -75,28 +87,43 @@ class Fabric {
 
  private:
   struct Message {
-    int source;
-    int tag;
     std::string bytes;
   };
+  using Key = std::pair<int, int>;  // (source, tag)
   struct Mailbox {
-    std::deque<Message> unmatched;
-    std::deque<std::shared_ptr<PostedReceive>> posted;
+    std::map<Key, std::deque<Message>> unmatched;
+    std::map<Key, std::deque<std::shared_ptr<PostedReceive>>> posted;
   };
-  // Under the lock: fills `receive` and wakes its waiter, if any.
+  struct Shard {
+    std::mutex mutex;
+    std::map<std::pair<uint64_t, int>, Mailbox> mailboxes;  // by (context, destination)
+    std::set<PostedReceive*> waiting;  // receives whose ranks wait, done or not
+  };
+  static constexpr size_t kShards = 64;
+  Shard& shard_of(uint64_t context, int rank) {
+    return shards_[(static_cast<size_t>(rank) * 31 + static_cast<size_t>(context)) % kShards];
+  }
+
+  // Under the shard's lock: fills `receive` and wakes its waiter, if any.
   void deliver(PostedReceive& receive, const void* data, size_t bytes);
-  // Under the lock: every rank still running waits for a receive not done.
-  bool all_stuck() const { return blocked_ > 0 && finished_ + blocked_ >= ranks_; }
-  void abort_locked(const std::string& why);
+  void withdraw_locked(Shard& shard, PostedReceive& receive);
+  // One more rank that cannot go on by itself (waiting for a receive not
+  // done, or returned); when that makes every rank, the run is stuck.
+  void stall(const char* why);
+  void abort_locked_out(const std::string& why);  // takes every shard's lock in turn
+  bool aborted() const { return aborted_flag_.load(std::memory_order_acquire); }
+  std::string abort_reason();
 
   const int ranks_;
-  std::mutex mutex_;
-  std::map<std::pair<uint64_t, int>, Mailbox> mailboxes_;  // by (context, destination)
+  std::array<Shard, kShards> shards_;
+  std::mutex derived_mutex_;
   std::map<std::tuple<uint64_t, uint64_t, int>, uint64_t> derived_;
   uint64_t next_context_ = 2;  // 0 and 1 are the world's
-  std::set<PostedReceive*> waiting_;  // receives whose ranks wait, done or not
-  int blocked_ = 0;                   // of those, the ones not done
-  int finished_ = 0;
+  // Ranks waiting for a receive not done, plus ranks returned: one counter,
+  // so that no moment shows a rank both delivered to and not yet counted out.
+  std::atomic<int> stalled_{0};
+  std::atomic<bool> aborted_flag_{false};
+  std::mutex abort_mutex_;
   std::string aborted_;
 };
 
