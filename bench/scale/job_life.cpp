@@ -122,7 +122,7 @@ class Life {
         me.step("finalize (after fetch)", [&] { me.finalize(); });
       });
     }
-    if (ok && o_.ranks >= 2) {
+    if (ok && o_.rescale && o_.ranks >= 2) {
       lose_every_node();
       job(o_.ranks / 2, [&](Rank& me) {
         me.step("init (half the ranks)", [&] { me.init(); });

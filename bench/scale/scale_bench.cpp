@@ -1,7 +1,7 @@
 // scale_bench: one job life of SCR++ (job_life.hpp) on N simulated ranks;
 // one JSON line per step, one for the metadata files, one for the run.
 //   scale_bench --ranks N --dir DIR [--files-per-rank F] [--ranks-per-node R]
-//               [--stack-kib K] [--schemes S1,S2,...]
+//               [--stack-kib K] [--schemes S1,S2,...] [--rescale 0|1]
 // bench/scale/run.sh runs it for growing N and prints the growth.
 #include <sys/resource.h>
 
@@ -40,7 +40,7 @@ std::vector<std::string> split(const std::string& list) {
 int usage() {
   std::fprintf(stderr,
                "usage: scale_bench --ranks N --dir DIR [--files-per-rank F] [--ranks-per-node R] "
-               "[--stack-kib K] [--schemes SINGLE,PARTNER,XOR,RS]\n");
+               "[--stack-kib K] [--schemes SINGLE,PARTNER,XOR,RS] [--rescale 0|1]\n");
   return 2;
 }
 
@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
     else if (a == "--files-per-rank") o.files_per_rank = std::atoi(v.c_str());
     else if (a == "--ranks-per-node") o.ranks_per_node = std::atoi(v.c_str());
     else if (a == "--schemes") o.schemes = split(v);
+    else if (a == "--rescale") o.rescale = v != "0";
     else if (a == "--stack-kib") o.stack_bytes = static_cast<size_t>(std::atol(v.c_str())) << 10;
     else return usage();
   }

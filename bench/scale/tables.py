@@ -66,5 +66,7 @@ for r in rows:
         ok = "verified" if not r["failures"] and all(x == r["expected"] for x in r["restored"]) else "FAILED"
         print(f"N={r['N']}: {r['total_s']:.1f} s, process peak {r['max_rss_mib']:.0f} MiB, restarts "
               f"{','.join(r['restored'])} ({ok}){' ' + '; '.join(r['failures']) if r['failures'] else ''}")
+    elif r["bench"] == "scale-schemes":
+        print(f"N={r['N']}: schemes {r['schemes']}: {r['why']}")
     elif r["bench"] in ("scale-skipped", "scale-failed"):
         print(f"N={r['N']}: {r['bench'][6:]}: {r.get('why') or r.get('stderr')}")

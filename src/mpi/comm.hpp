@@ -101,6 +101,14 @@ Status sendrecv(const Comm& comm, const void* out, int out_bytes, int dest, void
 // rank, what it sent us. Ranks that sent nothing are absent.
 std::map<int, kv::Tree> exchange_trees(const Comm& comm, const std::map<int, kv::Tree>& send);
 
+// Every process's `tree` at `root`, by rank (empty elsewhere), and the
+// reverse: trees[r] from `root` to process r (`trees`, one per process, is
+// read on root only). Along trees of processes: O(log P) messages each,
+// where sending to or from one process with exchange_trees costs that
+// process P.
+std::map<int, kv::Tree> gather_trees(const Comm& comm, const kv::Tree& tree, int root);
+kv::Tree scatter_trees(const Comm& comm, const std::vector<kv::Tree>& trees, int root);
+
 // Collective error agreement: returns Ok on every rank if every rank's local
 // status was ok; otherwise every rank gets the error of the lowest failing
 // rank, prefixed with that rank number. Never hangs when only some fail.

@@ -83,4 +83,20 @@ std::map<int, kv::Tree> exchange_trees(const Comm& comm, const std::map<int, kv:
   return out;
 }
 
+std::map<int, kv::Tree> gather_trees(const Comm& comm, const kv::Tree& tree, int root) {
+  auto parts = comm.impl().gather_strings(kv::encode(tree), root);
+  std::map<int, kv::Tree> out;
+  for (size_t r = 0; r < parts.size(); ++r) out[static_cast<int>(r)] = decoded(parts[r]);
+  return out;
+}
+
+kv::Tree scatter_trees(const Comm& comm, const std::vector<kv::Tree>& trees, int root) {
+  std::vector<std::string> parts;
+  if (comm.rank() == root) {
+    parts.reserve(trees.size());
+    for (const auto& t : trees) parts.push_back(kv::encode(t));
+  }
+  return decoded(comm.impl().scatter_strings(std::move(parts), root));
+}
+
 }  // namespace scr::mpi

@@ -123,9 +123,7 @@ Status end_flush(Context& ctx, const FlushJob& job, const Result<kv::Tree>& mine
       if (!f.shared) my_bytes += static_cast<int64_t>(f.size);  // a shared file counts once
   int64_t bytes = mpi::sum(ctx.world, my_bytes);
   // Gather every process's file list at rank 0 for the summary.
-  std::map<int, kv::Tree> send;
-  send[0] = *mine;
-  auto lists = mpi::exchange_trees(ctx.world, send);
+  auto lists = mpi::gather_trees(ctx.world, *mine, 0);
   SCR_TRY(edit_index(ctx.job, [&](PrefixIndex& idx) {
     return record_flushed(ctx.fs(), ctx.settings.prefix, idx, job.desc, ctx.ranks(), std::move(lists),
                           bytes, job_mark_policy(ctx.settings))

@@ -37,9 +37,9 @@ std::vector<RestartFile> gather_listing(Context& ctx, int id) {
   // (Complete, the rebuild or the fetch at SCR_Init): no file is touched.
   std::vector<kv::FileRecord> mine = ctx.cache.file_records(id);
   for (auto& f : mine) f.crc.reset();  // the listing carries names and sizes
-  std::map<int, kv::Tree> send;
-  kv::put_file_list(send[0], "FILELIST", mine);
-  auto got = mpi::exchange_trees(ctx.world, send);
+  kv::Tree listed;
+  kv::put_file_list(listed, "FILELIST", mine);
+  auto got = mpi::gather_trees(ctx.world, listed, 0);
   // RANK/<r>/FILELIST: each file once, under the lowest rank that has it.
   kv::Tree all;
   if (ctx.rank() == 0) {

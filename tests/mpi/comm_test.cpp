@@ -156,6 +156,18 @@ TEST(GatherScatterStrings, ToAndFromARoot) {
   EXPECT_EQ(w.impl().scatter_strings(parts, root), part(n - 1 - r));
 }
 
+TEST(GatherScatterTrees, ToAndFromRankOne) {
+  auto w = world();
+  int r = w.rank(), n = w.size();
+  auto got = mpi::gather_trees(w, note(r, 1), 1);
+  ASSERT_EQ(got.size(), r == 1 ? size_t(n) : 0u);
+  for (const auto& [k, t] : got) EXPECT_EQ(t.int_or("FROM", -1), k);
+  std::vector<Tree> out;
+  if (r == 1)
+    for (int k = 0; k < n; ++k) out.push_back(note(1, k));
+  EXPECT_EQ(mpi::scatter_trees(w, out, 1).int_or("TO", -1), r);
+}
+
 TEST(Reductions, Values) {
   auto w = world();
   int r = w.rank(), n = w.size();
