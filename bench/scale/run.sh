@@ -3,7 +3,8 @@
 # life of SCR++ on N ranks in one process (build/bench/scale/scale_bench)
 # for each N of SIZES, then the tables and the growth between sizes
 # (tables.py). A size is skipped, with the reason, when the previous one's
-# memory, grown as it grew between the two sizes before (N^k, k measured),
+# memory, grown as it grew between the two sizes before (N^k, k measured,
+# at least 2: every rank holds the restart listing of every rank's files),
 # would not fit in what the machine has free. Above RESCALE_UP_TO ranks the
 # life leaves out its restart at half the size, in which every rank holds
 # the whole summary: O(N^2) bytes in one process, the first to outgrow it.
@@ -27,7 +28,7 @@ prev_n=0 prev_kib=0 before_n=0 before_kib=0
 for n in ${SIZES:-8 64 512 4096 16384}; do
   free_kib=$(awk '/MemAvailable/ {print $2}' /proc/meminfo)
   if [ "$prev_n" -gt 0 ]; then
-    need_kib=$(python3 -c "import math,sys; p,pn,b,bn,n=map(float,sys.argv[1:]); k=max(1.0, math.log(p/b)/math.log(pn/bn)) if bn>0 and b>0 else 1.0; print(int(p*(n/pn)**k))" \
+    need_kib=$(python3 -c "import math,sys; p,pn,b,bn,n=map(float,sys.argv[1:]); k=max(2.0, math.log(p/b)/math.log(pn/bn)) if bn>0 and b>0 else 2.0; print(int(p*(n/pn)**k))" \
                  "$prev_kib" "$prev_n" "$before_kib" "$before_n" "$n")
     if [ "$need_kib" -gt $(( free_kib * 9 / 10 )) ]; then
       echo "{\"bench\":\"scale-skipped\",\"N\":$n,\"why\":\"N=$prev_n peaked at $((prev_kib / 1024)) MiB; $n ranks would need about $((need_kib / 1024)) MiB, $((free_kib / 1024)) MiB are available\"}" | tee -a "$results"
