@@ -272,6 +272,29 @@ TEST(InProcess, CollectivesCostEachRankLogarithmicallyManyMessages) {
   for (int r = 0; r < kRanks; ++r) EXPECT_LE(sent[size_t(r)], 14u * 2 * 10 + 1) << "rank " << r;
 }
 
+// A receive its rank gave up (unwinding from an aborted run, its buffer
+// going with it) is withdrawn: a later send leaves that buffer alone and
+// waits for the next receive instead.
+TEST(InProcess, AWithdrawnReceiveIsNeverFilled) {
+  mpi::Fabric fabric(2);
+  char abandoned[4] = {'-', '-', '-', '-'};
+  mpi::PostedReceive r;
+  r.data = abandoned;
+  r.capacity = sizeof abandoned;
+  r.source = 1;
+  r.tag = 3;
+  auto posted = fabric.post(0, 0, r);
+  fabric.withdraw(*posted);
+  fabric.send(0, 1, 0, 3, "late", 4);
+  EXPECT_EQ(std::string(abandoned, 4), "----");
+  EXPECT_FALSE(posted->done);
+  char next[4] = {};
+  r.data = next;
+  auto again = fabric.post(0, 0, r);
+  EXPECT_TRUE(again->done);
+  EXPECT_EQ(std::string(next, 4), "late");
+}
+
 // A rank that throws ends the others' waits; run() names it.
 TEST(InProcess, AFailingRankIsReportedAndReleasesTheOthers) {
   mpi::InProcess job(3);
