@@ -20,7 +20,7 @@ assert_file "$libdir/libscr.a" "static library"
 assert_file "$libdir/pkgconfig/scr.pc" "pkg-config file"
 assert_file "$libdir/pkgconfig/scr-static.pc" "pkg-config file of the static library"
 for lib in "$libdir/libscr.so" "$libdir/libscr.a"; do
-  if nm -C "$lib" | grep -qE 'FaultEnv|FaultFile'; then
+  if nm -C "$lib" | grep -E 'FaultEnv|FaultFile' >/dev/null; then
     fail "the installed $lib carries the fault-injecting Env (a test hook)"
   fi
 done
@@ -65,7 +65,7 @@ pkgconfig_static_consumer() {
     -o "$E2E_DIR/pcs-build/consumer" $flags >"$E2E_DIR/pcs-build.log" 2>&1 ||
     fail "building with pkg-config flags '$flags' failed:
 $(cat "$E2E_DIR/pcs-build.log")"
-  if ldd "$E2E_DIR/pcs-build/consumer" | grep -q "libscr.so"; then
+  if ldd "$E2E_DIR/pcs-build/consumer" | grep "libscr.so" >/dev/null; then
     fail "the scr-static pkg-config consumer loads a shared libscr:
 $(ldd "$E2E_DIR/pcs-build/consumer")"
   fi

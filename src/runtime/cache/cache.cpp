@@ -1,0 +1,136 @@
+#include "runtime/cache/cache.hpp"
+
+#include <algorithm>
+
+#include "common/log.hpp"
+#include "io/files.hpp"
+#include "io/path.hpp"
+#include "kvtree/codec.hpp"
+#include "redset/redset.hpp"
+
+namespace scr::rt {
+
+namespace {
+
+// The set of a protection (collective over world when it is not built yet).
+Result<const ProtectionSet*> protection_set(const Job& job, ProtectionSets& sets, const RedDesc& p) {
+  if (auto it = sets.find(&p); it != sets.end()) return &it->second;
+  auto group_name = job.settings.groups.member_key(job.id.node, p.group);
+  SCR_TRY(mpi::agree(job.world, group_name.status()));
+  SCR_ASSIGN_OR_RETURN(redset::Set set, redset::Set::create(job.world, *group_name, p.params));
+  // Every member keeps all members' descriptors, so a member whose node is
+  // lost can be told its own.
+  kv::Tree descs;
+  auto encoded = mpi::allgather_strings(set.comm(), kv::encode(set.desc()));
+  for (size_t i = 0; i < encoded.size(); ++i)
+    if (auto t = kv::decode(encoded[i])) descs.put(std::to_string(set.members()[i]), std::move(t).value());
+  return &sets.emplace(&p, ProtectionSet{std::move(set), std::move(descs)}).first->second;
+}
+
+}  // namespace
+
+Status build_protection_sets(const Job& job, ProtectionSets& sets) {
+  // A bypass descriptor writes to the prefix and protects nothing in cache
+  // (a fetch that caches such a dataset builds its set then).
+  for (const RedDesc& p : job.settings.reds)
+    if (!p.bypass && p.enabled) SCR_TRY(protection_set(job, sets, p).status());
+  return Status::Ok();
+}
+
+Status protect_dataset(const Job& job, CacheCatalog& cache, ProtectionSets& sets, int id,
+                       const RedDesc& p, std::optional<kv::Tree> described) {
+  SCR_ASSIGN_OR_RETURN(const ProtectionSet* ps, protection_set(job, sets, p));
+  const redset::Set& set = ps->set;
+  std::string dir = cache.dataset_dir(p.store, id);
+  std::vector<kv::FileRecord> recorded;
+  SCR_TRY(described ? redset::apply(job.fs(), set, dir, std::move(*described), &recorded)
+                    : redset::apply(job.fs(), set, dir, cache.files(id), &recorded));
+  // The CRC32Cs, for every later copy to check (flush, fetch, scavenge,
+  // rebuild); the sizes, for the restart listing.
+  cache.record_protected(id, recorded, redset::redundancy_files(set), ps->member_descs);
+  return Status::Ok();
+}
+
+Status delete_cached(const Job& job, CacheCatalog& cache, int id) {
+  if (cache.bypass(id)) {  // read in place from the prefix: nothing cached
+    cache.forget(id);
+    return cache.commit();
+  }
+  std::string dir = cache.dataset_dir(id);
+  Status first;
+  auto note = [&](Status st) {
+    if (first.ok() && !st.ok()) first = st;
+  };
+  for (const auto& f : cache.files(id)) note(io::remove_file(job.fs(), io::path::join(dir, f)));
+  for (const auto& name : cache.redundancy_files(id))
+    note(io::remove_file(job.fs(), io::path::join(dir, name)));
+  // The directory is shared by the processes of a node: the last one out
+  // removes it (and any empty subdirectories the application created).
+  io::remove_empty_dirs(job.fs(), dir);
+  cache.forget(id);
+  note(cache.commit());
+  return first;
+}
+
+namespace {
+// Checkpoint datasets (complete or not) this process holds in `store`,
+// ascending.
+std::vector<int> held_checkpoints(const CacheCatalog& cache, const std::string& store) {
+  std::vector<int> out;
+  for (int id : cache.ids()) {
+    if (cache.store(id) != store) continue;
+    auto info = cache.info(id);
+    if (!info || info->is_checkpoint()) out.push_back(id);
+  }
+  return out;
+}
+}  // namespace
+
+Status evict_for_checkpoint(const Job& job, CacheCatalog& cache, const RedDesc& p,
+                            const WaitFlushed& wait_flushed) {
+  for (;;) {
+    std::vector<int> held = held_checkpoints(cache, p.store);
+    // Every process decides on the same numbers: the most any holds, and
+    // the oldest id anyone holds. Output-only datasets leave the cache when
+    // flushed and do not count.
+    int most = static_cast<int>(mpi::max(job.world, static_cast<int64_t>(held.size())));
+    if (most < p.store_count || most == 0) return Status::Ok();
+    int oldest = static_cast<int>(
+        mpi::min(job.world, held.empty() ? INT32_MAX : static_cast<int64_t>(held.front())));
+    if (job.rank() == 0)
+      log::debug(1, "store " + p.store + " holds " + std::to_string(most) + " of its " +
+                        std::to_string(p.store_count) + " checkpoints: evicting dataset " +
+                        std::to_string(oldest));
+    SCR_TRY(delete_cached_agreed(job, cache, oldest, wait_flushed));
+  }
+}
+
+Status delete_cached_agreed(const Job& job, CacheCatalog& cache, int id, const WaitFlushed& wait_flushed) {
+  // Never delete a dataset while it is being flushed: wait for the flush.
+  SCR_TRY(wait_flushed(id));
+  Status st = cache.has(id) ? delete_cached(job, cache, id) : Status::Ok();
+  return mpi::agree(job.world, st);
+}
+
+std::vector<int> cached_checkpoints(const Job& job, const CacheCatalog& cache) {
+  auto usable = [&](int id) {
+    auto info = cache.info(id);
+    return info && info->is_checkpoint() && cache.state(id) != CacheState::routed;
+  };
+  // Walk down from the newest id anyone holds; keep those every process has.
+  std::vector<int> agreed;
+  int64_t below = INT32_MAX;
+  for (;;) {
+    int64_t mine = -1;
+    for (int id : cache.ids())
+      if (id < below && usable(id)) mine = id;
+    int64_t next = mpi::max(job.world, mine);
+    if (next < 0) break;
+    if (mpi::all_true(job.world, usable(static_cast<int>(next))))
+      agreed.push_back(static_cast<int>(next));
+    below = next;
+  }
+  return agreed;
+}
+
+}  // namespace scr::rt

@@ -1,0 +1,65 @@
+// Datasets in the node-local cache: protecting them with their redundancy
+// scheme, evicting old ones, deleting them.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "redset/set.hpp"
+#include "runtime/cache/catalog.hpp"
+#include "runtime/config/descriptors.hpp"
+#include "runtime/job/job.hpp"
+
+namespace scr::rt {
+
+// The redundancy set of one descriptor, built at SCR_Init and kept (with
+// every member's set descriptor) for the run: building one splits
+// communicators, which every checkpoint would otherwise repeat.
+struct ProtectionSet {
+  redset::Set set;
+  kv::Tree member_descs;  // REDDESC/<world rank> of each member
+};
+using ProtectionSets = std::map<const RedDesc*, ProtectionSet>;
+
+// Waits until a dataset is no longer being flushed (the async flusher's
+// wait_for): the cache never deletes files a flush still reads.
+using WaitFlushed = std::function<Status(int id)>;
+
+// Collective, at SCR_Init: build the redundancy set of every descriptor
+// that caches (not bypass) once for the run (`sets`), so that no
+// checkpoint splits communicators and a descriptor's fallback warnings are
+// given once. A caching descriptor that cannot form its sets (its GROUP has
+// no value for a node) fails SCR_Init with the reason; SCR too creates its
+// descriptors at Init.
+Status build_protection_sets(const Job& job, ProtectionSets& sets);
+
+// Collective. Apply the protection to dataset `id` (files already recorded
+// in the catalog) and record every set member's redundancy descriptor with
+// it, so a member whose node is lost can be told its own.
+// `described`: the dataset's files as redset::describe_files gave them,
+// when the caller has them already. The catalog records the files, their
+// CRC32C and the redundancy files (record_protected); the caller commits.
+Status protect_dataset(const Job& job, CacheCatalog& cache, ProtectionSets& sets, int id,
+                       const RedDesc& p, std::optional<kv::Tree> described = std::nullopt);
+
+// Local: delete this process's files of a dataset (application files and
+// redundancy file) from cache, forget it in the catalog and commit.
+Status delete_cached(const Job& job, CacheCatalog& cache, int id);
+
+// Collective: once no flush reads dataset `id` any more, delete the copy
+// this process holds, if any; the outcome is agreed.
+Status delete_cached_agreed(const Job& job, CacheCatalog& cache, int id, const WaitFlushed& wait_flushed);
+
+// Collective: make room for one more checkpoint in the store of `p` within
+// that store's COUNT (SCR_CACHE_SIZE for the cache base) by deleting the
+// oldest checkpoints cached in it. Other stores keep theirs.
+Status evict_for_checkpoint(const Job& job, CacheCatalog& cache, const RedDesc& p,
+                            const WaitFlushed& wait_flushed);
+
+// Datasets every process holds complete in cache, newest first, flagged as
+// checkpoints. Collective (agreed across processes).
+std::vector<int> cached_checkpoints(const Job& job, const CacheCatalog& cache);
+
+}  // namespace scr::rt

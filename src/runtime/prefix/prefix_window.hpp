@@ -1,0 +1,26 @@
+// SCR_PREFIX_SIZE: keep only the newest N checkpoints in the prefix. Older
+// checkpoint-only datasets lose their files and index entries; datasets
+// flagged as output are never deleted by it.
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "io/env.hpp"
+#include "runtime/prefix/prefix_index.hpp"
+
+namespace scr::rt {
+
+// With the index loaded (rank 0 of a job, or a tool); the caller saves it.
+// `keep_n` is SCR_PREFIX_SIZE. The dataset `just_marked` is never deleted,
+// nor does it push a newer one out: a job's newest checkpoint is never among
+// the oldest anyway, and a tool that saved an old one did so to keep it.
+void apply_prefix_window(io::Env& env, const std::string& prefix, int keep_n, PrefixIndex& idx,
+                         int just_marked);
+
+// Delete a dataset's files from the prefix as listed in its summary, and its
+// .scr/scr.dataset.<id> directory. Missing files are fine; with a summary
+// that cannot be read, its files stay (unlisted) and the directory goes.
+Status delete_prefix_files(io::Env& env, const std::string& prefix, int id);
+
+}  // namespace scr::rt

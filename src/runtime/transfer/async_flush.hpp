@@ -1,0 +1,72 @@
+// Asynchronous flush (SCR_FLUSH_ASYNC=1).
+//
+// Threading model: each process copies its own files to the prefix in one
+// background std::thread per dataset. That thread makes no MPI calls and
+// touches only its FlushJob (fixed when the flush starts) and the Env. A
+// second thread still needs the FUNNELED thread level of MPI (SINGLE promises
+// only one thread in the process): SCR_Init turns the async flush off, with a
+// warning, when the application's MPI provides less. Every collective
+// step (marking the index, agreeing that all processes finished, writing the
+// summary) runs on the application's thread inside SCR calls:
+//   - start() after SCR_Complete_output has applied the redundancy scheme;
+//   - poll(wait=false) in SCR_Start_output, SCR_Complete_output and
+//     SCR_Need_checkpoint finalizes flushes that are done everywhere,
+//     without waiting for unfinished ones;
+//   - poll(wait=true) in SCR_Finalize (and before a dataset in flight must
+//     be deleted) waits for them.
+// At most SCR_FLUSH_ASYNC_MAX flushes are in flight; starting one more first
+// waits for the oldest. SCR_FLUSH_ASYNC_BW caps the bytes per second each
+// node's processes copy together.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <thread>
+
+#include "runtime/cache/catalog.hpp"
+#include "runtime/job/job.hpp"
+#include "runtime/prefix/event_log.hpp"
+#include "runtime/transfer/flush.hpp"
+
+namespace scr::rt {
+
+class AsyncFlusher {
+ public:
+  // The flusher marks datasets in `cache` and records events in `events`;
+  // both outlive it (the run state owning the flusher owns them too).
+  AsyncFlusher(const Job& job, CacheCatalog& cache, EventLog& events)
+      : job_(job), cache_(cache), events_(events) {}
+  ~AsyncFlusher();  // joins threads still running (their results are dropped)
+  AsyncFlusher(const AsyncFlusher&) = delete;
+  AsyncFlusher& operator=(const AsyncFlusher&) = delete;
+
+  // Collective: mark the dataset in the index and start copying.
+  Status start(int id);
+  // Collective: finalize the flushes every process has finished; with wait,
+  // first wait for all of them.
+  Status poll(bool wait);
+  // Collective: wait for and finalize the flush of one dataset, if in flight.
+  Status wait_for(int id);
+
+  bool in_flight(int id) const { return flights_.count(id) > 0; }
+  size_t count() const { return flights_.size(); }
+  // Bytes this process has copied for dataset id so far.
+  uint64_t progress(int id) const;
+
+ private:
+  struct Flight {
+    FlushJob job;
+    std::atomic<uint64_t> copied{0};
+    std::atomic<bool> done{false};
+    Result<kv::Tree> result = Status(Errc::io_error, "flush still running");
+    std::thread thread;
+  };
+  Status finish(int id);
+  const Job& job_;
+  CacheCatalog& cache_;
+  EventLog& events_;
+  std::map<int, std::unique_ptr<Flight>> flights_;
+};
+
+}  // namespace scr::rt

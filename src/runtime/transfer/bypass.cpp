@@ -1,0 +1,90 @@
+#include "runtime/transfer/bypass.hpp"
+
+#include "common/log.hpp"
+#include "io/files.hpp"
+#include "io/path.hpp"
+#include "runtime/transfer/flush.hpp"
+#include "runtime/job/index_edit.hpp"
+#include "runtime/transfer/shared_names.hpp"
+#include "runtime/prefix/summary.hpp"
+
+namespace scr::rt {
+namespace {
+
+// Every routed file must be a regular file in the prefix.
+Status check_written(const Job& job, const std::set<std::string>& routed) {
+  for (const auto& rel : routed) {
+    auto info = job.fs().stat(io::path::join(job.settings.prefix, rel));
+    if (!info || !info->is_regular())
+      return Error(Errc::not_found, "routed file " + rel + " was not written");
+  }
+  return Status::Ok();
+}
+
+// This process's files as a flush from cache records them in the summary
+// (size and CRC32C). A shared file that another rank owns is marked shared.
+Result<kv::Tree> checksum_in_place(const Job& job, const std::set<std::string>& routed) {
+  std::vector<std::string> names(routed.begin(), routed.end());
+  auto shared = survey_shared_names(job.world, job.id.node, names);
+  std::vector<kv::FileRecord> files;
+  for (const auto& rel : names) {
+    std::string path = io::path::join(job.settings.prefix, rel);
+    SCR_ASSIGN_OR_RETURN(io::FileInfo info, job.fs().stat(path));
+    kv::FileRecord& f = files.emplace_back();
+    f.name = rel;
+    f.size = info.size;
+    auto it = shared.find(rel);
+    if (it != shared.end() && it->second.owner != job.rank()) {
+      f.shared = true;
+      continue;
+    }
+    // Always: the CRC32C taken here is what every later read is checked against.
+    SCR_ASSIGN_OR_RETURN(f.crc, io::file_crc32c(job.fs(), path, job.settings.piece_size));
+  }
+  kv::Tree mine;
+  set_summary_files(mine, files);
+  return mine;
+}
+
+}  // namespace
+
+Status begin_bypass(const Job& job, int id, const kv::Tree& desc) {
+  // The summary will go to .scr/scr.dataset.<id>/, as for a flush from cache.
+  Status made = job.rank() == 0 ? io::make_dirs(job.fs(), prefix_dataset_dir(job.settings.prefix, id), 0755)
+                                : Status::Ok();
+  SCR_TRY(mpi::agree(job.world, made));
+  FlushJob flush;
+  flush.id = id;
+  flush.desc = desc;
+  return begin_flush(job, flush);
+}
+
+Status complete_bypass(const Job& job, CacheCatalog& cache, EventLog& events, int id,
+                       const kv::Tree& desc, const std::set<std::string>& routed, bool valid,
+                       double started) {
+  DatasetInfo info = DatasetInfo::from_tree(desc);
+  Status written = check_written(job, routed);
+  if (!written.ok() && valid) log::error(written.message());
+  if (!mpi::all_true(job.world, valid && written.ok())) {
+    SCR_TRY(edit_index(job, [&](PrefixIndex& idx) {
+      mark_flush_failed(idx, id);
+      return Status::Ok();
+    }));
+    return Error(Errc::invalid_argument,
+                 "dataset " + info.name + " is invalid on at least one process; marked failed");
+  }
+  Result<kv::Tree> mine = checksum_in_place(job, routed);
+  FlushJob flush;
+  flush.id = id;
+  flush.desc = desc;
+  flush.how = "bypass";
+  flush.started = started;
+  int64_t files = 0;
+  if (mine.ok())
+    if (auto list = summary_files(*mine))
+      for (const auto& f : *list) files += f.shared ? 0 : 1;
+  flush.desc.set_int("FILES", mpi::sum(job.world, files));
+  return end_flush(job, cache, events, flush, mine);
+}
+
+}  // namespace scr::rt

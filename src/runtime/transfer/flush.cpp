@@ -1,0 +1,88 @@
+#include "runtime/transfer/flush.hpp"
+
+#include "common/clock.hpp"
+#include "common/log.hpp"
+#include "common/strings.hpp"
+#include "io/files.hpp"
+#include "io/path.hpp"
+#include "mpi/turns.hpp"
+#include "runtime/cache/cache.hpp"
+#include "runtime/job/index_edit.hpp"
+#include "runtime/prefix/summary.hpp"
+
+namespace scr::rt {
+
+FlushJob plan_flush(const Settings& s, const CacheCatalog& cache, int id) {
+  return plan_copies(s, cache, cache.own(), id);
+}
+
+FlushJob plan_copies(const Settings& s, const CacheCatalog& cache, const Filemap& fm, int id) {
+  FlushJob job = plan_copies(fm, id, cache.dataset_dir(fm, id), s.prefix);
+  job.crc = s.crc_on_flush;
+  job.piece_size = s.piece_size;
+  job.keep_meta = s.copy_metadata;
+  return job;
+}
+
+Status begin_flush(const Job& job, const FlushJob& flush) {
+  return edit_index(job, [&](PrefixIndex& idx) {
+    mark_flush_begun(idx, flush.desc);
+    return Status::Ok();
+  });
+}
+
+Status end_flush(const Job& job, CacheCatalog& cache, EventLog& events, const FlushJob& flush,
+                 const Result<kv::Tree>& mine) {
+  DatasetInfo info = DatasetInfo::from_tree(flush.desc);
+  SCR_TRY(mpi::agree(job.world, mine.status()).with_context("flush of dataset " + info.name));
+  int64_t my_bytes = 0;
+  if (auto files = summary_files(*mine))
+    for (const auto& f : *files)
+      if (!f.shared) my_bytes += static_cast<int64_t>(f.size);  // a shared file counts once
+  int64_t bytes = mpi::sum(job.world, my_bytes);
+  // Gather every process's file list at rank 0 for the summary.
+  std::map<int, kv::Tree> send;
+  send[0] = *mine;
+  auto lists = mpi::exchange_trees(job.world, send);
+  SCR_TRY(edit_index(job, [&](PrefixIndex& idx) {
+    return record_flushed(job.fs(), job.settings.prefix, idx, flush.desc, job.ranks(), std::move(lists),
+                          bytes, job_mark_policy(job.settings))
+        .status();
+  }));
+  if (cache.has(flush.id)) {
+    SCR_TRY(cache.transition(flush.id, CacheState::flushed));
+    SCR_TRY(cache.commit_agreed(job.world));
+    // An output-only dataset has reached the prefix; it need not stay cached.
+    if (!info.is_checkpoint()) SCR_TRY(mpi::agree(job.world, delete_cached(job, cache, flush.id)));
+  }
+  if (job.rank() == 0)
+    log::info("flushed dataset " + info.name + " (" + str::format_bytes(static_cast<uint64_t>(bytes)) + ")");
+  events.record({"FLUSH", info.name, flush.id, wall_seconds() - flush.started, bytes, flush.how});
+  return Status::Ok();
+}
+
+MarkPolicy job_mark_policy(const Settings& s) {
+  MarkPolicy policy;
+  policy.prefix_size = s.prefix_size;
+  return policy;
+}
+
+Status flush_dataset(const Job& job, CacheCatalog& cache, EventLog& events, int id) {
+  FlushJob flush = plan_flush(job.settings, cache, id);
+  SCR_TRY(begin_flush(job, flush));
+  // SCR_FLUSH_WIDTH processes copy at a time; a copy's error is agreed on
+  // in end_flush like any other.
+  Result<kv::Tree> mine = Status(Errc::io_error, "flush of dataset " + std::to_string(id) + " did not run");
+  SCR_TRY(mpi::in_turns(job.world, job.settings.flush_width, [&] {
+    mine = run_copies(job.fs(), flush, job.settings.prefix);
+    return Status::Ok();
+  }));
+  return end_flush(job, cache, events, flush, mine);
+}
+
+bool flush_due(const Settings& s, const DatasetInfo& info) {
+  if (info.is_output()) return true;
+  return s.flush > 0 && info.ckpt > 0 && info.ckpt % s.flush == 0;
+}
+
+}  // namespace scr::rt
