@@ -13,8 +13,8 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/config_file.hpp"
 #include "fuzz_checks.hpp"
+#include "runtime/config/config_file.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// libFuzzer target for the flush summary's codec (runtime/summary.hpp,
+// libFuzzer target for the flush summary's codec (runtime/prefix/summary.hpp,
 // docs/formats/prefix.md#summaryscr), the one reader of summary.scr files
 // that a fetch, a restart at another size, the prefix window and the tools
 // trust. The input is a metadata tree payload (its CRC computed here, so the
@@ -16,9 +16,9 @@
 #include <string>
 
 #include "common/crc32c.hpp"
-#include "kvtree/codec.hpp"
-#include "runtime/summary.hpp"
 #include "fuzz_checks.hpp"
+#include "kvtree/codec.hpp"
+#include "runtime/prefix/summary.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 
 #include "common/log.hpp"
 #include "mpi/mpi_comm.hpp"
-#include "runtime/config_line.hpp"
+#include "runtime/config/config_line.hpp"
 
 namespace scr::api {
 namespace {

@@ -91,6 +91,13 @@ class Dir {
   virtual Result<FileInfo> stat(const std::string& name) = 0;
 };
 
+// An exclusive advisory lock an Env holds on a lock file (io::FileLock owns
+// one); destroying it releases the lock.
+class HeldLock {
+ public:
+  virtual ~HeldLock() = default;
+};
+
 class Env {
  public:
   virtual ~Env() = default;
@@ -112,6 +119,14 @@ class Env {
   virtual Status truncate(const std::string& path, uint64_t size) = 0;
   // Restore mode, owner (when permitted) and access/modify times.
   virtual Status set_meta(const std::string& path, const FileInfo& meta) = 0;
+  // An exclusive advisory lock (flock) on the file at `path`, created 0600
+  // when absent, never through a symlink. `wait`: block until it is held;
+  // else Errc::bad_state, with the text its holder wrote, when another
+  // process holds it. `holder`, unless empty, is then written into the file
+  // (who holds it: host, pid, job). Errc::unsupported where the file system
+  // has no flock.
+  virtual Result<std::unique_ptr<HeldLock>> lock(const std::string& path, bool wait,
+                                                 const std::string& holder) = 0;
   // The directory at path, held open. This default looks each name up
   // through this Env by its full path, so that a wrapper (a FaultEnv) still
   // sees every path; PosixEnv holds a real descriptor.
@@ -154,6 +169,10 @@ class EnvWrapper : public Env {
   Status sync_dir(const std::string& path) override { return target_.sync_dir(path); }
   Status truncate(const std::string& path, uint64_t size) override {
     return target_.truncate(path, size);
+  }
+  Result<std::unique_ptr<HeldLock>> lock(const std::string& path, bool wait,
+                                         const std::string& holder) override {
+    return target_.lock(path, wait, holder);
   }
   Status set_meta(const std::string& path, const FileInfo& meta) override {
     return target_.set_meta(path, meta);

@@ -161,6 +161,11 @@ Status FaultEnv::truncate(const std::string& path, uint64_t size) {
   SCR_TRY(on_step("truncate", path));
   return EnvWrapper::truncate(path, size);
 }
+Result<std::unique_ptr<HeldLock>> FaultEnv::lock(const std::string& path, bool wait,
+                                                  const std::string& holder) {
+  SCR_TRY(on_step("lock", path));
+  return EnvWrapper::lock(path, wait, holder);
+}
 Status FaultEnv::set_meta(const std::string& path, const FileInfo& meta) {
   SCR_TRY(on_step("set metadata", path));
   return EnvWrapper::set_meta(path, meta);

@@ -11,6 +11,7 @@
 #include "io/env.hpp"
 #include "io/file_view.hpp"
 #include "io/path.hpp"
+#include "io/posix_lock.hpp"
 
 namespace scr::io {
 
@@ -253,6 +254,11 @@ class PosixEnv final : public Env {
     int fd = ::open(path.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) return errno_status(errno, "open directory", path);
     return std::unique_ptr<Dir>(std::make_unique<PosixDir>(fd, path));
+  }
+
+  Result<std::unique_ptr<HeldLock>> lock(const std::string& path, bool wait,
+                                         const std::string& holder) override {
+    return flock_file(path, wait, holder);
   }
 
   Result<FileInfo> stat(const std::string& path) override {

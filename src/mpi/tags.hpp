@@ -7,7 +7,7 @@
 
 namespace scr::mpi::tags {
 
-// File movement between nodes (src/runtime/file_transfer.cpp, swap_files).
+// File movement between nodes (src/runtime/cache/file_transfer.cpp, swap_files).
 inline constexpr int kFileHeaderLength = 811;  // size of the bundle header
 inline constexpr int kFileHeader = 812;        // the bundle header itself
 inline constexpr int kFilePiece = 813;         // file contents, piece by piece

@@ -1,5 +1,5 @@
 // A redundancy scheme and its parameters: the model the configuration's
-// redundancy descriptors (runtime/descriptors.hpp) carry and the redundancy
+// redundancy descriptors (runtime/config/descriptors.hpp) carry and the redundancy
 // sets (set.hpp) are built from. No MPI here, so the configuration layer can
 // use it.
 #pragma once

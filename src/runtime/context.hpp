@@ -1,5 +1,5 @@
 // The one runtime context: everything SCR++ knows about this run, split
-// into the Job fixed at SCR_Init (runtime/job.hpp) and the run state the
+// into the Job fixed at SCR_Init (runtime/job/job.hpp) and the run state the
 // API calls change. The C and C++ APIs hold exactly one (src/api); the
 // modules of the runtime (cache.cpp, flush.cpp, fetch.cpp, rebuild.cpp,
 // halt.cpp, ...) are free functions over it, each owning one step of the
@@ -14,26 +14,17 @@
 #include <unordered_set>
 #include <vector>
 
-#include "redset/set.hpp"
+#include "common/clock.hpp"
+#include "runtime/cache/cache.hpp"
 #include "runtime/cache/catalog.hpp"
-#include "runtime/dataset.hpp"
-#include "runtime/event_log.hpp"
-#include "runtime/job.hpp"
-#include "runtime/restart_names.hpp"
+#include "runtime/job/job.hpp"
+#include "runtime/prefix/dataset.hpp"
+#include "runtime/prefix/event_log.hpp"
+#include "runtime/transfer/async_flush.hpp"
+#include "runtime/transfer/rescale.hpp"
+#include "runtime/transfer/restart_names.hpp"
 
 namespace scr::rt {
-
-class AsyncFlusher;
-struct Rescaled;
-
-// One file of the checkpoint a restart phase reads, as the extension API
-// lists it (include/scr/scr_ext.h): prefix-relative name, the rank that
-// wrote it, its size.
-struct RestartFile {
-  std::string name;
-  int rank = 0;
-  uint64_t size = 0;
-};
 
 enum class Phase { idle, output, restart };
 
@@ -114,20 +105,15 @@ struct Context {
   RestartCandidates restart_candidates;
   bool restart_loaded = false;  // a restart completed in this run
   // Set while restart_candidates.front() is a prefix checkpoint written by
-  // a job of another size (runtime/rescale.hpp); it is not in the catalog.
+  // a job of another size (runtime/transfer/rescale.hpp); it is not in the catalog.
   std::unique_ptr<Rescaled> rescaled;
 
   // Background flushes in flight (SCR_FLUSH_ASYNC=1).
   std::unique_ptr<AsyncFlusher> flusher;
 
-  // Redundancy sets, one per descriptor, built at SCR_Init and kept (with
-  // every member's set descriptor) for the run: building one splits
-  // communicators, which every checkpoint would otherwise repeat.
-  struct ProtectionSet {
-    redset::Set set;
-    kv::Tree member_descs;  // REDDESC/<world rank> of each member
-  };
-  std::map<const RedDesc*, ProtectionSet> sets;
+  // Redundancy sets, one per descriptor, built at SCR_Init and kept for
+  // the run (runtime/cache/cache.hpp).
+  ProtectionSets sets;
 
   explicit Context(const Job& job);
   ~Context();
@@ -137,10 +123,13 @@ struct Context {
   int ranks() const { return job.ranks(); }
   io::Env& fs() const { return job.fs(); }
 
+  // Waits for the flush of a dataset, for the cache's deletions.
+  WaitFlushed wait_flushed() {
+    return [this](int id) { return flusher->wait_for(id); };
+  }
+
   // Cache directory of this node for a store.
   std::string cache_dir(const std::string& store) const { return job.cache_dir(store); }
 };
-
-double wall_seconds();
 
 }  // namespace scr::rt

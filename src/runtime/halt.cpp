@@ -3,24 +3,24 @@
 #include <algorithm>
 
 #include "common/log.hpp"
-#include "runtime/scr31/shared_format.hpp"
+#include "runtime/prefix/scr31/shared_format.hpp"
 
 namespace scr::rt {
 
-std::string check_halt(Context& ctx) {
+std::string check_halt(const Job& job) {
   std::string reason;
-  if (ctx.rank() == 0) {
-    auto halt = read_halt(ctx.fs(), ctx.settings.prefix);
+  if (job.rank() == 0) {
+    auto halt = read_halt(job.fs(), job.settings.prefix);
     if (!halt) log::warn("ignoring unreadable halt file: " + halt.status().message());
-    reason = halt_reason_now(halt ? *halt : kv::Tree(), ctx.settings);
+    reason = halt_reason_now(halt ? *halt : kv::Tree(), job.settings);
   }
-  mpi::bcast_string(ctx.world, reason, 0);
+  mpi::bcast_string(job.world, reason, 0);
   return reason;
 }
 
-void count_down_checkpoints(Context& ctx) {
-  if (ctx.rank() != 0) return;
-  Status st = update_halt(ctx.fs(), ctx.settings.prefix, [](kv::Tree& halt) {
+void count_down_checkpoints(const Job& job) {
+  if (job.rank() != 0) return;
+  Status st = update_halt(job.fs(), job.settings.prefix, [](kv::Tree& halt) {
     // Not below 0: SCR 3.1 halts at exactly 0 (CheckpointsLeft in the shared file).
     if (halt.has("CHECKPOINTS")) halt.set_int("CHECKPOINTS", std::max<int64_t>(0, halt.int_or("CHECKPOINTS", 0) - 1));
     return Status::Ok();
@@ -28,26 +28,26 @@ void count_down_checkpoints(Context& ctx) {
   if (!st.ok()) log::warn(st.message());
 }
 
-void record_finalized(Context& ctx) {
-  if (ctx.rank() != 0) return;
-  Status st = update_halt(ctx.fs(), ctx.settings.prefix, [&](kv::Tree& halt) {
-    halt.set("FINALIZED", ctx.id.job_id);
+void record_finalized(const Job& job) {
+  if (job.rank() != 0) return;
+  Status st = update_halt(job.fs(), job.settings.prefix, [&](kv::Tree& halt) {
+    halt.set("FINALIZED", job.id.job_id);
     return Status::Ok();
   });
   if (!st.ok()) log::warn(st.message());
 }
 
-void clear_finalized(Context& ctx) {
-  if (ctx.rank() != 0) return;
+void clear_finalized(const Job& job) {
+  if (job.rank() != 0) return;
   // This job's own mark, or SCR 3.1's (which names no job: its library
   // ignores it at start, and so does SCR++).
   auto ours = [&](const kv::Tree& t) {
     std::string mark = t.value_or("FINALIZED", "");
-    return mark == ctx.id.job_id || mark == scr31::kFinalizeCalled;
+    return mark == job.id.job_id || mark == scr31::kFinalizeCalled;
   };
-  auto halt = read_halt(ctx.fs(), ctx.settings.prefix);
+  auto halt = read_halt(job.fs(), job.settings.prefix);
   if (!halt || !ours(*halt)) return;
-  Status st = update_halt(ctx.fs(), ctx.settings.prefix, [&](kv::Tree& t) {
+  Status st = update_halt(job.fs(), job.settings.prefix, [&](kv::Tree& t) {
     if (ours(t)) t.erase("FINALIZED");
     return Status::Ok();
   });

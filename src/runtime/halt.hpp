@@ -1,26 +1,26 @@
-// Halting a job: rank 0 reads the halt file (runtime/halt_file.hpp, where its
+// Halting a job: rank 0 reads the halt file (runtime/prefix/halt_file.hpp, where its
 // keys are described) and broadcasts the verdict; it counts CHECKPOINTS down
 // and marks the job FINALIZED.
 #pragma once
 
 #include <string>
 
-#include "runtime/context.hpp"
-#include "runtime/halt_file.hpp"
+#include "runtime/job/job.hpp"
+#include "runtime/prefix/halt_file.hpp"
 
 namespace scr::rt {
 
 // Collective: rank 0 checks the halt file and the allocation end time.
 // Returns the same reason on every process ("" when not halting).
-std::string check_halt(Context& ctx);
+std::string check_halt(const Job& job);
 
 // Rank 0, after a checkpoint completes: count down CHECKPOINTS.
-void count_down_checkpoints(Context& ctx);
+void count_down_checkpoints(const Job& job);
 
 // Rank 0 at SCR_Finalize: record that the job finished.
-void record_finalized(Context& ctx);
+void record_finalized(const Job& job);
 // Rank 0 at SCR_Init: a new run of the job has started; forget an earlier
 // FINALIZED mark of the same job id.
-void clear_finalized(Context& ctx);
+void clear_finalized(const Job& job);
 
 }  // namespace scr::rt

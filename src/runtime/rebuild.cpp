@@ -3,15 +3,16 @@
 #include <climits>
 #include <set>
 
+#include "common/clock.hpp"
 #include "common/log.hpp"
 #include "common/strings.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "redset/redset.hpp"
-#include "runtime/outcome.hpp"
-#include "runtime/cache.hpp"
-#include "runtime/distribute.hpp"
-#include "runtime/salvage.hpp"
+#include "runtime/cache/cache.hpp"
+#include "runtime/cache/distribute.hpp"
+#include "runtime/cache/outcome.hpp"
+#include "runtime/transfer/salvage.hpp"
 
 namespace scr::rt {
 namespace {
@@ -60,49 +61,49 @@ Result<kv::Tree> agree_redundancy(const Job& job, const CacheCatalog& cache, int
 }
 
 // Rebuild one dataset; on success the catalog's entry for it is complete.
-Status rebuild_one(Context& ctx, int id) {
+Status rebuild_one(const Job& job, CacheCatalog& cache, int id) {
   // A dataset some process knows to be incomplete (killed during
   // SCR_Complete_output) is not used.
   bool incomplete = false;
-  for (const Filemap* fm : ctx.cache.held())
+  for (const Filemap* fm : cache.held())
     if (fm->has(id) && fm->state(id) == CacheState::routed) incomplete = true;
-  if (mpi::any_true(ctx.world, incomplete)) return Error(Errc::unrecoverable, "it was never completed");
-  SCR_ASSIGN_OR_RETURN(kv::Tree desc, agree_descriptor(ctx, id));
-  if (ctx.settings.distribute) SCR_TRY(distribute_files(ctx, id));
-  SCR_ASSIGN_OR_RETURN(kv::Tree reddesc, agree_redundancy(ctx.job, ctx.cache, id));
-  bool flushed = mpi::any_true(ctx.world, ctx.cache.state(id) == CacheState::flushed);
+  if (mpi::any_true(job.world, incomplete)) return Error(Errc::unrecoverable, "it was never completed");
+  SCR_ASSIGN_OR_RETURN(kv::Tree desc, agree_descriptor(job, cache, id));
+  if (job.settings.distribute) SCR_TRY(distribute_files(job, cache, id));
+  SCR_ASSIGN_OR_RETURN(kv::Tree reddesc, agree_redundancy(job, cache, id));
+  bool flushed = mpi::any_true(job.world, cache.state(id) == CacheState::flushed);
 
   SCR_ASSIGN_OR_RETURN(redset::Set set,
-                       redset::Set::from_desc(ctx.world, reddesc, ctx.settings.mpi_piece_size));
+                       redset::Set::from_desc(job.world, reddesc, job.settings.mpi_piece_size));
   std::string store = DatasetInfo::from_tree(desc).store;
-  if (store.empty()) store = ctx.cache.default_store();
+  if (store.empty()) store = cache.default_store();
   // Listed (routed, unless this process held it) before its directory is
   // made: a rebuild that fails leaves the entry that names the directory to
   // clean up.
-  ctx.cache.begin(id, desc, store);
-  std::string dir = ctx.cache.dataset_dir(store, id);
-  SCR_TRY(mpi::agree(ctx.world, io::make_dirs(ctx.fs(), dir, 0700)));
+  cache.begin(id, desc, store);
+  std::string dir = cache.dataset_dir(store, id);
+  SCR_TRY(mpi::agree(job.world, io::make_dirs(job.fs(), dir, 0700)));
   // recover() checks every file against the CRC32C recorded at Complete:
   // a damaged file is rebuilt, and damaged redundancy data is refused.
   std::vector<kv::FileRecord> records;
-  SCR_TRY(redset::recover(ctx.fs(), set, dir, &records).status());
-  ctx.cache.record_rebuilt(id, records, redset::redundancy_files(set), ctx.rank(), reddesc);
-  SCR_TRY(ctx.cache.transition(id, flushed ? CacheState::flushed : CacheState::complete));
-  return ctx.cache.commit_agreed(ctx.world);
+  SCR_TRY(redset::recover(job.fs(), set, dir, &records).status());
+  cache.record_rebuilt(id, records, redset::redundancy_files(set), job.rank(), reddesc);
+  SCR_TRY(cache.transition(id, flushed ? CacheState::flushed : CacheState::complete));
+  return cache.commit_agreed(job.world);
 }
 
 // Delete a dataset's files from every filemap this process holds.
 // The whole dataset directory goes: a dataset interrupted before Complete
 // has files its filemap does not list (they are recorded at Complete). Every
 // process of the node removes it; whoever comes last finds it gone.
-void drop_everywhere(Context& ctx, int id) {
+void drop_everywhere(const Job& job, CacheCatalog& cache, int id) {
   std::set<std::string> dirs;
-  if (ctx.cache.has(id)) {
-    dirs.insert(ctx.cache.dataset_dir(id));
-    (void)delete_cached(ctx, id);
+  if (cache.has(id)) {
+    dirs.insert(cache.dataset_dir(id));
+    (void)delete_cached(job, cache, id);
   }
-  for (const auto& dir : ctx.cache.forget_everywhere(id)) dirs.insert(dir);
-  for (const auto& dir : dirs) (void)io::remove_tree(ctx.fs(), dir);
+  for (const auto& dir : cache.forget_everywhere(id)) dirs.insert(dir);
+  for (const auto& dir : dirs) (void)io::remove_tree(job.fs(), dir);
 }
 
 // A rebuild that failed for want of space or through an I/O error (on a
@@ -112,90 +113,90 @@ void drop_everywhere(Context& ctx, int id) {
 // whose files were being rebuilt, and remove that partial directory where no
 // process of the node holds the dataset complete. The dataset is not
 // offered for restart in this run (not every process holds it complete).
-void keep_intact(Context& ctx, int id) {
-  bool complete_here = ctx.cache.state(id) != CacheState::routed;
+void keep_intact(const Job& job, CacheCatalog& cache, int id) {
+  bool complete_here = cache.state(id) != CacheState::routed;
   // A copy this process holds for another rank (one it could not hand over)
   // lives in the same directory.
   bool holding = false;
-  for (const Filemap& fm : ctx.cache.adopted()) holding = holding || fm.has(id);
-  std::string dir = ctx.cache.dataset_dir(id);
-  if (!complete_here && ctx.cache.has(id)) ctx.cache.forget(id);
-  if (!mpi::any_true(ctx.node, complete_here || holding) && ctx.node.rank() == 0)
-    (void)io::remove_tree(ctx.fs(), dir);
-  ctx.cache.reserve_ids(id, 0);  // new datasets must not reuse its id
+  for (const Filemap& fm : cache.adopted()) holding = holding || fm.has(id);
+  std::string dir = cache.dataset_dir(id);
+  if (!complete_here && cache.has(id)) cache.forget(id);
+  if (!mpi::any_true(job.node, complete_here || holding) && job.node.rank() == 0)
+    (void)io::remove_tree(job.fs(), dir);
+  cache.reserve_ids(id, 0);  // new datasets must not reuse its id
 }
 
 }  // namespace
 
 namespace {
 // Every dataset of every filemap this process holds.
-void drop_all(Context& ctx) {
+void drop_all(const Job& job, CacheCatalog& cache) {
   std::set<int> ids;
-  for (const Filemap* fm : ctx.cache.held())
+  for (const Filemap* fm : cache.held())
     for (int id : fm->ids()) ids.insert(id);
-  for (int id : ids) drop_everywhere(ctx, id);
-  ctx.cache.release_adopted();
+  for (int id : ids) drop_everywhere(job, cache, id);
+  cache.release_adopted();
 }
 }  // namespace
 
-Status purge_cache(Context& ctx) {
-  scatter_filemaps(ctx);
-  drop_all(ctx);
+Status purge_cache(const Job& job, CacheCatalog& cache) {
+  scatter_filemaps(job, cache);
+  drop_all(job, cache);
   // A filemap that still lists what was just deleted would send the next
   // run after files that are gone: the job does not start on it.
-  return ctx.cache.commit_agreed(ctx.world);
+  return cache.commit_agreed(job.world);
 }
 
-Status rebuild_cache(Context& ctx) {
-  scatter_filemaps(ctx);
+Status rebuild_cache(const Job& job, CacheCatalog& cache, EventLog& events) {
+  scatter_filemaps(job, cache);
   std::string old_size;
-  if (size_mismatch(ctx.job, ctx.cache, &old_size)) {
-    if (ctx.rank() == 0)
+  if (size_mismatch(job, cache, &old_size)) {
+    if (job.rank() == 0)
       log::warn("the cache holds datasets written by a job of " +
                 (old_size.empty() ? std::string("a different number of") : old_size) +
-                " processes, but this job has " + std::to_string(ctx.ranks()) +
+                " processes, but this job has " + std::to_string(job.ranks()) +
                 "; restarting from the prefix (a checkpoint only in cache is saved there first) "
                 "and deleting the cache");
     // Its newest checkpoint, if never flushed, is first made whole in the
     // prefix, where a job of any size can read it.
     // (Also with SCR_FETCH=0: saving is a flush, and the cache goes next.)
-    SCR_TRY(salvage_resized_cache(ctx));
-    drop_all(ctx);
-    return ctx.cache.commit_agreed(ctx.world);
+    SCR_TRY(salvage_resized_cache(job, cache, events));
+    drop_all(job, cache);
+    return cache.commit_agreed(job.world);
   }
   int id = 0;
-  while ((id = next_dataset(ctx.job, ctx.cache, id)) > 0) {
+  while ((id = next_dataset(job, cache, id)) > 0) {
     double t0 = wall_seconds();
-    Outcome outcome = agree_outcome(ctx.world, rebuild_one(ctx, id));
+    Outcome outcome = agree_outcome(job.world, rebuild_one(job, cache, id));
     const Status& st = outcome.why;
     if (outcome.verdict == Verdict::kept) {
-      ctx.events.record({"DATASET_KEPT", "", id, wall_seconds() - t0, -1, st.message()});
-      if (ctx.rank() == 0)
+      events.record({"DATASET_KEPT", "", id, wall_seconds() - t0, -1, st.message()});
+      if (job.rank() == 0)
         log::warn("cached dataset " + std::to_string(id) + " could not be rebuilt: " + st.message() +
                   "; its files on the intact nodes are kept (a later run can rebuild it, "
                   "scr_scavenge can save it) but it is not used in this run");
-      keep_intact(ctx, id);
-      ctx.world.barrier();
+      keep_intact(job, cache, id);
+      job.world.barrier();
       continue;
     }
     if (outcome.verdict == Verdict::unusable) {
-      ctx.events.record({"DATASET_LOST", "", id, wall_seconds() - t0, -1, st.message()});
-      if (ctx.rank() == 0)
+      events.record({"DATASET_LOST", "", id, wall_seconds() - t0, -1, st.message()});
+      if (job.rank() == 0)
         log::warn("cached dataset " + std::to_string(id) + " cannot be used: " + st.message() +
                   "; deleting it from cache");
-      drop_everywhere(ctx, id);
-      ctx.world.barrier();
+      drop_everywhere(job, cache, id);
+      job.world.barrier();
       continue;
     }
-    DatasetInfo info = ctx.cache.info(id).value_or(DatasetInfo{});
-    ctx.cache.reserve_ids(id, info.ckpt);
-    ctx.events.record({"REBUILD", info.name, id, wall_seconds() - t0, -1, "intact in cache"});
-    if (ctx.rank() == 0)
+    DatasetInfo info = cache.info(id).value_or(DatasetInfo{});
+    cache.reserve_ids(id, info.ckpt);
+    events.record({"REBUILD", info.name, id, wall_seconds() - t0, -1, "intact in cache"});
+    if (job.rank() == 0)
       log::info("dataset " + info.name + " is intact in cache (checked/rebuilt in " +
                 std::to_string(wall_seconds() - t0) + " s)");
   }
-  ctx.cache.release_adopted();
-  return ctx.cache.commit_agreed(ctx.world);
+  cache.release_adopted();
+  return cache.commit_agreed(job.world);
 }
 
 }  // namespace scr::rt

@@ -6,18 +6,20 @@
 // node when it cannot be rebuilt.
 #pragma once
 
-#include "runtime/context.hpp"
+#include "runtime/cache/catalog.hpp"
+#include "runtime/job/job.hpp"
+#include "runtime/prefix/event_log.hpp"
 
 namespace scr::rt {
 
 // Collective. Reads the filemaps of every node, leaves the catalog
-// (ctx.cache) holding only complete, rebuilt datasets of this rank and
+// holding only complete, rebuilt datasets of this rank and
 // reserves their dataset and checkpoint ids. A cache written by a job with a
 // different number of processes is not used (and deleted).
-Status rebuild_cache(Context& ctx);
+Status rebuild_cache(const Job& job, CacheCatalog& cache, EventLog& events);
 
 // Collective: delete everything this node's processes find in cache. Fails
 // (agreed) when a process cannot write its emptied filemap.
-Status purge_cache(Context& ctx);
+Status purge_cache(const Job& job, CacheCatalog& cache);
 
 }  // namespace scr::rt

@@ -9,16 +9,16 @@
 #include "io/fault_plan.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
-#include "runtime/async_flush.hpp"
-#include "runtime/cache.hpp"
-#include "runtime/fetch.hpp"
-#include "runtime/flush.hpp"
+#include "runtime/cache/cache.hpp"
+#include "runtime/config/params.hpp"
 #include "runtime/halt.hpp"
-#include "runtime/params.hpp"
-#include "runtime/index_edit.hpp"
-#include "runtime/prefix_window.hpp"
+#include "runtime/job/index_edit.hpp"
+#include "runtime/prefix/prefix_window.hpp"
 #include "runtime/rebuild.hpp"
-#include "runtime/rescale.hpp"
+#include "runtime/transfer/async_flush.hpp"
+#include "runtime/transfer/fetch.hpp"
+#include "runtime/transfer/flush.hpp"
+#include "runtime/transfer/rescale.hpp"
 
 namespace scr::rt {
 namespace {
@@ -58,12 +58,12 @@ Status check_path_inputs(const Settings& s, const Identity& id) {
 
 // SCR_PREFIX_PURGE deletes every dataset of the prefix; SCR_DROP_AFTER_CURRENT
 // forgets (keeping their files) the datasets newer than SCR_CURRENT.
-Status apply_prefix_settings(Context& ctx) {
-  const Settings& s = ctx.settings;
+Status apply_prefix_settings(const Job& job) {
+  const Settings& s = job.settings;
   if (!s.prefix_purge && !(s.drop_after_current && !s.current.empty())) return Status::Ok();
-  return edit_index(ctx.job, [&](PrefixIndex& idx) {
+  return edit_index(job, [&](PrefixIndex& idx) {
     if (s.prefix_purge) {
-      for (int id : idx.ids()) SCR_TRY(delete_prefix_files(ctx.fs(), s.prefix, id));
+      for (int id : idx.ids()) SCR_TRY(delete_prefix_files(job.fs(), s.prefix, id));
       for (int id : idx.ids()) idx.erase(id);
       idx.clear_current();
       log::info("SCR_PREFIX_PURGE=1: deleted every dataset of " + s.prefix);
@@ -87,7 +87,7 @@ Status take_job_locks(Job& job) {
   ::gethostname(host, sizeof host - 1);
   std::string holder = "job " + job.id.job_id + " (host " + host + ", pid " + std::to_string(::getpid()) + ")";
   auto take = [&](const std::string& path, std::optional<io::FileLock>* slot, const std::string& what) -> Status {
-    auto lock = io::FileLock::try_acquire(path, holder);
+    auto lock = io::FileLock::try_acquire(job.fs(), path, holder);
     if (lock) {
       slot->emplace(std::move(lock).value());
       return Status::Ok();
@@ -205,7 +205,7 @@ Status Runtime::setup(const Config& config, const mpi::Comm& world, const Launch
   SCR_TRY(mpi::agree(job.world, st));
   SCR_TRY(take_job_locks(job));
 
-  clear_finalized(ctx_);
+  clear_finalized(ctx_.job);
   ctx_.current = s.current;
   ctx_.events = EventLog(job.fs(), s, job.id.job_id, job.id.user, job.rank() == 0);
   ctx_.events.record({"START", "", 0, -1, -1, std::to_string(job.ranks()) + " processes"});
@@ -216,7 +216,7 @@ Status Runtime::setup(const Config& config, const mpi::Comm& world, const Launch
 
 Status Runtime::prepare_restart() {
   const Settings& s = ctx_.settings;
-  SCR_TRY(build_protection_sets(ctx_));
+  SCR_TRY(build_protection_sets(ctx_.job, ctx_.sets));
   // SCR_DISTRIBUTE=0 skips redistribution and rebuild: the cache is not
   // used at all (docs/runtime.md#restart).
   bool use_cache = s.distribute && !s.cache_purge;
@@ -224,25 +224,25 @@ Status Runtime::prepare_restart() {
     if (ctx_.rank() == 0)
       log::info(s.cache_purge ? "SCR_CACHE_PURGE=1: deleting the cache"
                               : "SCR_DISTRIBUTE=0: not using cached datasets");
-    SCR_TRY(purge_cache(ctx_));
+    SCR_TRY(purge_cache(ctx_.job, ctx_.cache));
   } else {
-    SCR_TRY(rebuild_cache(ctx_));
+    SCR_TRY(rebuild_cache(ctx_.job, ctx_.cache, ctx_.events));
   }
-  sweep_rescaled(ctx_);
+  sweep_rescaled(ctx_.job);
   set_aside_unreadable_index(ctx_.job);
-  SCR_TRY(apply_prefix_settings(ctx_));
+  SCR_TRY(apply_prefix_settings(ctx_.job));
   ctx_.restart_candidates.offer(cached_checkpoints(ctx_.job, ctx_.cache));
-  learn_prefix(ctx_, ctx_.restart_candidates.ids());
+  learn_prefix(ctx_.job, ctx_.cache, ctx_.restart_candidates.ids());
   if (s.global_restart) {
     // Every process must read the checkpoint from the prefix.
-    for (int id : ctx_.cache.ids()) (void)delete_cached(ctx_, id);
+    for (int id : ctx_.cache.ids()) (void)delete_cached(ctx_.job, ctx_.cache, id);
     ctx_.restart_candidates.clear();
   }
   if (ctx_.restart_candidates.empty() && s.fetch) SCR_TRY(offer_fetched());
   // (A checkpoint of another size is read from the prefix: nothing to flush.)
   if (s.flush_on_restart && !ctx_.restart_candidates.empty() && !ctx_.rescaled) {
     int id = ctx_.restart_candidates.front();
-    if (!mpi::all_true(ctx_.world, ctx_.cache.state(id) == CacheState::flushed)) SCR_TRY(flush_dataset(ctx_, id));
+    if (!mpi::all_true(ctx_.world, ctx_.cache.state(id) == CacheState::flushed)) SCR_TRY(flush_dataset(ctx_.job, ctx_.cache, ctx_.events, id));
   }
   ctx_.world.barrier();
   return Status::Ok();
@@ -257,18 +257,18 @@ Status Runtime::finalize() {
   }
   ctx_.output.reset();
   ctx_.restart.reset();
-  Status dropped = drop_rescaled(ctx_);  // offered at another size, never taken
+  Status dropped = drop_rescaled(ctx_.job, ctx_.rescaled);  // offered at another size, never taken
   if (st.ok()) st = dropped;
-  Status waited = ctx_.flusher->poll(ctx_, true);
+  Status waited = ctx_.flusher->poll(true);
   if (st.ok()) st = waited;
   // Flush the newest checkpoint if it is not in the prefix yet (unless
   // SCR_FLUSH=0 made flushing the application's business).
   auto ckpts = cached_checkpoints(ctx_.job, ctx_.cache);
   if (ctx_.settings.flush > 0 && !ckpts.empty() && !mpi::all_true(ctx_.world, ctx_.cache.state(ckpts.front()) == CacheState::flushed)) {
-    Status fl = flush_dataset(ctx_, ckpts.front());
+    Status fl = flush_dataset(ctx_.job, ctx_.cache, ctx_.events, ckpts.front());
     if (st.ok()) st = fl;
   }
-  record_finalized(ctx_);
+  record_finalized(ctx_.job);
   ctx_.sets.clear();  // their communicators go before MPI does
   ctx_.events.record({"END", "", 0, wall_seconds() - ctx_.timing.run_start, -1, st.ok() ? "ok" : st.message()});
   ctx_.world.barrier();
@@ -279,7 +279,7 @@ Status Runtime::finalize() {
 }
 
 Result<bool> Runtime::should_exit() {
-  std::string reason = check_halt(ctx_);
+  std::string reason = check_halt(ctx_.job);
   if (!reason.empty() && !ctx_.halt_logged) {
     ctx_.events.record({"HALT", "", 0, -1, -1, reason});
     ctx_.halt_logged = true;

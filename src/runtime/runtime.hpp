@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "common/status.hpp"
-#include "runtime/config.hpp"
+#include "runtime/config/config.hpp"
 #include "runtime/context.hpp"
 
 namespace scr::rt {

@@ -7,13 +7,13 @@
 #include <climits>
 
 #include "common/log.hpp"
-#include "runtime/async_flush.hpp"
-#include "runtime/cache.hpp"
-#include "runtime/fetch.hpp"
-#include "runtime/index_edit.hpp"
-#include "runtime/prefix_window.hpp"
-#include "runtime/rescale.hpp"
+#include "runtime/cache/cache.hpp"
+#include "runtime/job/index_edit.hpp"
+#include "runtime/prefix/prefix_window.hpp"
 #include "runtime/runtime.hpp"
+#include "runtime/transfer/async_flush.hpp"
+#include "runtime/transfer/fetch.hpp"
+#include "runtime/transfer/rescale.hpp"
 
 namespace scr::rt {
 namespace {
@@ -25,18 +25,16 @@ void warn_unknown(const Job& job, const char* call, const std::string& name) {
 
 // Collective: forget and delete the cached datasets whose id is above `id`,
 // lowest first (waiting for a flush of one that is in flight).
-Status delete_cached_after(Context& ctx, int id) {
+Status delete_cached_after(const Job& job, CacheCatalog& cache, const WaitFlushed& wait_flushed, int id) {
   int after = id;
   for (;;) {
     int64_t mine = INT_MAX;
-    for (int d : ctx.cache.ids())
+    for (int d : cache.ids())
       if (d > after && d < mine) mine = d;
-    int64_t next = mpi::min(ctx.world, mine);
+    int64_t next = mpi::min(job.world, mine);
     if (next == INT_MAX) return Status::Ok();
     after = static_cast<int>(next);
-    SCR_TRY(ctx.flusher->wait_for(ctx, after));
-    Status st = ctx.cache.has(after) ? delete_cached(ctx, after) : Status::Ok();
-    SCR_TRY(mpi::agree(ctx.world, st));
+    SCR_TRY(delete_cached_agreed(job, cache, after, wait_flushed));
   }
 }
 
@@ -76,10 +74,10 @@ Status Runtime::set_current(const std::string& name) {
     return Status::Ok();
   }
   int id = cached > 0 ? cached : indexed;
-  SCR_TRY(delete_cached_after(ctx_, id));
+  SCR_TRY(delete_cached_after(ctx_.job, ctx_.cache, ctx_.wait_flushed(), id));
   ctx_.current = name;  // the fetch order starts with it
   if (ctx_.restart_loaded) return Status::Ok();
-  SCR_TRY(drop_rescaled(ctx_));
+  SCR_TRY(drop_rescaled(ctx_.job, ctx_.rescaled));
   ctx_.restart_candidates.offer(cached_checkpoints(ctx_.job, ctx_.cache));
   if (ctx_.restart_candidates.empty() || ctx_.restart_candidates.front() != id) {
     ctx_.restart_candidates.clear();
@@ -108,14 +106,12 @@ Status Runtime::remove(const std::string& name) {
   bool found_cache = false;
   if (int id = cached_by_name(name); id > 0) {
     found_cache = true;
-    SCR_TRY(ctx_.flusher->wait_for(ctx_, id));
-    Status st = ctx_.cache.has(id) ? delete_cached(ctx_, id) : Status::Ok();
-    SCR_TRY(mpi::agree(ctx_.world, st));
+    SCR_TRY(delete_cached_agreed(ctx_.job, ctx_.cache, id, ctx_.wait_flushed()));
     ctx_.restart_candidates.withdraw(id);
   }
   if (ctx_.rescaled && DatasetInfo::from_tree(ctx_.rescaled->desc).name == name) {  // offered at another size
     ctx_.restart_candidates.clear();
-    SCR_TRY(drop_rescaled(ctx_));
+    SCR_TRY(drop_rescaled(ctx_.job, ctx_.rescaled));
   }
   bool found_prefix = false;
   SCR_TRY(edit_index(ctx_.job, [&](PrefixIndex& idx) {

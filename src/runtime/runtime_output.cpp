@@ -7,14 +7,14 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "redset/meta.hpp"
-#include "runtime/async_flush.hpp"
-#include "runtime/bypass.hpp"
-#include "runtime/cache.hpp"
-#include "runtime/flush.hpp"
+#include "runtime/cache/cache.hpp"
 #include "runtime/halt.hpp"
-#include "runtime/rescale.hpp"
 #include "runtime/runtime.hpp"
-#include "runtime/shared_names.hpp"
+#include "runtime/transfer/async_flush.hpp"
+#include "runtime/transfer/bypass.hpp"
+#include "runtime/transfer/flush.hpp"
+#include "runtime/transfer/rescale.hpp"
+#include "runtime/transfer/shared_names.hpp"
 
 namespace scr::rt {
 
@@ -22,9 +22,9 @@ Result<bool> Runtime::need_checkpoint() {
   if (ctx_.phase() != Phase::idle)
     return Error(Errc::bad_state, "SCR_Need_checkpoint called inside an output or restart phase");
   const Settings& s = ctx_.settings;
-  SCR_TRY(ctx_.flusher->poll(ctx_, false));
+  SCR_TRY(ctx_.flusher->poll(false));
   ++ctx_.timing.need_calls;
-  bool halting = !check_halt(ctx_).empty();
+  bool halting = !check_halt(ctx_.job).empty();
   int decide = 0;
   if (ctx_.rank() == 0) {
     double now = wall_seconds();
@@ -82,14 +82,14 @@ Status Runtime::start_output(const std::string& name, int flags) {
   if (!name.empty()) SCR_TRY(check_dataset_name(name));
   // Starting a new dataset abandons a restart that was offered but not taken.
   ctx_.restart_candidates.clear();
-  SCR_TRY(drop_rescaled(ctx_));
-  SCR_TRY(ctx_.flusher->poll(ctx_, false));
+  SCR_TRY(drop_rescaled(ctx_.job, ctx_.rescaled));
+  SCR_TRY(ctx_.flusher->poll(false));
   ctx_.world.barrier();
   ctx_.timing.phase_start = wall_seconds();
 
   auto [id, ckpt] = ctx_.cache.next_ids(flags & kFlagCheckpoint);
   const RedDesc& p = select(ctx_.settings.reds, ckpt, !(flags & kFlagCheckpoint));
-  if (ckpt > 0 && !p.bypass) SCR_TRY(evict_for_checkpoint(ctx_, p));
+  if (ckpt > 0 && !p.bypass) SCR_TRY(evict_for_checkpoint(ctx_.job, ctx_.cache, p, ctx_.wait_flushed()));
 
   kv::Tree desc;
   if (ctx_.rank() == 0)
@@ -97,7 +97,7 @@ Status Runtime::start_output(const std::string& name, int flags) {
                             ctx_.settings.job_name, p.store, p.bypass});
   mpi::bcast_tree(ctx_.world, desc, 0);
   if (p.bypass) {
-    SCR_TRY(begin_bypass(ctx_, id, desc));
+    SCR_TRY(begin_bypass(ctx_.job, id, desc));
   } else {
     // Listed before its directory is made: an interrupted dataset is found
     // and removed whole at the next Init.
@@ -157,7 +157,7 @@ Status Runtime::complete_output(bool valid) {
   if (ctx_.phase() != Phase::output)
     return Error(Errc::bad_state, "SCR_Complete_output called without SCR_Start_output");
   Status st = finish_output(valid);
-  Status polled = ctx_.flusher->poll(ctx_, false);
+  Status polled = ctx_.flusher->poll(false);
   return st.ok() ? polled : st;
 }
 
@@ -166,7 +166,8 @@ Status Runtime::finish_output(bool valid) {
   OutputPhase out = std::move(*ctx_.output);
   ctx_.output.reset();
   DatasetInfo info = DatasetInfo::from_tree(out.desc);
-  Status st = out.protection->bypass ? complete_bypass(ctx_, out.id, out.desc, out.routed, valid)
+  Status st = out.protection->bypass ? complete_bypass(ctx_.job, ctx_.cache, ctx_.events, out.id, out.desc, out.routed, valid,
+                                                           ctx_.timing.phase_start)
                                      : complete_cached(out, valid);
   double seconds = wall_seconds() - ctx_.timing.phase_start;
   ctx_.timing.checkpoint_total += seconds;
@@ -215,18 +216,18 @@ Status Runtime::complete_cached(const OutputPhase& out, bool valid) {
   bool all_valid = mpi::all_true(ctx_.world, valid && local.ok());
   DatasetInfo info = DatasetInfo::from_tree(out.desc);
   if (!all_valid) {
-    (void)delete_cached(ctx_, id);
+    (void)delete_cached(ctx_.job, ctx_.cache, id);
     return Error(Errc::invalid_argument,
                  "dataset " + info.name + " is invalid on at least one process; discarded");
   }
   if (Status shared = check_not_shared_across_nodes(out); !shared.ok()) {
-    (void)delete_cached(ctx_, id);
+    (void)delete_cached(ctx_.job, ctx_.cache, id);
     return shared.with_context("dataset " + info.name + " discarded");
   }
 
-  Status st = protect_dataset(ctx_, id, *out.protection, std::move(*described));
+  Status st = protect_dataset(ctx_.job, ctx_.cache, ctx_.sets, id, *out.protection, std::move(*described));
   if (!st.ok()) {
-    (void)delete_cached(ctx_, id);
+    (void)delete_cached(ctx_.job, ctx_.cache, id);
     return st.with_context("protecting dataset " + info.name);
   }
   int64_t bytes = mpi::sum(ctx_.world, my_bytes);
@@ -236,15 +237,15 @@ Status Runtime::complete_cached(const OutputPhase& out, bool valid) {
   SCR_TRY(ctx_.cache.commit_agreed(ctx_.world));
 
   if (flush_due(ctx_.settings, info)) {
-    if (ctx_.settings.flush_async) SCR_TRY(ctx_.flusher->start(ctx_, id));
-    else SCR_TRY(flush_dataset(ctx_, id));
+    if (ctx_.settings.flush_async) SCR_TRY(ctx_.flusher->start(id));
+    else SCR_TRY(flush_dataset(ctx_.job, ctx_.cache, ctx_.events, id));
   }
   return Status::Ok();
 }
 
 // Halt bookkeeping after a checkpoint; with SCR_HALT_EXIT the job stops here.
 Status Runtime::after_checkpoint() {
-  count_down_checkpoints(ctx_);
+  count_down_checkpoints(ctx_.job);
   exit_if_halted("after checkpoint");
   return Status::Ok();
 }
@@ -253,7 +254,7 @@ Status Runtime::after_checkpoint() {
 // status 0 once the run is finalized (its newest checkpoint flushed).
 void Runtime::exit_if_halted(const char* where) {
   if (!ctx_.settings.halt_exit) return;
-  std::string reason = check_halt(ctx_);
+  std::string reason = check_halt(ctx_.job);
   if (reason.empty()) return;
   ctx_.events.record({"HALT", "", 0, -1, -1, reason});
   if (ctx_.rank() == 0) log::warn(std::string("halting ") + where + ": " + reason);

@@ -6,12 +6,12 @@
 
 #include "common/log.hpp"
 #include "io/path.hpp"
-#include "runtime/async_flush.hpp"
-#include "runtime/cache.hpp"
-#include "runtime/fetch.hpp"
-#include "runtime/index_edit.hpp"
-#include "runtime/rescale.hpp"
+#include "runtime/cache/cache.hpp"
+#include "runtime/job/index_edit.hpp"
 #include "runtime/runtime.hpp"
+#include "runtime/transfer/async_flush.hpp"
+#include "runtime/transfer/fetch.hpp"
+#include "runtime/transfer/rescale.hpp"
 
 namespace scr::rt {
 namespace {
@@ -32,17 +32,17 @@ std::vector<kv::FileRecord> files_or_none(const kv::Tree& t) {
   return files ? std::move(files).value() : std::vector<kv::FileRecord>{};
 }
 
-std::vector<RestartFile> gather_listing(Context& ctx, int id) {
+std::vector<RestartFile> gather_listing(const Job& job, const CacheCatalog& cache, int id) {
   // Sizes as the filemap recorded them when the files were last checked
   // (Complete, the rebuild or the fetch at SCR_Init): no file is touched.
-  std::vector<kv::FileRecord> mine = ctx.cache.file_records(id);
+  std::vector<kv::FileRecord> mine = cache.file_records(id);
   for (auto& f : mine) f.crc.reset();  // the listing carries names and sizes
   kv::Tree listed;
   kv::put_file_list(listed, "FILELIST", mine);
-  auto got = mpi::gather_trees(ctx.world, listed, 0);
+  auto got = mpi::gather_trees(job.world, listed, 0);
   // RANK/<r>/FILELIST: each file once, under the lowest rank that has it.
   kv::Tree all;
-  if (ctx.rank() == 0) {
+  if (job.rank() == 0) {
     std::unordered_set<std::string> seen;
     for (const auto& [r, tree] : got) {
       std::vector<kv::FileRecord> first;
@@ -51,7 +51,7 @@ std::vector<RestartFile> gather_listing(Context& ctx, int id) {
       kv::put_file_list(all.child("RANK").child(std::to_string(r)), "FILELIST", first);
     }
   }
-  mpi::bcast_tree(ctx.world, all, 0);
+  mpi::bcast_tree(job.world, all, 0);
   std::vector<RestartFile> out;
   if (const kv::Tree* ranks = all.get("RANK"))
     for (int64_t r : ranks->int_keys())
@@ -88,13 +88,13 @@ Result<std::string> Runtime::start_restart() {
   // Looked up once per routed file: a set, not the filemap's list.
   auto files = ctx_.cache.files(id);
   phase.files = std::unordered_set<std::string>(files.begin(), files.end());
-  phase.listing = gather_listing(ctx_, id);
+  phase.listing = gather_listing(ctx_.job, ctx_.cache, id);
   phase.writers = ctx_.ranks();
   return dataset_name(ctx_, id);
 }
 
 Result<std::string> Runtime::route_restart_file(const std::string& rel, bool bare) {
-  if (ctx_.rescaled) return route_rescaled(ctx_, rel, bare);
+  if (ctx_.rescaled) return route_rescaled(ctx_.job, *ctx_.rescaled, rel, bare);
   int id = ctx_.restart_candidates.front();
   RestartPhase& r = *ctx_.restart;
   // Read in place in the prefix: a bypass dataset, or SCR_FETCH_BYPASS.
@@ -140,7 +140,7 @@ Status Runtime::complete_restart(bool valid) {
     int id = ctx_.restart_candidates.front();
     ctx_.events.record({"RESTART_COMPLETE", dataset_name(ctx_, id), id, -1, -1, ""});
     // Read at another size: the copies were only for this restart.
-    SCR_TRY(drop_rescaled(ctx_));
+    SCR_TRY(drop_rescaled(ctx_.job, ctx_.rescaled));
     // A checkpoint read in place from the prefix was never in cache.
     if (ctx_.cache.bypass(id)) {
       ctx_.cache.forget(id);
@@ -166,9 +166,9 @@ Status Runtime::complete_restart(bool valid) {
 Status Runtime::reject_restart() {
   int id = ctx_.restart_candidates.front();
   ctx_.restart_candidates.withdraw(id);
-  SCR_TRY(ctx_.flusher->wait_for(ctx_, id));
-  if (ctx_.rescaled) SCR_TRY(drop_rescaled(ctx_));
-  else SCR_TRY(mpi::agree(ctx_.world, delete_cached(ctx_, id)));
+  SCR_TRY(ctx_.flusher->wait_for(id));
+  if (ctx_.rescaled) SCR_TRY(drop_rescaled(ctx_.job, ctx_.rescaled));
+  else SCR_TRY(mpi::agree(ctx_.world, delete_cached(ctx_.job, ctx_.cache, id)));
   SCR_TRY(edit_index(ctx_.job, [&](PrefixIndex& idx) {
     if (!idx.has(id)) return Status::Ok();
     idx.mark_failed(id);
@@ -180,7 +180,8 @@ Status Runtime::reject_restart() {
 }
 
 Status Runtime::offer_fetched() {
-  SCR_ASSIGN_OR_RETURN(int fetched, fetch_checkpoint(ctx_));
+  FetchInto into{ctx_.cache, ctx_.sets, ctx_.events, ctx_.rescaled};
+  SCR_ASSIGN_OR_RETURN(int fetched, fetch_checkpoint(ctx_.job, into, ctx_.current));
   ctx_.restart_candidates.offer_fetched(fetched);
   return Status::Ok();
 }

@@ -15,8 +15,8 @@
 #include "io/env.hpp"
 #include "io/files.hpp"
 #include "kvtree/codec.hpp"
-#include "runtime/halt_file.hpp"
-#include "runtime/prefix_index.hpp"
+#include "runtime/prefix/halt_file.hpp"
+#include "runtime/prefix/prefix_index.hpp"
 
 namespace {
 

@@ -11,12 +11,14 @@
 #include <string>
 
 #include "io/env.hpp"
+#include "io/file_lock.hpp"
 #include "temp_dir.hpp"
 
 namespace {
 
 using scr::Errc;
 using scr::io::Env;
+using scr::io::FileLock;
 using scr::io::OpenMode;
 using scr::testing::mode_of;
 using scr::testing::read_raw;
@@ -335,4 +337,35 @@ TEST(ErrnoStatus, MapsCodesAndNamesPath) {
   }
 }
 
+
+// One holder at a time (flock is per open file, so even within one process);
+// a second try names the first holder and is told apart from an error; the
+// lock goes with its owner.
+TEST(PosixEnv, LockIsExclusiveAndNamesItsHolder) {
+  TempDir dir;
+  Env& env = Env::posix();
+  std::string p = dir / "lock";
+  {
+    auto first = FileLock::try_acquire(env, p, "job 7 (host n0, pid 12)");
+    ASSERT_TRUE(first.ok()) << first.status().to_string();
+    EXPECT_EQ(mode_of(p) & 0777u, 0600u);
+    auto second = FileLock::try_acquire(env, p, "job 8");
+    ASSERT_FALSE(second.ok());
+    EXPECT_EQ(second.status().code(), Errc::bad_state);
+    EXPECT_NE(second.status().message().find("job 7 (host n0, pid 12)"), std::string::npos)
+        << second.status().message();
+  }
+  auto again = FileLock::try_acquire(env, p, "");
+  EXPECT_TRUE(again.ok()) << again.status().to_string();
+}
+
+// A lock file planted as a symlink in a shared directory is never followed.
+TEST(PosixEnv, LockNeverFollowsASymlink) {
+  TempDir dir;
+  write_raw(dir / "target", "keep");
+  ASSERT_EQ(::symlink((dir / "target").c_str(), (dir / "lock").c_str()), 0);
+  auto held = FileLock::acquire(Env::posix(), dir / "lock");
+  EXPECT_FALSE(held.ok());
+  EXPECT_EQ(read_raw(dir / "target"), "keep");
+}
 }  // namespace

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "io/fault_env.hpp"
+#include "io/file_lock.hpp"
 #include "temp_dir.hpp"
 
 namespace {
@@ -15,6 +16,7 @@ namespace {
 using scr::Errc;
 using scr::io::Env;
 using scr::io::FaultEnv;
+using scr::io::FileLock;
 using scr::io::OpenMode;
 using scr::testing::read_raw;
 using scr::testing::TempDir;
@@ -147,6 +149,26 @@ TEST(FaultEnv, CrashesAtTheNthStepOnMatchingPaths) {
   EXPECT_TRUE(env.crashed());
   EXPECT_FALSE(env.open(dir / "other3", OpenMode::create, 0600).ok());
   EXPECT_EQ(FaultEnv(Env::posix()).configure("crash:/ckpt.2/:0").code(), Errc::invalid_argument);
+}
+
+// Taking a lock is a step like any other: a crash there fails it, before
+// the lock file exists, and a run that takes locks stays reachable by the
+// fault plans of every test.
+TEST(FaultEnv, LocksAreSteps) {
+  TempDir dir;
+  FaultEnv env(Env::posix());
+  {
+    auto held = FileLock::acquire(env, dir / "a.lock");
+    ASSERT_TRUE(held.ok()) << held.status().to_string();
+  }
+  EXPECT_EQ(env.steps(), 1);
+  env.crash_at_step(1, "b.lock");
+  auto refused = FileLock::try_acquire(env, dir / "b.lock", "job 7");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), Errc::io_error);
+  EXPECT_TRUE(env.crashed());
+  struct stat st {};
+  EXPECT_NE(::stat((dir / "b.lock").c_str(), &st), 0);
 }
 
 TEST(FaultEnv, ConfigureParsesSpecs) {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "config_test_util.hpp"
-#include "runtime/config.hpp"
+#include "runtime/config/config.hpp"
 
 namespace scr::rt {
 namespace {

@@ -7,8 +7,8 @@
 #include <cerrno>
 
 #include "io/env.hpp"
-#include "runtime/async_flush.hpp"
-#include "runtime/prefix_index.hpp"
+#include "runtime/prefix/prefix_index.hpp"
+#include "runtime/transfer/async_flush.hpp"
 #include "sim_job.hpp"
 
 namespace scr::rt::testing {

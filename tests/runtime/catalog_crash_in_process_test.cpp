@@ -12,7 +12,7 @@
 #include "io/fault_env.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
-#include "runtime/dataset.hpp"
+#include "runtime/prefix/dataset.hpp"
 #include "sim_job.hpp"
 
 namespace scr::rt::testing {

@@ -10,7 +10,7 @@
 #include "io/env.hpp"
 #include "io/files.hpp"
 #include "mpi/in_process.hpp"
-#include "runtime/identity.hpp"
+#include "runtime/prefix/identity.hpp"
 #include "sim_job.hpp"
 
 namespace scr::rt::testing {

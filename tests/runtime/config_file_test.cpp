@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "config_test_util.hpp"
-#include "runtime/config_expand.hpp"
-#include "runtime/config_file.hpp"
-#include "runtime/config_line.hpp"
+#include "runtime/config/config_expand.hpp"
+#include "runtime/config/config_file.hpp"
+#include "runtime/config/config_line.hpp"
 
 namespace scr::rt {
 namespace {

@@ -4,8 +4,8 @@
 
 #include "config_test_util.hpp"
 #include "kvtree/codec.hpp"
-#include "runtime/config.hpp"
-#include "runtime/params.hpp"
+#include "runtime/config/config.hpp"
+#include "runtime/config/params.hpp"
 
 namespace scr::rt {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "io/env.hpp"
 #include "io/files.hpp"
-#include "runtime/config.hpp"
+#include "runtime/config/config.hpp"
 
 namespace scr::rt::testing {
 

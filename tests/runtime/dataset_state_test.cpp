@@ -1,4 +1,4 @@
-// A cached dataset's lifecycle (runtime/dataset.hpp), changed through the
+// A cached dataset's lifecycle (runtime/prefix/dataset.hpp), changed through the
 // cache catalog: every transition the runtime makes is allowed, every other
 // one is refused with bad_state and leaves the state as it was, and the state
 // survives a commit and a load under the flags filemaps have always carried.
@@ -8,10 +8,10 @@
 #include <set>
 #include <utility>
 
+#include "../io/temp_dir.hpp"
 #include "io/env.hpp"
 #include "runtime/cache/catalog.hpp"
-#include "runtime/dataset.hpp"
-#include "../io/temp_dir.hpp"
+#include "runtime/prefix/dataset.hpp"
 
 namespace {
 

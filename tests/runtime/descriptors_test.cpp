@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "config_test_util.hpp"
-#include "runtime/descriptors.hpp"
-#include "runtime/settings.hpp"
+#include "runtime/config/descriptors.hpp"
+#include "runtime/config/settings.hpp"
 
 namespace scr::rt {
 namespace {

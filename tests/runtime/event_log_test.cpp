@@ -1,7 +1,7 @@
 // The event log writes through the job's io::Env like every other file, so
 // a FaultEnv reaches it: a sink whose write fails is reported once and left
 // alone, the other sink goes on, and recording never fails the run.
-#include "runtime/event_log.hpp"
+#include "runtime/prefix/event_log.hpp"
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,7 @@
 
 #include "io/env.hpp"
 #include "io/fault_env.hpp"
-#include "runtime/prefix_index.hpp"
+#include "runtime/prefix/prefix_index.hpp"
 #include "sim_job.hpp"
 
 namespace scr::rt::testing {

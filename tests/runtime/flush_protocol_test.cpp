@@ -1,4 +1,4 @@
-// The index half of the flush protocol (runtime/flush_protocol.hpp), which
+// The index half of the flush protocol (runtime/prefix/flush_protocol.hpp), which
 // the job's flushes, its salvage, scr_scavenge and scr_index all call: the
 // CURRENT rule, the SCR_PREFIX_SIZE window, the summary before the marks
 // (swept with a crash at every step) and the prefix lock. In process, no MPI.
@@ -14,9 +14,9 @@
 #include "io/env.hpp"
 #include "io/fault_env.hpp"
 #include "io/files.hpp"
-#include "runtime/dataset.hpp"
-#include "runtime/flush_protocol.hpp"
-#include "runtime/summary.hpp"
+#include "runtime/prefix/dataset.hpp"
+#include "runtime/prefix/flush_protocol.hpp"
+#include "runtime/prefix/summary.hpp"
 
 namespace {
 
@@ -238,14 +238,14 @@ TEST_F(FlushProtocol, SummaryThatCannotBeWrittenLeavesDatasetNotLoadable) {
 
 TEST_F(FlushProtocol, SecondEditorIsRefusedWhileTheLockIsHeld) {
   std::filesystem::create_directories(rt::prefix_scr_dir(prefix));
-  auto first = rt::lock_prefix_index(prefix);
+  auto first = rt::lock_prefix_index(io::Env::posix(), prefix);
   ASSERT_TRUE(first.ok()) << first.status().to_string();
   ASSERT_TRUE(first->has_value()) << "this file system has no flock";
-  auto second = rt::lock_prefix_index(prefix);
+  auto second = rt::lock_prefix_index(io::Env::posix(), prefix);
   ASSERT_FALSE(second.ok());
   EXPECT_EQ(second.status().code(), Errc::bad_state);
   first->reset();
-  auto third = rt::lock_prefix_index(prefix);
+  auto third = rt::lock_prefix_index(io::Env::posix(), prefix);
   EXPECT_TRUE(third.ok() && third->has_value());
 }
 

@@ -8,8 +8,8 @@
 
 #include "common/strings.hpp"
 #include "config_test_util.hpp"
-#include "runtime/config.hpp"
-#include "runtime/params.hpp"
+#include "runtime/config/config.hpp"
+#include "runtime/config/params.hpp"
 
 namespace scr::rt {
 namespace {

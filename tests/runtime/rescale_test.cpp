@@ -1,5 +1,5 @@
-// The flush summary's codec (runtime/summary.hpp), and restart at a
-// different size, the MPI-free parts (runtime/rescale.hpp): the summary
+// The flush summary's codec (runtime/prefix/summary.hpp), and restart at a
+// different size, the MPI-free parts (runtime/transfer/rescale.hpp): the summary
 // becomes one list of files, and routing a file fetches and
 // checks it once for the node, never hands out a damaged one, and refuses a
 // name outside the dataset.
@@ -13,9 +13,9 @@
 
 #include "../io/temp_dir.hpp"
 #include "common/crc32c.hpp"
-#include "runtime/prefix_index.hpp"
-#include "runtime/rescale.hpp"
-#include "runtime/summary.hpp"
+#include "runtime/prefix/prefix_index.hpp"
+#include "runtime/prefix/summary.hpp"
+#include "runtime/transfer/rescale.hpp"
 
 namespace {
 
@@ -152,11 +152,11 @@ TEST(SummaryCodec, WritesAndReadsBack) {
   EXPECT_EQ(rt::Summary::read(io::Env::posix(), dir.path(), 7).status().code(), Errc::corrupt);
 }
 
-// A context with just what routing reads: no MPI.
+// A job with just what routing reads: no MPI.
 struct Routing : ::testing::Test {
   scr::testing::TempDir dir;
   rt::Job job;
-  rt::Context ctx{job};
+  std::unique_ptr<rt::Rescaled> rescaled;
   std::string prefix = dir.path() + "/prefix";
   std::string node_dir = dir.path() + "/cache/scr.rescale.5";
 
@@ -174,51 +174,51 @@ struct Routing : ::testing::Test {
     r->in_place = in_place;
     r->node_dir = node_dir;
     std::filesystem::create_directories(node_dir + "/.scr");
-    ctx.rescaled = std::move(r);
+    rescaled = std::move(r);
   }
 };
 
 TEST_F(Routing, CopiesEachFileOnceForTheNode) {
   prepare(false);
-  auto first = rt::route_rescaled(ctx, "ckpt/rank_1.dat");
+  auto first = rt::route_rescaled(job, *rescaled, "ckpt/rank_1.dat");
   ASSERT_TRUE(first.ok()) << first.status().to_string();
   EXPECT_EQ(*first, node_dir + "/ckpt/rank_1.dat");
   EXPECT_EQ(read(*first), "data of old rank 1");
   // The prefix copy changes afterwards: a second route (another process of
   // the node) gets the checked copy, not a second read of the prefix.
   write(prefix + "/ckpt/rank_1.dat", "data of old rank X");
-  auto second = rt::route_rescaled(ctx, "ckpt/rank_1.dat");
+  auto second = rt::route_rescaled(job, *rescaled, "ckpt/rank_1.dat");
   ASSERT_TRUE(second.ok());
   EXPECT_EQ(read(*second), "data of old rank 1");
-  EXPECT_FALSE(ctx.rescaled->failed);
+  EXPECT_FALSE(rescaled->failed);
 }
 
 TEST_F(Routing, NeverHandsOutADamagedFile) {
   prepare(false);
   write(prefix + "/ckpt/rank_0.dat", "data of old rank X");  // same size, other bytes
-  auto got = rt::route_rescaled(ctx, "ckpt/rank_0.dat");
+  auto got = rt::route_rescaled(job, *rescaled, "ckpt/rank_0.dat");
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.status().code(), Errc::corrupt);
-  EXPECT_TRUE(ctx.rescaled->failed);
+  EXPECT_TRUE(rescaled->failed);
   EXPECT_FALSE(std::filesystem::exists(node_dir + "/ckpt/rank_0.dat"));
 }
 
 TEST_F(Routing, InPlaceChecksThePrefixFile) {
   prepare(true);
-  auto good = rt::route_rescaled(ctx, "ckpt/rank_1.dat");
+  auto good = rt::route_rescaled(job, *rescaled, "ckpt/rank_1.dat");
   ASSERT_TRUE(good.ok());
   EXPECT_EQ(*good, prefix + "/ckpt/rank_1.dat");
   write(prefix + "/ckpt/rank_0.dat", "data of old rank 0 and more");  // other size
-  EXPECT_EQ(rt::route_rescaled(ctx, "ckpt/rank_0.dat").status().code(), Errc::corrupt);
-  EXPECT_TRUE(ctx.rescaled->failed);
+  EXPECT_EQ(rt::route_rescaled(job, *rescaled, "ckpt/rank_0.dat").status().code(), Errc::corrupt);
+  EXPECT_TRUE(rescaled->failed);
 }
 
 TEST_F(Routing, RefusesANameNotInTheDataset) {
   prepare(false);
-  auto got = rt::route_rescaled(ctx, "ckpt/rank_2.dat");
+  auto got = rt::route_rescaled(job, *rescaled, "ckpt/rank_2.dat");
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.status().code(), Errc::not_found);
-  EXPECT_FALSE(ctx.rescaled->failed);
+  EXPECT_FALSE(rescaled->failed);
 }
 
 }  // namespace

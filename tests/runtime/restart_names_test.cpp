@@ -6,7 +6,7 @@
 #include <optional>
 #include <set>
 
-#include "runtime/restart_names.hpp"
+#include "runtime/transfer/restart_names.hpp"
 
 namespace scr::rt {
 namespace {

@@ -1,4 +1,4 @@
-// The prefix metadata shared with SCR 3.1 (runtime/scr31/): SCR's index and
+// The prefix metadata shared with SCR 3.1 (runtime/prefix/scr31/): SCR's index and
 // halt file translated both ways without losing what SCR wrote, SCR's
 // summary and rank2file map read with every damage or hostile name refused,
 // an earlier SCR++'s summary adopted, and a summary SCR 3.1 wrote over a
@@ -17,11 +17,11 @@
 #include "io/path.hpp"
 #include "kvtree/file_list.hpp"
 #include "kvtree/veloc_file.hpp"
-#include "runtime/halt_file.hpp"
-#include "runtime/prefix_index.hpp"
-#include "runtime/scr31/dataset_files.hpp"
-#include "runtime/scr31/shared_format.hpp"
-#include "runtime/summary.hpp"
+#include "runtime/prefix/halt_file.hpp"
+#include "runtime/prefix/prefix_index.hpp"
+#include "runtime/prefix/scr31/dataset_files.hpp"
+#include "runtime/prefix/scr31/shared_format.hpp"
+#include "runtime/prefix/summary.hpp"
 
 namespace scr::rt {
 namespace {

@@ -8,9 +8,9 @@
 #include <sstream>
 
 #include "config_test_util.hpp"
-#include "runtime/config.hpp"
-#include "runtime/params.hpp"
-#include "runtime/settings.hpp"
+#include "runtime/config/config.hpp"
+#include "runtime/config/params.hpp"
+#include "runtime/config/settings.hpp"
 
 namespace scr::rt {
 namespace {

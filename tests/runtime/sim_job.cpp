@@ -9,7 +9,7 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "mpi/in_process.hpp"
-#include "runtime/dataset.hpp"
+#include "runtime/prefix/dataset.hpp"
 
 namespace scr::rt::testing {
 namespace {

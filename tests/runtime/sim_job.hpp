@@ -15,8 +15,8 @@
 
 #include "io/fault_env.hpp"
 #include "mpi/comm.hpp"
-#include "runtime/config.hpp"
-#include "runtime/prefix_index.hpp"
+#include "runtime/config/config.hpp"
+#include "runtime/prefix/prefix_index.hpp"
 #include "runtime/runtime.hpp"
 
 namespace scr::rt::testing {

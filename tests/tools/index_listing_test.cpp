@@ -1,8 +1,8 @@
 // scr_index's listing in SCR 3.1's layout, byte for byte, as scripts parse it.
 #include <gtest/gtest.h>
 
-#include "runtime/dataset.hpp"
-#include "runtime/scr31/shared_format.hpp"
+#include "runtime/prefix/dataset.hpp"
+#include "runtime/prefix/scr31/shared_format.hpp"
 #include "tests/tools/local_epoch.hpp"
 #include "tools/common/index_view.hpp"
 #include "tools/common/times.hpp"

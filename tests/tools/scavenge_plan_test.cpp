@@ -3,8 +3,8 @@
 // fail, older ones down to the newest the prefix can already load.
 #include <gtest/gtest.h>
 
-#include "runtime/dataset.hpp"
-#include "runtime/prefix_index.hpp"
+#include "runtime/prefix/dataset.hpp"
+#include "runtime/prefix/prefix_index.hpp"
 #include "tools/scr_scavenge/plan.hpp"
 
 namespace {

@@ -4,8 +4,8 @@
 #include <optional>
 
 #include "common/strings.hpp"
-#include "runtime/dataset.hpp"
-#include "runtime/scr31/shared_format.hpp"
+#include "runtime/prefix/dataset.hpp"
+#include "runtime/prefix/scr31/shared_format.hpp"
 #include "tools/common/table.hpp"
 #include "tools/common/times.hpp"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "common/json.hpp"
-#include "runtime/prefix_index.hpp"
+#include "runtime/prefix/prefix_index.hpp"
 
 namespace scr::tools {
 

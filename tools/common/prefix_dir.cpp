@@ -5,7 +5,7 @@
 #include <cstdlib>
 
 #include "io/path.hpp"
-#include "runtime/flush_protocol.hpp"
+#include "runtime/prefix/flush_protocol.hpp"
 
 namespace scr::tools {
 
@@ -44,8 +44,8 @@ Result<rt::PrefixIndex> open_index(io::Env& env, const std::string& prefix) {
   return idx;
 }
 
-Result<std::optional<io::FileLock>> lock_prefix(const std::string& prefix) {
-  auto lock = rt::lock_prefix_index(prefix);
+Result<std::optional<io::FileLock>> lock_prefix(io::Env& env, const std::string& prefix) {
+  auto lock = rt::lock_prefix_index(env, prefix);
   if (!lock && lock.status().code() == Errc::bad_state)
     return Error(Errc::bad_state, "a job is using " + prefix + ": " + lock.status().message() +
                                       "; change the index after it ends");

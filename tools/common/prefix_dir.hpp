@@ -9,7 +9,7 @@
 #include "common/status.hpp"
 #include "io/env.hpp"
 #include "io/file_lock.hpp"
-#include "runtime/prefix_index.hpp"
+#include "runtime/prefix/prefix_index.hpp"
 
 namespace scr::tools {
 
@@ -26,7 +26,7 @@ bool has_index(io::Env& env, const std::string& prefix);
 // running job holds on its prefix, taken without waiting; Errc::bad_state
 // naming the job that holds it. (A file system without flock gives no lock
 // and no error.)
-Result<std::optional<io::FileLock>> lock_prefix(const std::string& prefix);
+Result<std::optional<io::FileLock>> lock_prefix(io::Env& env, const std::string& prefix);
 
 // check_dir, then the index must exist (not_found: "... is not an SCR
 // prefix") and decode (corrupt, naming the file).

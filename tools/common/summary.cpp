@@ -4,8 +4,8 @@
 
 #include "common/strings.hpp"
 #include "io/files.hpp"
-#include "runtime/prefix_index.hpp"
-#include "runtime/summary.hpp"
+#include "runtime/prefix/prefix_index.hpp"
+#include "runtime/prefix/summary.hpp"
 
 namespace scr::tools {
 

@@ -1,6 +1,6 @@
 // A flushed dataset's summary (<prefix>/.scr/scr.dataset.<id>/summary.scr,
 // docs/formats/prefix.md) as plain structs for the tools' listings, read
-// and checked by the runtime's codec (runtime/summary.hpp).
+// and checked by the runtime's codec (runtime/prefix/summary.hpp).
 #pragma once
 
 #include <cstdint>
@@ -11,8 +11,8 @@
 #include "common/status.hpp"
 #include "io/env.hpp"
 #include "kvtree/tree.hpp"
-#include "runtime/dataset.hpp"
-#include "runtime/summary.hpp"
+#include "runtime/prefix/dataset.hpp"
+#include "runtime/prefix/summary.hpp"
 
 namespace scr::tools {
 

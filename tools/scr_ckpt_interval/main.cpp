@@ -12,7 +12,7 @@
 
 #include "common/json.hpp"
 #include "io/path.hpp"
-#include "runtime/prefix_index.hpp"
+#include "runtime/prefix/prefix_index.hpp"
 #include "tools/common/args.hpp"
 #include "tools/common/cli.hpp"
 #include "tools/common/prefix_dir.hpp"

@@ -1,5 +1,5 @@
 // The changes one scr_halt call makes to the halt file, applied to its tree
-// without I/O. Keys as in docs/formats/prefix.md (runtime/halt_file.hpp).
+// without I/O. Keys as in docs/formats/prefix.md (runtime/prefix/halt_file.hpp).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 #include "tools/scr_halt/halt_words.hpp"
 
-#include "runtime/halt_file.hpp"
+#include "runtime/prefix/halt_file.hpp"
 #include "tools/common/times.hpp"
 #include "tools/scr_halt/halt_edit.hpp"
 

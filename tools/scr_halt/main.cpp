@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "io/files.hpp"
-#include "runtime/halt_file.hpp"
+#include "runtime/prefix/halt_file.hpp"
 #include "tools/common/args.hpp"
 #include "tools/common/cli.hpp"
 #include "tools/common/prefix_dir.hpp"

@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "common/strings.hpp"
-#include "runtime/prefix_index.hpp"
+#include "runtime/prefix/prefix_index.hpp"
+#include "runtime/prefix/summary.hpp"
 #include "tools/common/prefix_dir.hpp"
 #include "tools/common/summary.hpp"
 #include "tools/scr_index/command.hpp"
 #include "tools/scr_index/dataset_files.hpp"
 #include "tools/scr_index/index_edit.hpp"
-#include "runtime/summary.hpp"
 
 namespace scr::tools::index_cmd {
 namespace {

@@ -14,13 +14,13 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "redset/offline.hpp"
+#include "runtime/prefix/summary.hpp"
 #include "tools/common/prefix_dir.hpp"
 #include "tools/common/progress.hpp"
 #include "tools/common/summary.hpp"
 #include "tools/scr_index/command.hpp"
 #include "tools/scr_index/dataset_files.hpp"
 #include "tools/scr_index/index_edit.hpp"
-#include "runtime/summary.hpp"
 
 namespace scr::tools::index_cmd {
 namespace {

@@ -1,7 +1,7 @@
 // scr_index --current NAME: the checkpoint the next restart from the prefix
 // loads. Only a dataset the runtime would accept may become CURRENT, so a
 // restart never starts from data that is incomplete or known to be bad.
-#include "runtime/dataset.hpp"
+#include "runtime/prefix/dataset.hpp"
 #include "tools/common/prefix_dir.hpp"
 #include "tools/scr_index/command.hpp"
 #include "tools/scr_index/index_edit.hpp"

@@ -7,7 +7,7 @@
 #include "common/crc32c.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
-#include "runtime/prefix_index.hpp"
+#include "runtime/prefix/prefix_index.hpp"
 #include "tools/common/progress.hpp"
 
 namespace scr::tools::index_cmd {

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "runtime/flush_protocol.hpp"
+#include "runtime/prefix/flush_protocol.hpp"
 #include "tools/common/index_view.hpp"
 
 namespace scr::tools::index_cmd {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "common/status.hpp"
-#include "runtime/prefix_index.hpp"
+#include "runtime/prefix/prefix_index.hpp"
 #include "tools/common/summary.hpp"
 #include "tools/scr_index/command.hpp"
 

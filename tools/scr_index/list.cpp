@@ -2,8 +2,8 @@
 // parse; with --details SCR++'s table, or JSON.
 #include <cstdio>
 
-#include "runtime/prefix_index.hpp"
-#include "runtime/summary.hpp"
+#include "runtime/prefix/prefix_index.hpp"
+#include "runtime/prefix/summary.hpp"
 #include "tools/common/index_view.hpp"
 #include "tools/common/prefix_dir.hpp"
 #include "tools/scr_index/command.hpp"

@@ -6,7 +6,7 @@
 
 #include "io/files.hpp"
 #include "io/path.hpp"
-#include "runtime/dataset.hpp"
+#include "runtime/prefix/dataset.hpp"
 #include "tools/common/index_view.hpp"
 #include "tools/common/kv_json.hpp"
 #include "tools/scr_inspect/dir_names.hpp"

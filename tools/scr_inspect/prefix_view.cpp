@@ -6,7 +6,8 @@
 
 #include "common/strings.hpp"
 #include "io/files.hpp"
-#include "runtime/prefix_index.hpp"
+#include "runtime/prefix/prefix_index.hpp"
+#include "runtime/prefix/summary.hpp"
 #include "tools/common/index_view.hpp"
 #include "tools/common/kv_json.hpp"
 #include "tools/common/prefix_dir.hpp"
@@ -14,7 +15,6 @@
 #include "tools/common/table.hpp"
 #include "tools/common/times.hpp"
 #include "tools/scr_inspect/views.hpp"
-#include "runtime/summary.hpp"
 
 namespace scr::tools::inspect {
 namespace {

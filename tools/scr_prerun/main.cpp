@@ -9,7 +9,7 @@
 
 #include "io/env.hpp"
 #include "io/files.hpp"
-#include "runtime/prefix_index.hpp"
+#include "runtime/prefix/prefix_index.hpp"
 #include "tools/common/args.hpp"
 #include "tools/common/cli.hpp"
 #include "tools/common/prefix_dir.hpp"

@@ -2,7 +2,7 @@
 
 #include "io/env.hpp"
 #include "io/path.hpp"
-#include "runtime/config.hpp"
+#include "runtime/config/config.hpp"
 #include "tools/common/hostlist.hpp"
 #include "tools/scr_run/node_health.hpp"
 #include "tools/scr_run/node_plan.hpp"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "common/status.hpp"
-#include "runtime/settings.hpp"
+#include "runtime/config/settings.hpp"
 #include "tools/common/resmgr.hpp"
 #include "tools/scr_run/node_probe.hpp"
 

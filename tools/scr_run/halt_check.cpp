@@ -1,40 +1,14 @@
 #include "tools/scr_run/halt_check.hpp"
 
 #include "io/files.hpp"
-#include "runtime/halt_file.hpp"
-#include "runtime/identity.hpp"
+#include "runtime/prefix/halt_file.hpp"
+#include "runtime/prefix/identity.hpp"
+#include "tools/common/job_id.hpp"
 
 namespace scr::tools::run {
-namespace {
-
-// Reads pass through; anything that would write fails, so
-// rt::resolve_job_id can only report an id that already exists.
-class ReadOnlyEnv : public io::EnvWrapper {
- public:
-  using EnvWrapper::EnvWrapper;
-  Result<std::unique_ptr<io::File>> open(const std::string& path, io::OpenMode mode,
-                                         uint32_t perms) override {
-    if (mode != io::OpenMode::read) return refuse(path);
-    return EnvWrapper::open(path, mode, perms);
-  }
-  Status rename(const std::string& from, const std::string&) override { return refuse(from); }
-  Status unlink(const std::string& path) override { return refuse(path); }
-  Status mkdir(const std::string& path, uint32_t) override { return refuse(path); }
-  Status rmdir(const std::string& path) override { return refuse(path); }
-  Status truncate(const std::string& path, uint64_t) override { return refuse(path); }
-  Status set_meta(const std::string& path, const io::FileInfo&) override { return refuse(path); }
-
- private:
-  static Status refuse(const std::string& path) {
-    return Error(Errc::permission, "read-only: not changing " + path);
-  }
-};
-
-}  // namespace
 
 std::string known_job_id(io::Env& env, const rt::Settings& settings) {
-  ReadOnlyEnv ro(env);
-  auto id = rt::resolve_job_id(ro, settings);
+  auto id = existing_job_id(env, settings);
   return id ? *id : "";
 }
 

@@ -7,7 +7,7 @@
 
 #include "common/status.hpp"
 #include "io/env.hpp"
-#include "runtime/settings.hpp"
+#include "runtime/config/settings.hpp"
 
 namespace scr::tools::run {
 

@@ -4,7 +4,7 @@
 #include <set>
 
 #include "io/path.hpp"
-#include "runtime/config.hpp"
+#include "runtime/config/config.hpp"
 #include "tools/common/args.hpp"
 #include "tools/common/prefix_dir.hpp"
 #include "tools/scr_run/node_plan.hpp"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "common/status.hpp"
-#include "runtime/settings.hpp"
+#include "runtime/config/settings.hpp"
 
 namespace scr::tools::run {
 

@@ -86,7 +86,7 @@ kv::Tree copy(io::Env& env, const Local& local, int id, const std::set<int>& ran
       r.set("ERROR", "no filemap here lists it");
       continue;
     }
-    const kv::Tree* desc = at->second.entry().get("DESC");
+    const kv::Tree* desc = at->second.desc();
     auto entry = copy_rank(env, at->second, desc ? *desc : kv::Tree(), local.o.prefix, quiet);
     if (entry)
       r.put("ENTRY", std::move(entry).value());

@@ -6,9 +6,9 @@
 #include <map>
 
 #include "io/path.hpp"
-#include "runtime/flush.hpp"
-#include "runtime/prefix_index.hpp"
-#include "runtime/summary.hpp"
+#include "runtime/prefix/flush_copy.hpp"
+#include "runtime/prefix/prefix_index.hpp"
+#include "runtime/prefix/summary.hpp"
 
 namespace scr::tools::scavenge {
 namespace {

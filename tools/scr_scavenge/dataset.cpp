@@ -7,14 +7,14 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "redset/offline.hpp"
-#include "runtime/flush_protocol.hpp"
-#include "runtime/prefix_index.hpp"
-#include "runtime/prefix_rebuild.hpp"
+#include "runtime/prefix/flush_protocol.hpp"
+#include "runtime/prefix/prefix_index.hpp"
+#include "runtime/prefix/prefix_rebuild.hpp"
+#include "runtime/prefix/summary.hpp"
 #include "tools/common/progress.hpp"
-#include "tools/scr_scavenge/copy.hpp"
 #include "tools/scr_scavenge/caches.hpp"
+#include "tools/scr_scavenge/copy.hpp"
 #include "tools/scr_scavenge/records.hpp"
-#include "runtime/summary.hpp"
 
 namespace scr::tools::scavenge {
 namespace {

@@ -10,7 +10,7 @@
 //  5. check that every file of every rank is there with its size and CRC32C;
 //  6. rt::record_flushed, as a job's flush does: summary.scr, then COMPLETE
 //     and FLUSHED, the CURRENT rule and the SCR_PREFIX_SIZE window
-//     (runtime/flush_protocol.hpp);
+//     (runtime/prefix/flush_protocol.hpp);
 //  7. mark it FLUSHED in the filemaps that list it.
 // A failure at any step leaves the dataset not loadable.
 #pragma once

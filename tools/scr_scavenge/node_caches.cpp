@@ -5,7 +5,7 @@
 #include "common/strings.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
-#include "runtime/identity.hpp"
+#include "runtime/prefix/identity.hpp"
 
 namespace scr::tools::scavenge {
 
@@ -58,8 +58,9 @@ std::vector<std::shared_ptr<const rt::Filemap>> read_filemaps(io::Env& env, cons
 
 namespace {
 
-int world_ranks_of(const kv::Tree& entry) {
-  if (const kv::Tree* descs = entry.get("REDDESC"))
+// The job's size, as the redundancy descriptors of the set members record it.
+int world_ranks_of(const kv::Tree* descs) {
+  if (descs)
     for (const auto& [w, desc] : descs->children())
       if (int n = static_cast<int>(desc->int_or("WRANKS", 0)); n > 0) return n;
   return 0;
@@ -68,14 +69,13 @@ int world_ranks_of(const kv::Tree& entry) {
 }  // namespace
 
 void add_holding(std::map<int, CachedDataset>& by_id, Holding h) {
-  const kv::Tree& entry = h.entry();
   CachedDataset& ds = by_id[h.id];
   ds.id = h.id;
-  if (ds.desc.empty() && entry.get("DESC")) {
-    ds.desc = *entry.get("DESC");
+  if (ds.desc.empty() && h.desc()) {
+    ds.desc = *h.desc();
     ds.info = rt::DatasetInfo::from_tree(ds.desc);
   }
-  if (!ds.world_ranks) ds.world_ranks = world_ranks_of(entry);
+  if (!ds.world_ranks) ds.world_ranks = world_ranks_of(h.filemap->member_descs(h.id));
   rt::CacheState state = h.filemap->state(h.id);
   ds.complete = ds.complete && state != rt::CacheState::routed;
   ds.flushed = ds.flushed || state == rt::CacheState::flushed || h.filemap->bypass(h.id);
@@ -83,7 +83,7 @@ void add_holding(std::map<int, CachedDataset>& by_id, Holding h) {
 }
 
 std::string holding_dir(const Options& o, const rt::Identity& who, const rt::Filemap& fm, int id) {
-  std::string store = o.cache_base_given ? o.cache_base : fm.find(id)->value_or("STORE", o.cache_base);
+  std::string store = o.cache_base_given ? o.cache_base : fm.store(id, o.cache_base);
   return io::path::join(rt::job_dir(store, who), "scr.dataset." + std::to_string(id));
 }
 

@@ -15,8 +15,8 @@
 #include "io/env.hpp"
 #include "kvtree/tree.hpp"
 #include "redset/survey.hpp"
-#include "runtime/dataset.hpp"
-#include "runtime/identity.hpp"
+#include "runtime/prefix/dataset.hpp"
+#include "runtime/prefix/identity.hpp"
 #include "tools/scr_scavenge/options.hpp"
 
 namespace scr::tools::scavenge {
@@ -29,7 +29,7 @@ struct Holding {
   std::shared_ptr<const rt::Filemap> filemap;
   int id = 0;
 
-  const kv::Tree& entry() const { return *filemap->find(id); }
+  const kv::Tree* desc() const { return filemap->desc(id); }
   std::vector<std::string> files() const { return filemap->files(id); }
   std::vector<std::string> redundancy_files() const { return filemap->redundancy_files(id); }
   // What a node agent found there (on a host this process cannot see);

@@ -5,12 +5,13 @@
 
 #include "common/strings.hpp"
 #include "io/path.hpp"
-#include "runtime/config.hpp"
-#include "runtime/identity.hpp"
-#include "runtime/settings.hpp"
+#include "runtime/config/config.hpp"
+#include "runtime/config/settings.hpp"
+#include "runtime/prefix/identity.hpp"
 #include "tools/common/args.hpp"
 #include "tools/common/cli.hpp"
 #include "tools/common/hostlist.hpp"
+#include "tools/common/job_id.hpp"
 #include "tools/common/prefix_dir.hpp"
 #include "tools/common/remote.hpp"
 #include "tools/common/resmgr.hpp"
@@ -53,25 +54,8 @@ Result<std::vector<std::string>> node_list(const std::string& text) {
   return nodes;
 }
 
-// Forwards reads and refuses every change: rt::resolve_job_id records a new
-// job id when it finds none, and scavenging must not invent a job.
-class ReadOnlyEnv : public io::EnvWrapper {
- public:
-  using io::EnvWrapper::EnvWrapper;
-  Result<std::unique_ptr<io::File>> open(const std::string& path, io::OpenMode mode,
-                                         uint32_t perms) override {
-    if (mode == io::OpenMode::read) return target().open(path, mode, perms);
-    return refused();
-  }
-  Status mkdir(const std::string&, uint32_t) override { return refused(); }
-
- private:
-  static Status refused() { return Error(Errc::not_found, "no job id is recorded"); }
-};
-
 Result<std::string> find_job_id(io::Env& env, const rt::Settings& settings) {
-  ReadOnlyEnv read_only(env);
-  auto id = rt::resolve_job_id(read_only, settings);
+  auto id = existing_job_id(env, settings);
   if (id) return id;
   // A configuration error (exit 1), not "nothing to scavenge" (2): scr_postrun
   // and scripts must not take an unidentified job for a saved one.

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/prefix_index.hpp"
+#include "runtime/prefix/prefix_index.hpp"
 #include "tools/scr_scavenge/node_caches.hpp"
 
 namespace scr::tools::scavenge {

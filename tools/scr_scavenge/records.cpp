@@ -1,5 +1,6 @@
 #include "tools/scr_scavenge/records.hpp"
 
+#include "runtime/cache/catalog.hpp"
 
 namespace scr::tools::scavenge {
 
@@ -13,10 +14,7 @@ std::vector<std::string> mark_filemaps_flushed(io::Env& env, const CachedDataset
 }
 
 Status mark_filemap_flushed(io::Env& env, const std::string& path, int rank, int id) {
-  SCR_ASSIGN_OR_RETURN(rt::Filemap fm, rt::Filemap::load(env, path, rank));
-  if (!fm.has(id)) return Status::Ok();
-  SCR_TRY(fm.advance(id, rt::CacheState::flushed));
-  return fm.save(env);
+  return rt::CacheCatalog::mark_flushed_in(env, path, rank, id);
 }
 
 }  // namespace scr::tools::scavenge

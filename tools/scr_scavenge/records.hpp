@@ -1,5 +1,5 @@
 // What a scavenge records beyond the prefix index (whose marking is the
-// shared protocol of runtime/flush_protocol.hpp): once a dataset is COMPLETE
+// shared protocol of runtime/prefix/flush_protocol.hpp): once a dataset is COMPLETE
 // and FLUSHED there, FLUSHED in the cached dataset's filemaps too.
 #pragma once
 

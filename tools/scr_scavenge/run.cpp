@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "io/files.hpp"
-#include "runtime/flush_protocol.hpp"
+#include "runtime/prefix/flush_protocol.hpp"
 
 #include "tools/common/cli.hpp"
 #include "tools/common/index_view.hpp"
@@ -74,7 +74,7 @@ std::vector<Outcome> save_planned(io::Env& env, const Options& o, Caches& caches
 Result<std::optional<io::FileLock>> lock_index(io::Env& env, const Options& o, const CacheScan& scan) {
   if (scan.datasets.empty()) return std::optional<io::FileLock>();
   SCR_TRY(io::make_dirs(env, rt::prefix_scr_dir(o.prefix), 0700));
-  auto lock = rt::lock_prefix_index(o.prefix);
+  auto lock = rt::lock_prefix_index(env, o.prefix);
   if (!lock && lock.status().code() == Errc::bad_state)
     return Error(Errc::bad_state, "a job is using " + o.prefix + ": " + lock.status().message() +
                                       "; scavenge after it ends");

@@ -102,6 +102,13 @@ Status CacheCatalog::commit() {
 
 Status CacheCatalog::commit_agreed(const mpi::Comm& world) { return mpi::agree(world, commit()); }
 
+Status CacheCatalog::mark_flushed_in(io::Env& env, const std::string& path, int rank, int id) {
+  SCR_ASSIGN_OR_RETURN(Filemap fm, Filemap::load(env, path, rank));
+  if (!fm.has(id)) return Status::Ok();
+  SCR_TRY(fm.advance(id, CacheState::flushed));
+  return fm.save(env).with_context("writing filemap " + path);
+}
+
 std::map<int, kv::Tree> CacheCatalog::read_node_filemaps() const {
   std::map<int, kv::Tree> out;
   auto names = env_->list_dir(layout_.cntl_dir);

@@ -1,6 +1,6 @@
 // The cache catalog: the one owner of this process's cache metadata.
 //
-// It holds this process's filemap (runtime/dataset.hpp: the codec of
+// It holds this process's filemap (runtime/prefix/dataset.hpp: the codec of
 // filemap_<rank>.scr) and, during SCR_Init, the filemaps of other ranks it
 // adopted from its node's control directory (ranks that now run elsewhere);
 // the counters of dataset and checkpoint ids; and the layout of the node's
@@ -21,8 +21,8 @@
 #include "common/status.hpp"
 #include "io/env.hpp"
 #include "mpi/comm.hpp"
-#include "runtime/dataset.hpp"
-#include "runtime/identity.hpp"
+#include "runtime/prefix/dataset.hpp"
+#include "runtime/prefix/identity.hpp"
 
 namespace scr::rt {
 
@@ -105,6 +105,11 @@ class CacheCatalog {
   Status commit();
   // Collective over `world`: commit() on every process, then the agreed outcome.
   Status commit_agreed(const mpi::Comm& world);
+
+  // ---- Outside a job (scr_scavenge, on each node after the job ended).
+  // Marks dataset `id` FLUSHED in the filemap at `path` (owner `rank`) and
+  // saves it; a filemap without the dataset is left alone.
+  static Status mark_flushed_in(io::Env& env, const std::string& path, int rank, int id);
 
   // ---- Filemaps of other ranks (SCR_Init only).
   // Every filemap in the node's control directory by owner rank (a damaged

@@ -1,5 +1,5 @@
-#include "runtime/cache/outcome.hpp"
 #include "runtime/cache/distribute.hpp"
+#include "runtime/cache/outcome.hpp"
 
 #include <algorithm>
 #include <climits>

@@ -12,8 +12,8 @@
 #include "io/env.hpp"
 #include "io/file_lock.hpp"
 #include "mpi/comm.hpp"
-#include "runtime/prefix/identity.hpp"
 #include "runtime/config/settings.hpp"
+#include "runtime/prefix/identity.hpp"
 
 namespace scr::rt {
 

@@ -59,10 +59,10 @@ void forget_dataset(io::Env& env, const std::string& prefix, PrefixIndex& idx, i
   idx.erase(id);
 }
 
-Result<std::optional<io::FileLock>> lock_prefix_index(const std::string& prefix) {
+Result<std::optional<io::FileLock>> lock_prefix_index(io::Env& env, const std::string& prefix) {
   // Held only while the index changes, and recording nothing: an editor
   // that refuses or changes nothing leaves the prefix exactly as it was.
-  auto lock = io::FileLock::try_acquire(prefix_lock_path(prefix), "");
+  auto lock = io::FileLock::try_acquire(env, prefix_lock_path(prefix), "");
   if (lock) return std::optional<io::FileLock>(std::move(lock).value());
   if (lock.status().code() == Errc::unsupported) return std::optional<io::FileLock>();
   return lock.status();

@@ -81,6 +81,6 @@ Status edit_prefix_index(io::Env& env, const std::string& prefix, F&& edit) {
 // 0 holds it for the job's life: one editor of an index at a time. Held by
 // another: Errc::bad_state naming the holder. Where the file system has no
 // flock: no lock and no error.
-Result<std::optional<io::FileLock>> lock_prefix_index(const std::string& prefix);
+Result<std::optional<io::FileLock>> lock_prefix_index(io::Env& env, const std::string& prefix);
 
 }  // namespace scr::rt

@@ -77,7 +77,7 @@ Result<HaltLock> lock_halt(io::Env& env, const std::string& prefix) {
   // The file itself, as SCR 3.1's library and scr_halt lock it.
   std::string path = halt_path(prefix);
   bool created = !env.exists(path);
-  SCR_ASSIGN_OR_RETURN(io::FileLock lock, io::FileLock::acquire(path));
+  SCR_ASSIGN_OR_RETURN(io::FileLock lock, io::FileLock::acquire(env, path));
   return HaltLock(std::move(lock), env, std::move(path), created);
 }
 

@@ -3,10 +3,10 @@
 #include "common/log.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
-#include "runtime/transfer/flush.hpp"
 #include "runtime/job/index_edit.hpp"
-#include "runtime/transfer/shared_names.hpp"
 #include "runtime/prefix/summary.hpp"
+#include "runtime/transfer/flush.hpp"
+#include "runtime/transfer/shared_names.hpp"
 
 namespace scr::rt {
 namespace {

@@ -11,10 +11,10 @@
 #include "mpi/turns.hpp"
 #include "redset/meta.hpp"
 #include "runtime/cache/cache.hpp"
-#include "runtime/job/index_edit.hpp"
 #include "runtime/cache/outcome.hpp"
-#include "runtime/transfer/rescale.hpp"
+#include "runtime/job/index_edit.hpp"
 #include "runtime/prefix/summary.hpp"
+#include "runtime/transfer/rescale.hpp"
 
 namespace scr::rt {
 namespace {
@@ -38,14 +38,14 @@ std::vector<int> agreed_fetch_order(const Job& job, const std::string& current) 
 
 // Rank 0 hands each process its part of the summary (read by rank 0).
 void distribute_summary(const Job& job, const Summary& summary, kv::Tree* desc, kv::Tree* mine) {
-  std::map<int, kv::Tree> send;
+  std::vector<kv::Tree> parts;
   if (job.rank() == 0) {
     *desc = summary.desc();
-    for (int r = 0; r < job.ranks(); ++r) send[r] = summary.rank(r);
+    parts.reserve(static_cast<size_t>(job.ranks()));
+    for (int r = 0; r < job.ranks(); ++r) parts.push_back(summary.rank(r));
   }
   mpi::bcast_tree(job.world, *desc, 0);
-  auto got = mpi::exchange_trees(job.world, send);
-  *mine = got[0];
+  *mine = mpi::scatter_trees(job.world, parts, 0);
 }
 
 // Compare what was read with what the summary recorded at flush.

@@ -41,9 +41,7 @@ Status end_flush(const Job& job, CacheCatalog& cache, EventLog& events, const Fl
       if (!f.shared) my_bytes += static_cast<int64_t>(f.size);  // a shared file counts once
   int64_t bytes = mpi::sum(job.world, my_bytes);
   // Gather every process's file list at rank 0 for the summary.
-  std::map<int, kv::Tree> send;
-  send[0] = *mine;
-  auto lists = mpi::exchange_trees(job.world, send);
+  auto lists = mpi::gather_trees(job.world, *mine, 0);
   SCR_TRY(edit_index(job, [&](PrefixIndex& idx) {
     return record_flushed(job.fs(), job.settings.prefix, idx, flush.desc, job.ranks(), std::move(lists),
                           bytes, job_mark_policy(job.settings))

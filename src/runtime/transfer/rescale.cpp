@@ -133,7 +133,7 @@ Result<std::string> route_rescaled(const Job& job, Rescaled& r, const std::strin
   std::string mark = io::path::join(scr_dir, "checked." + std::to_string(i));
   // The processes of a node queue on the file's lock: the first fetches and
   // checks, the others find the mark.
-  SCR_ASSIGN_OR_RETURN(io::FileLock lock, io::FileLock::acquire(io::path::join(scr_dir, "lock." + std::to_string(i))));
+  SCR_ASSIGN_OR_RETURN(io::FileLock lock, io::FileLock::acquire(job.fs(), io::path::join(scr_dir, "lock." + std::to_string(i))));
   if (job.fs().stat(mark)) return dst;
   Status st = fetch_one(job, r, i, src, dst);
   if (st.ok()) st = io::write_file_atomic(job.fs(), mark, "");

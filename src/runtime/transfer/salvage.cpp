@@ -1,4 +1,3 @@
-#include "runtime/cache/outcome.hpp"
 #include "runtime/transfer/salvage.hpp"
 
 #include <climits>
@@ -12,10 +11,11 @@
 #include "io/path.hpp"
 #include "mpi/turns.hpp"
 #include "redset/offline.hpp"
-#include "runtime/transfer/flush.hpp"
+#include "runtime/cache/outcome.hpp"
 #include "runtime/job/index_edit.hpp"
 #include "runtime/prefix/prefix_rebuild.hpp"
 #include "runtime/prefix/summary.hpp"
+#include "runtime/transfer/flush.hpp"
 
 namespace scr::rt {
 namespace {
@@ -68,8 +68,7 @@ kv::Tree copy_held(const Job& job, const CacheCatalog& cache, int id) {
 
 // Everyone's step-1 results, merged, on every process.
 kv::Tree gather_copied(const Job& job, kv::Tree mine) {
-  std::map<int, kv::Tree> send{{0, std::move(mine)}};
-  auto got = mpi::exchange_trees(job.world, send);
+  auto got = mpi::gather_trees(job.world, mine, 0);
   kv::Tree all;
   if (job.rank() == 0)
     for (auto& [r, t] : got)
@@ -116,8 +115,7 @@ Result<kv::Tree> rebuild_lost(const Job& job, int id, const kv::Tree& copied, in
 // Step 3, rank 0: every old rank has its files listed, the summary is
 // written and the dataset marked loadable.
 Status record(const Job& job, const kv::Tree& desc, int writers, const kv::Tree& copied, kv::Tree rebuilt_mine) {
-  std::map<int, kv::Tree> send{{0, std::move(rebuilt_mine)}};
-  auto got = mpi::exchange_trees(job.world, send);
+  auto got = mpi::gather_trees(job.world, rebuilt_mine, 0);
   return edit_index(job, [&](PrefixIndex& idx) {
     std::map<int, kv::Tree> lists;
     int64_t bytes = 0;

@@ -1,17 +1,14 @@
-#include "runtime/flush.hpp"
+#include "runtime/prefix/flush_copy.hpp"
 
 #include <chrono>
 #include <set>
 #include <thread>
 
-#include "common/log.hpp"
-#include "common/strings.hpp"
+#include "common/clock.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
-#include "mpi/turns.hpp"
-#include "runtime/cache.hpp"
-#include "runtime/index_edit.hpp"
-#include "runtime/summary.hpp"
+#include "runtime/prefix/prefix_index.hpp"
+#include "runtime/prefix/summary.hpp"
 
 namespace scr::rt {
 namespace {
@@ -24,18 +21,6 @@ void throttle(uint64_t rate, uint64_t done, std::chrono::steady_clock::time_poin
 }
 
 }  // namespace
-
-FlushJob plan_flush(const Settings& s, const CacheCatalog& cache, int id) {
-  return plan_copies(s, cache, cache.own(), id);
-}
-
-FlushJob plan_copies(const Settings& s, const CacheCatalog& cache, const Filemap& fm, int id) {
-  FlushJob job = plan_copies(fm, id, cache.dataset_dir(fm, id), s.prefix);
-  job.crc = s.crc_on_flush;
-  job.piece_size = s.piece_size;
-  job.keep_meta = s.copy_metadata;
-  return job;
-}
 
 FlushJob plan_copies(const Filemap& fm, int id, const std::string& dir, const std::string& prefix) {
   FlushJob job;
@@ -105,64 +90,6 @@ Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string
   for (const auto& d : synced) SCR_TRY(env.sync_dir(d));
   set_summary_files(mine, files);
   return mine;
-}
-
-Status begin_flush(const Job& job, const FlushJob& flush) {
-  return edit_index(job, [&](PrefixIndex& idx) {
-    mark_flush_begun(idx, flush.desc);
-    return Status::Ok();
-  });
-}
-
-Status end_flush(Context& ctx, const FlushJob& job, const Result<kv::Tree>& mine) {
-  DatasetInfo info = DatasetInfo::from_tree(job.desc);
-  SCR_TRY(mpi::agree(ctx.world, mine.status()).with_context("flush of dataset " + info.name));
-  int64_t my_bytes = 0;
-  if (auto files = summary_files(*mine))
-    for (const auto& f : *files)
-      if (!f.shared) my_bytes += static_cast<int64_t>(f.size);  // a shared file counts once
-  int64_t bytes = mpi::sum(ctx.world, my_bytes);
-  // Gather every process's file list at rank 0 for the summary.
-  auto lists = mpi::gather_trees(ctx.world, *mine, 0);
-  SCR_TRY(edit_index(ctx.job, [&](PrefixIndex& idx) {
-    return record_flushed(ctx.fs(), ctx.settings.prefix, idx, job.desc, ctx.ranks(), std::move(lists),
-                          bytes, job_mark_policy(ctx.settings))
-        .status();
-  }));
-  if (ctx.cache.has(job.id)) {
-    SCR_TRY(ctx.cache.transition(job.id, CacheState::flushed));
-    SCR_TRY(ctx.cache.commit_agreed(ctx.world));
-    // An output-only dataset has reached the prefix; it need not stay cached.
-    if (!info.is_checkpoint()) SCR_TRY(mpi::agree(ctx.world, delete_cached(ctx, job.id)));
-  }
-  if (ctx.rank() == 0)
-    log::info("flushed dataset " + info.name + " (" + str::format_bytes(static_cast<uint64_t>(bytes)) + ")");
-  ctx.events.record({"FLUSH", info.name, job.id, wall_seconds() - job.started, bytes, job.how});
-  return Status::Ok();
-}
-
-MarkPolicy job_mark_policy(const Settings& s) {
-  MarkPolicy policy;
-  policy.prefix_size = s.prefix_size;
-  return policy;
-}
-
-Status flush_dataset(Context& ctx, int id) {
-  FlushJob job = plan_flush(ctx.settings, ctx.cache, id);
-  SCR_TRY(begin_flush(ctx.job, job));
-  // SCR_FLUSH_WIDTH processes copy at a time; a copy's error is agreed on
-  // in end_flush like any other.
-  Result<kv::Tree> mine = Status(Errc::io_error, "flush of dataset " + std::to_string(id) + " did not run");
-  SCR_TRY(mpi::in_turns(ctx.world, ctx.settings.flush_width, [&] {
-    mine = run_copies(ctx.fs(), job, ctx.settings.prefix);
-    return Status::Ok();
-  }));
-  return end_flush(ctx, job, mine);
-}
-
-bool flush_due(const Settings& s, const DatasetInfo& info) {
-  if (info.is_output()) return true;
-  return s.flush > 0 && info.ckpt > 0 && info.ckpt % s.flush == 0;
 }
 
 }  // namespace scr::rt

@@ -1,0 +1,53 @@
+// The copy half of every flush: the plan of what one process copies from
+// cache to the prefix (fixed when the flush starts, so the copy never looks
+// at a changing filemap) and the copy itself, each file through a temporary
+// and a rename, its CRC32C checked against the one recorded at Complete.
+// No MPI: a job's flush (sync or in a background thread) and scr_scavenge's
+// agents run the same copies; the job adds its collectives around them
+// (runtime/transfer/flush.hpp).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+#include "io/env.hpp"
+#include "kvtree/tree.hpp"
+#include "runtime/prefix/dataset.hpp"
+
+namespace scr::rt {
+
+struct CopyItem {
+  std::string src, dst;
+  bool app_file;  // application file (CRC and FILE entry) or redundancy file
+  // CRC32C recorded when the dataset was completed: the copy must match it.
+  std::optional<uint32_t> expect_crc = std::nullopt;
+};
+
+// Everything a process must copy for one dataset, fixed when the flush starts
+// so the copy can run without looking at the (changing) filemap.
+struct FlushJob {
+  int id = 0;
+  kv::Tree desc;
+  std::vector<CopyItem> items;
+  std::string src_dir;            // the dataset's directory in cache, where the items come from
+  std::vector<std::string> dirs;  // prefix directories to create first
+  bool crc = true;
+  size_t piece_size = 1 << 20;
+  bool keep_meta = true;  // SCR_COPY_METADATA: mode and times go with the files
+  double started = 0;     // wall seconds when planned (for the event log)
+  const char* how = "sync";  // sync, async or bypass (for the event log)
+  uint64_t bytes_per_second = 0;  // 0: unthrottled
+  std::atomic<uint64_t>* progress = nullptr;  // bytes copied so far, if wanted
+};
+
+// The copies alone, for a dataset whose files are in `dir` (scr_scavenge
+// plans with this, from a node's filemap, as a job's flush does).
+FlushJob plan_copies(const Filemap& fm, int id, const std::string& dir, const std::string& prefix);
+// Local, MPI-free: copy the files; returns {FILE/<rel>/{SIZE,CRC}, REDFILE/..}.
+Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string& prefix);
+
+}  // namespace scr::rt
