@@ -18,8 +18,8 @@
 #include "io/files.hpp"
 #include "mpi/in_process.hpp"
 #include "mpi/in_process_fabric.hpp"
-#include "runtime/config.hpp"
-#include "runtime/dataset.hpp"
+#include "runtime/config/config.hpp"
+#include "runtime/prefix/dataset.hpp"
 #include "runtime/runtime.hpp"
 
 namespace scr::bench {
