@@ -7,6 +7,24 @@
  *                                    compare it byte for byte
  *   many_files plain   FILES BYTES   the same files written without SCR, into
  *                                    plain/ (fsync'd), the baseline
+ *   many_files floor-ckpt|floor-flush|floor-cache|floor-prefix FILES BYTES
+ *                                    the floor of each phase: a plain program
+ *                                    making only the system calls the phase
+ *                                    needs at least, on files laid out as
+ *                                    SCR++ lays them out (below FLOOR_DIR, the
+ *                                    cache's dataset directory with as many
+ *                                    path components as SCR++'s):
+ *     floor-ckpt    the application's create + write of every file (full
+ *                   path), then one stat and one open + read + close of each
+ *                   (relative to the dataset's directory, as SCR++ does);
+ *     floor-flush   a copy of every file to FLOOR_DIR/prefix: open + read
+ *                   the source, create + write + fsync the destination;
+ *     floor-cache   the rank whose dataset directory is gone (the lost node)
+ *                   writes its files again, every other rank reads each of
+ *                   its files once; then the application reads every file;
+ *     floor-prefix  every rank copies its files from FLOOR_DIR/prefix into
+ *                   its cache (each directory synced once), then the
+ *                   application reads every file.
  *
  * Rank 0 prints one JSON line: {"mode":..., "files":..., "bytes":...,
  * "seconds":..., "finalize_seconds":..., "peak_rss_mib":..., "ok":0|1}
@@ -56,6 +74,30 @@ static int write_one(const char* path, const unsigned char* buf, size_t n, int s
   if (fd < 0) return 0;
   int ok = write(fd, buf, n) == (ssize_t)n;
   if (sync && fsync(fd) != 0) ok = 0;
+  return close(fd) == 0 && ok;
+}
+
+/* Read a file once, relative to a directory held open (as SCR++ reads). */
+static int read_at(int dirfd, const char* rel, unsigned char* buf, size_t n) {
+  int fd = openat(dirfd, rel, O_RDONLY);
+  if (fd < 0) return 0;
+  ssize_t got = read(fd, buf, n + 1);
+  close(fd);
+  return got == (ssize_t)n;
+}
+
+static int write_at(int dirfd, const char* rel, const unsigned char* buf, size_t n, int sync) {
+  int fd = openat(dirfd, rel, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0) return 0;
+  int ok = write(fd, buf, n) == (ssize_t)n;
+  if (sync && fsync(fd) != 0) ok = 0;
+  return close(fd) == 0 && ok;
+}
+
+static int sync_dir(const char* path) {
+  int fd = open(path, O_RDONLY | O_DIRECTORY);
+  if (fd < 0) return 0;
+  int ok = fsync(fd) == 0;
   return close(fd) == 0 && ok;
 }
 
@@ -120,6 +162,86 @@ int main(int argc, char** argv) {
       if (!ok) fprintf(stderr, "many_files rank %d: %s does not read back\n", rank, name);
     }
     if (have) ok = SCR_Complete_restart(ok) == SCR_SUCCESS && ok;
+  } else if (!strncmp(mode, "floor-", 6)) {
+    const char* floor = getenv("FLOOR_DIR");
+    if (!floor) {
+      if (rank == 0) fprintf(stderr, "many_files: %s needs FLOOR_DIR\n", mode);
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    /* The same shape as SCR++'s cache: <base>/n<node>/<user>/scr.<job>/scr.dataset.1,
+     * with rank r on node r, and the prefix's dataset directory. */
+    char cache[SCR_MAX_FILENAME], prefix[SCR_MAX_FILENAME], rel[SCR_MAX_FILENAME], fp[3 * SCR_MAX_FILENAME];
+    snprintf(cache, sizeof cache, "%s/cache/n%d/user/scr.job/scr.dataset.1", floor, rank);
+    snprintf(prefix, sizeof prefix, "%s/prefix", floor);
+    struct stat sb;
+    int lost = stat(cache, &sb) != 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = MPI_Wtime();
+    if (lost || !strcmp(mode, "floor-ckpt")) {
+      snprintf(fp, sizeof fp, "%s/", cache);
+      ok = mkdirs(fp);
+    }
+    int cdir = open(cache, O_RDONLY | O_DIRECTORY);
+    ok = ok && cdir >= 0;
+    if (!strcmp(mode, "floor-ckpt")) {
+      for (long i = 0; i < files && ok; ++i) {
+        name_of(rel, sizeof rel, "many.1", i);
+        snprintf(fp, sizeof fp, "%s/%s", cache, rel);
+        fill(buf, bytes, i);
+        if (i % 256 == 0) ok = mkdirs(fp);
+        ok = ok && write_one(fp, buf, bytes, 0);
+      }
+      for (long i = 0; i < files && ok; ++i) {
+        name_of(rel, sizeof rel, "many.1", i);
+        ok = fstatat(cdir, rel, &sb, AT_SYMLINK_NOFOLLOW) == 0 && read_at(cdir, rel, buf, bytes);
+      }
+    } else if (!strcmp(mode, "floor-flush")) {
+      snprintf(fp, sizeof fp, "%s/", prefix);
+      ok = ok && mkdirs(fp);
+      int pdir = open(prefix, O_RDONLY | O_DIRECTORY);
+      ok = ok && pdir >= 0;
+      for (long i = 0; i < files && ok; ++i) {
+        name_of(rel, sizeof rel, "many.1", i);
+        snprintf(fp, sizeof fp, "%s/%s", prefix, rel);
+        if (i % 256 == 0) ok = mkdirs(fp);
+        ok = ok && read_at(cdir, rel, buf, bytes) && write_at(pdir, rel, buf, bytes, 1);
+      }
+      if (pdir >= 0) close(pdir);
+    } else if (!strcmp(mode, "floor-cache") || !strcmp(mode, "floor-prefix")) {
+      int from = -1;
+      if (!strcmp(mode, "floor-prefix")) {
+        from = open(prefix, O_RDONLY | O_DIRECTORY);
+        ok = ok && from >= 0 && lost;
+      }
+      for (long i = 0; i < files && ok; ++i) {
+        name_of(rel, sizeof rel, "many.1", i);
+        if (!lost) {  /* a survivor: read once (the decode) */
+          ok = read_at(cdir, rel, buf, bytes);
+          continue;
+        }
+        snprintf(fp, sizeof fp, "%s/%s", cache, rel);
+        if (i % 256 == 0) ok = mkdirs(fp);
+        if (from >= 0) ok = ok && read_at(from, rel, buf, bytes);  /* the fetch's read */
+        else fill(buf, bytes, i);                                   /* the rebuilt bytes */
+        ok = ok && write_at(cdir, rel, buf, bytes, 0);
+        if (ok && from >= 0 && ((i + 1) % 256 == 0 || i + 1 == files)) {
+          char* slash = strrchr(fp, '/');
+          *slash = '\0';
+          ok = sync_dir(fp);
+        }
+      }
+      if (from >= 0) close(from);
+      /* The application reads every file back. */
+      for (long i = 0; i < files && ok; ++i) {
+        name_of(rel, sizeof rel, "many.1", i);
+        snprintf(fp, sizeof fp, "%s/%s", cache, rel);
+        fill(want, bytes, i);
+        ok = read_check(fp, buf, want, bytes);
+      }
+    } else {
+      ok = 0;
+    }
+    if (cdir >= 0) close(cdir);
   } else {
     if (rank == 0) fprintf(stderr, "many_files: unknown mode %s\n", mode);
     MPI_Abort(MPI_COMM_WORLD, 2);
@@ -131,7 +253,7 @@ int main(int argc, char** argv) {
   /* SCR_Finalize flushes the checkpoint when no flush was due at Complete
    * (the script sets SCR_FLUSH high): that is the flush time. */
   double flush = 0, flush_slowest = 0;
-  if (strcmp(mode, "plain") != 0) {
+  if (strcmp(mode, "plain") != 0 && strncmp(mode, "floor-", 6) != 0) {
     MPI_Barrier(MPI_COMM_WORLD);
     flush = MPI_Wtime();
     if (SCR_Finalize() != SCR_SUCCESS) ok = 0;
