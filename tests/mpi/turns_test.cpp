@@ -20,7 +20,14 @@ using scr::Errc;
 using scr::Status;
 namespace mpi = scr::mpi;
 
+// Counts how many ranks work at once. A worker stays until `expect` have
+// been seen at once (or 5 s passed), so the overlap that is allowed is seen
+// however slowly a loaded machine starts the threads: a fixed sleep alone
+// left a turn's second rank arriving after its first had gone, about once
+// in 30 runs under load.
 struct Concurrency {
+  explicit Concurrency(int expect) : expect(expect) {}
+  const int expect;
   std::atomic<int> now{0};
   std::atomic<int> peak{0};
   std::atomic<int> runs{0};
@@ -29,7 +36,10 @@ struct Concurrency {
     int seen = peak.load();
     while (n > seen && !peak.compare_exchange_weak(seen, n)) {
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // overlap if allowed
+    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (peak.load() < expect && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // overlap with more, if allowed
     --now;
     ++runs;
     return Status::Ok();
@@ -38,7 +48,7 @@ struct Concurrency {
 
 TEST(InTurns, AtMostWidthRanksWorkAtOnce) {
   for (int width : {1, 2, 3}) {
-    Concurrency c;
+    Concurrency c(width);
     mpi::InProcess(6).run([&](mpi::Comm& world) {
       EXPECT_TRUE(mpi::in_turns(world, width, [&] { return c.work(); }).ok());
     });
@@ -49,7 +59,7 @@ TEST(InTurns, AtMostWidthRanksWorkAtOnce) {
 }
 
 TEST(InTurns, AWidthOfAllRanksRunsEveryoneAtOnce) {
-  Concurrency c;
+  Concurrency c(4);
   mpi::InProcess(4).run([&](mpi::Comm& world) {
     EXPECT_TRUE(mpi::in_turns(world, 256, [&] { return c.work(); }).ok());
   });
