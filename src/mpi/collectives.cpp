@@ -29,7 +29,7 @@ std::vector<std::array<uint64_t, 2>> allgather_pairs(const Comm& comm,
 // other processes' names (an allgather would give each of them all P), and
 // rank 0 holds them once: what SCR does with a distributed sort, at the cost
 // of rank 0 sorting P names.
-Comm split_by_string(const Comm& comm, const std::string& s, int* group_id, int* num_groups) {
+void number_strings(const Comm& comm, const std::string& s, int* id, int* count) {
   auto names = comm.impl().gather_strings(s, 0);
   std::vector<std::string> numbered;
   if (comm.rank() == 0) {
@@ -46,9 +46,15 @@ Comm split_by_string(const Comm& comm, const std::string& s, int* group_id, int*
   std::string mine = comm.impl().scatter_strings(std::move(numbered), 0);
   std::array<int, 2> id_and_count{};
   std::memcpy(id_and_count.data(), mine.data(), sizeof id_and_count);
-  if (group_id) *group_id = id_and_count[0];
-  if (num_groups) *num_groups = id_and_count[1];
-  return comm.split(id_and_count[0], comm.rank());
+  if (id) *id = id_and_count[0];
+  if (count) *count = id_and_count[1];
+}
+
+Comm split_by_string(const Comm& comm, const std::string& s, int* group_id, int* num_groups) {
+  int id = 0;
+  number_strings(comm, s, &id, num_groups);
+  if (group_id) *group_id = id;
+  return comm.split(id, comm.rank());
 }
 
 bool all_true(const Comm& comm, bool flag) {

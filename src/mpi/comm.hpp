@@ -62,6 +62,12 @@ class Comm {
 // untranslated would fail loudly.
 inline constexpr int kNoPeer = -32766;
 
+// Collective: numbers the distinct strings the processes pass, 0..n-1 in
+// sorted order; *id receives this process's string's number, *count n.
+// Rank 0 numbers them (a gather and a scatter: a process sends and receives
+// O(log N) messages, and only rank 0 holds every string).
+void number_strings(const Comm& comm, const std::string& s, int* id, int* count);
+
 // Split by string: processes that pass the same string land in one
 // communicator, ranked by their rank in `comm`. Groups are numbered 0..n-1 in
 // sorted order of the strings; *group_id and *num_groups receive them.

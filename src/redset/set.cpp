@@ -1,6 +1,7 @@
 #include "redset/set.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "common/log.hpp"
 #include "common/strings.hpp"
@@ -25,12 +26,13 @@ Status Set::finish(const mpi::Comm& parent) {
   world_rank_ = parent.rank();
   world_ranks_ = parent.size();
   members_ = mpi::allgather_ints(comm_, world_rank_);
-  int leader = members_.front();
-  std::vector<int> leaders = mpi::allgather_ints(parent, leader);
-  std::sort(leaders.begin(), leaders.end());
-  leaders.erase(std::unique(leaders.begin(), leaders.end()), leaders.end());
-  groups_ = static_cast<int>(leaders.size());
-  group_ = static_cast<int>(std::lower_bound(leaders.begin(), leaders.end(), leader) - leaders.begin());
+  // Sets are numbered in the order of their first members' ranks. The ranks,
+  // zero-padded to one width, sort as text in the order they sort as
+  // numbers; numbering them at rank 0 keeps every other process from
+  // receiving every set's leader.
+  char leader[16];
+  std::snprintf(leader, sizeof leader, "%010d", members_.front());
+  mpi::number_strings(parent, leader, &group_, &groups_);
   return Status::Ok();
 }
 
