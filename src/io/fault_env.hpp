@@ -1,5 +1,5 @@
 // An Env that breaks on purpose, for tests. Counts mutating steps (each write,
-// sync, rename, unlink, mkdir, truncate, set_meta) and can:
+// sync, rename, unlink, mkdir, truncate, set_meta, lock) and can:
 //  - fail the N-th write with a chosen errno (ENOSPC, EIO),
 //  - make the N-th write short (half the bytes reach the file, then EIO),
 //  - "crash" at step N (or at the N-th step on a path containing a pattern):

@@ -43,7 +43,7 @@ Result<std::unique_ptr<HeldLock>> flock_file(const std::string& path, bool wait,
       std::string other = holder_text(fd);
       return Error(Errc::bad_state, path + " is held by " + (other.empty() ? "another process" : other));
     }
-    if (err == ENOLCK || err == EOPNOTSUPP || err == ENOSYS)
+    if (!wait && (err == ENOLCK || err == EOPNOTSUPP || err == ENOSYS))
       return Error(Errc::unsupported, "the file system of " + path + " does not support flock");
     return errno_status(err, "lock", path);
   }

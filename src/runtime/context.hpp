@@ -1,9 +1,9 @@
 // The one runtime context: everything SCR++ knows about this run, split
 // into the Job fixed at SCR_Init (runtime/job/job.hpp) and the run state the
-// API calls change. The C and C++ APIs hold exactly one (src/api); the
-// modules of the runtime (cache.cpp, flush.cpp, fetch.cpp, rebuild.cpp,
-// halt.cpp, ...) are free functions over it, each owning one step of the
-// program flow.
+// API calls change. Only the API's state machine (Runtime) holds one; the
+// modules below it (runtime/cache, runtime/transfer) take the read-only Job
+// and the one part of this state they change (the catalog, the event log,
+// the protection sets, a rescaled restart).
 #pragma once
 
 #include <map>
@@ -108,7 +108,8 @@ struct Context {
   // a job of another size (runtime/transfer/rescale.hpp); it is not in the catalog.
   std::unique_ptr<Rescaled> rescaled;
 
-  // Background flushes in flight (SCR_FLUSH_ASYNC=1).
+  // Background flushes in flight (SCR_FLUSH_ASYNC=1). Built over `cache`
+  // and `events` above: declared after them, so it is destroyed first.
   std::unique_ptr<AsyncFlusher> flusher;
 
   // Redundancy sets, one per descriptor, built at SCR_Init and kept for

@@ -96,7 +96,11 @@ Status take_job_locks(Job& job) {
       log::warn(lock.status().message() + "; cannot make sure no other job uses " + what);
       return Status::Ok();
     }
-    return lock.status().with_context(std::string("another job is using ") + what);
+    // Held by another process: another job. Any other failure (a symlink
+    // planted where the lock goes, an I/O error) is reported as it is.
+    if (lock.status().code() == Errc::bad_state)
+      return lock.status().with_context(std::string("another job is using ") + what);
+    return lock.status().with_context(std::string("locking ") + what);
   };
   Status st;
   // Jobs of one launch on parts of it (SCRPP_Init_comm) meet here too when

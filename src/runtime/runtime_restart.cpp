@@ -166,9 +166,12 @@ Status Runtime::complete_restart(bool valid) {
 Status Runtime::reject_restart() {
   int id = ctx_.restart_candidates.front();
   ctx_.restart_candidates.withdraw(id);
-  SCR_TRY(ctx_.flusher->wait_for(id));
-  if (ctx_.rescaled) SCR_TRY(drop_rescaled(ctx_.job, ctx_.rescaled));
-  else SCR_TRY(mpi::agree(ctx_.world, delete_cached(ctx_.job, ctx_.cache, id)));
+  if (ctx_.rescaled) {
+    SCR_TRY(ctx_.flusher->wait_for(id));
+    SCR_TRY(drop_rescaled(ctx_.job, ctx_.rescaled));
+  } else {
+    SCR_TRY(delete_cached_agreed(ctx_.job, ctx_.cache, id, ctx_.wait_flushed()));
+  }
   SCR_TRY(edit_index(ctx_.job, [&](PrefixIndex& idx) {
     if (!idx.has(id)) return Status::Ok();
     idx.mark_failed(id);

@@ -11,8 +11,8 @@
 #include "common/crc32c.hpp"
 #include "io/env.hpp"
 #include "kvtree/tree.hpp"
+#include "runtime/prefix/flush_copy.hpp"
 #include "runtime/prefix/summary.hpp"
-#include "runtime/transfer/flush.hpp"
 
 namespace {
 

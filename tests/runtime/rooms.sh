@@ -6,12 +6,17 @@
 # mutable Context (they take the read-only Job and the one service they
 # use), or when a tool includes more of the runtime than the MPI-free
 # configuration, the prefix store and the cache catalog (scr_scavenge marks
-# node filemaps through it).
+# node filemaps through it). The one name that points up on purpose: the
+# filemap codec (prefix/dataset.hpp) declares CacheCatalog, its only writer,
+# a friend. The room tests link their room's library alone
+# (tests/runtime/CMakeLists.txt), so the linker checks calls as well.
 # Usage: rooms.sh [source dir] (default: the checkout holding this script).
 set -uo pipefail
 root="${1:-$(cd "$(dirname "$0")/../.." && pwd)}"
 cd "$root" || exit 2
-[[ -d src/runtime/prefix ]] || { echo "rooms: $root has no src/runtime/prefix" >&2; exit 2; }
+for room in config prefix job cache transfer; do
+  [[ -d "src/runtime/$room" ]] || { echo "rooms: $root has no src/runtime/$room" >&2; exit 2; }
+done
 
 failed=0
 # check ROOM_DIR ALLOWED_REGEX: every '#include "runtime/..."' of the room's

@@ -80,7 +80,8 @@ bool transition_allowed(CacheState from, CacheState to);
 class CacheCatalog;
 
 // One dataset as a filemap records it, typed: what a process hands another
-// with a copy of the files (distribute.cpp) and what the catalog adopts.
+// with a copy of the files (runtime/cache/distribute.cpp) and what the
+// catalog adopts.
 struct CacheEntry {
   kv::Tree desc;                       // the dataset descriptor (DatasetInfo reads it)
   std::string store;                   // the cache base it lives in ("" when none is recorded)
@@ -94,8 +95,9 @@ struct CacheEntry {
 // The codec of one process's filemap (format above, docs/formats/prefix.md).
 // The runtime changes filemaps only through CacheCatalog
 // (runtime/cache/catalog.hpp), which alone may write them; the operator tools
-// read them here (and scr_scavenge marks a dataset flushed with advance and
-// save).
+// read them here (scr_scavenge marks a dataset flushed through the catalog's
+// mark_flushed_in). The codec lives in the prefix room, below the cache,
+// because the tools read it; CacheCatalog, a room above, is its one friend.
 class Filemap : public DatasetTable {
  public:
   static Result<Filemap> load(io::Env& env, const std::string& path, int rank);
