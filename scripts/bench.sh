@@ -16,7 +16,8 @@
 #   cluster   only when asked for (ONLY=cluster; needs root): the redset part
 #             and the runtime's Complete_output and rebuild across the hosts
 #             of the cluster in a box (TCP) and on simulated nodes, interleaved
-#             (bench/cluster/run.sh)
+#             (bench/cluster/run.sh); with CLUSTER_ONLY=redset-vs and
+#             REDSET_DIR, redset-vs below across 8 and 4 of its hosts instead
 #   scale     only when asked for (ONLY=scale): a whole job life on 8 to 16,384
 #             simulated ranks in one process, per step time, messages, bytes,
 #             rank 0's memory and the metadata files, and how each grows with
@@ -28,7 +29,7 @@
 #             builds bench/redset/baseline into BUILD_DIR/redset-baseline
 # Usage: scripts/bench.sh [BUILD_DIR]
 #   env: ONLY=redset|runtime|files|kernels|cluster|redset-vs|scale (RUNTIME_ONLY=flush|complete|transfer|rebuild|rescale
-#   within runtime, CLUSTER_ONLY=redset|runtime within cluster), REPEAT (default 5 for redset and
+#   within runtime, CLUSTER_ONLY=redset|runtime|redset-vs within cluster), REPEAT (default 5 for redset and
 #   redset-vs, 3 for the others), SIZES (default "64MiB 256MiB"), NODES (default "4 8", redset-vs),
 #   DIR (default /dev/shm/scr_bench_all)
 # Run it on a quiet machine: every ratio is to a baseline of the same run,
@@ -82,14 +83,13 @@ fi
 
 if want redset-vs; then
   echo "== redset-vs: SCR++'s engine against redset's (SCR 3.1), 8 ranks"
-  if [ -z "${REDSET_DIR:-}" ] || [ ! -f "$REDSET_DIR/include/redset.h" ]; then
-    echo "skipped: set REDSET_DIR to the install prefix of ECP-VeloC redset 0.4.0 (with KVTree 1.5.0 and"
-    echo "rankstr 0.4.0, built Release); docs/performance.md says how to build them"
+  # shellcheck source=../bench/redset/baseline/lib.sh
+  source "$here/bench/redset/baseline/lib.sh"
+  missing="$(redset_baseline_missing)"
+  if [ -n "$missing" ]; then
+    echo "$missing"
   else
-    base="$build/redset-baseline"
-    cmake -S "$here/bench/redset/baseline" -B "$base" -DREDSET_DIR="$REDSET_DIR" > "$base.configure.log" 2>&1 ||
-      { cat "$base.configure.log"; exit 1; }
-    cmake --build "$base" > "$base.build.log" 2>&1 || { cat "$base.build.log"; exit 1; }
+    baseline="$(redset_baseline_build "$build")"
     for round in $(seq "${ROUNDS:-2}"); do
       for nodes in ${NODES:-4 8}; do
         for size in $sizes; do
@@ -98,7 +98,7 @@ if want redset-vs; then
             engines="scr redset"; [ $((round % 2)) = 0 ] && engines="redset scr"
             for engine in $engines; do
               rm -rf "$dir"
-              exe="$build/bench/redset/redset_bench"; [ "$engine" = redset ] && exe="$base/redset_baseline"
+              exe="$build/bench/redset/redset_bench"; [ "$engine" = redset ] && exe="$baseline"
               # shellcheck disable=SC2086
               line=$(timeout 900 mpirun -n 8 "$exe" --scheme $scheme --nodes "$nodes" --bytes-per-rank "$size" \
                        --repeat "${REPEAT:-5}" --dir "$dir" 2>/dev/null | grep '^{') || line='{"failed":true}'
@@ -108,37 +108,7 @@ if want redset-vs; then
         done
       done
     done
-    python3 - "$results" <<'PY'
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1]) if '"bench":"redset-vs"' in l]
-cells = {}
-for r in rows:
-    x = r["result"]
-    if x.get("failed"):
-        continue
-    key = (x["scheme"].lower(), x["nodes"], x["bytes_per_rank"] >> 20)
-    cells.setdefault(key, {}).setdefault(r["round"], {})[r["engine"]] = x
-def span(v):
-    return f"{min(v):.2f}-{max(v):.2f}" if len(v) > 1 else f"{v[0]:.2f}" if v else "-"
-print("speed-up = redset / SCR++ per round (wall time; cpu: user+sys summed over ranks); medians of REPEAT;"
-      " x floor, x rfloor: SCR++'s encode and rebuild over their floors")
-print(f"{'scheme':>8} {'nodes':>5} {'MiB':>4} {'SCR++ enc s':>11} {'redset enc s':>12} {'encode x':>10} {'enc cpu x':>10} "
-      f"{'SCR++ reb s':>11} {'redset reb s':>12} {'rebuild x':>10} {'reb cpu x':>10} {'RSS SCR++/redset':>16} "
-      f"{'x floor':>9} {'x rfloor':>9} {'ok':>3}")
-order = {"xor": 0, "partner": 1, "rs": 2}
-for key in sorted(cells, key=lambda k: (order.get(k[0], 9), k[1], k[2])):
-    pairs = [v for v in cells[key].values() if "scr" in v and "redset" in v]
-    if not pairs:
-        continue
-    f = lambda e, m: [p[e][m] for p in pairs]
-    ratio = lambda m: [p["redset"][m] / p["scr"][m] for p in pairs if p["scr"][m] > 0]
-    ok = all(p["scr"]["verified"] and p["redset"]["verified"] for p in pairs)
-    print(f"{key[0]:>8} {key[1]:>5} {key[2]:>4} {span(f('scr', 'encode_s')):>11} {span(f('redset', 'encode_s')):>12} "
-          f"{span(ratio('encode_s')):>10} {span(ratio('encode_cpu_s')):>10} {span(f('scr', 'rebuild_s')):>11} "
-          f"{span(f('redset', 'rebuild_s')):>12} {span(ratio('rebuild_s')):>10} {span(ratio('rebuild_cpu_s')):>10} "
-          f"{max(f('scr', 'peak_rss_mib')):>7.1f}/{max(f('redset', 'peak_rss_mib')):<8.1f} "
-          f"{span(f('scr', 'encode_over_floor')):>9} {span(f('scr', 'rebuild_over_floor')):>9} {'yes' if ok else 'NO':>3}")
-PY
+    python3 "$here/bench/redset/vs_table.py" "$results" redset-vs
   fi
 fi
 
