@@ -1,11 +1,12 @@
 // How a node agent's answer crosses the remote method (tools/scr_scavenge/
 // wire.hpp): it survives banners, pdsh's "host: " prefixes and other output;
 // a cut-off, damaged or missing answer is refused, never half read; the
-// survey facts of a redundancy file travel whole.
+// survey facts of a redundancy file travel whole (redset/member_facts_tree.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
+#include "redset/member_facts_tree.hpp"
 #include "tools/scr_scavenge/agent.hpp"
 #include "tools/scr_scavenge/wire.hpp"
 
@@ -75,7 +76,7 @@ TEST(ScavengeWire, SurveyFactsTravelWhole) {
   f.header = redset::Header{header, 512};
   f.size = 4608;
   f.files_present = true;
-  auto back = facts_from_tree(facts_tree(f));
+  auto back = redset::facts_from_tree(redset::facts_tree(f));
   ASSERT_TRUE(back.ok()) << back.status().message();
   EXPECT_EQ(f.redundancy_file, back->redundancy_file);
   ASSERT_TRUE(back->header.has_value());
@@ -87,12 +88,12 @@ TEST(ScavengeWire, SurveyFactsTravelWhole) {
   redset::MemberFacts lost;
   lost.redundancy_file = "/x";
   lost.header_error = "/x: No such file or directory";
-  auto l = facts_from_tree(facts_tree(lost));
+  auto l = redset::facts_from_tree(redset::facts_tree(lost));
   ASSERT_TRUE(l.ok());
   EXPECT_FALSE(l->header.has_value());
   EXPECT_EQ(lost.header_error, l->header_error);
   EXPECT_FALSE(l->files_present);
-  EXPECT_FALSE(facts_from_tree(kv::Tree()).ok()) << "facts without a file name";
+  EXPECT_FALSE(redset::facts_from_tree(kv::Tree()).ok()) << "facts without a file name";
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "common/strings.hpp"
 #include "io/path.hpp"
+#include "redset/member_facts_tree.hpp"
 #include "tools/common/args.hpp"
 #include "tools/common/remote.hpp"
 #include "tools/scr_scavenge/caches.hpp"
@@ -58,7 +59,7 @@ kv::Tree scan(io::Env& env, const Local& local) {
       held.set("DIR", h.dir);
       held.set_int("WHOLE", h.whole(env) ? 1 : 0);
       held.set_uint("BYTES", holding_bytes(env, h));
-      if (auto facts = read_holding_facts(env, h)) held.put("FACTS", facts_tree(*facts));
+      if (auto facts = read_holding_facts(env, h)) held.put("FACTS", redset::facts_tree(*facts));
     }
   }
   int i = 0;

@@ -1,6 +1,7 @@
 #include "tools/scr_scavenge/remote_caches.hpp"
 
 #include "common/strings.hpp"
+#include "redset/member_facts_tree.hpp"
 #include "tools/common/remote.hpp"
 #include "tools/common/resmgr.hpp"
 #include "tools/scr_scavenge/agent.hpp"
@@ -195,7 +196,7 @@ class RemoteCaches : public Caches {
         seen.whole = held->int_or("WHOLE", 0) == 1;
         seen.bytes = held->uint_or("BYTES", 0);
         if (const kv::Tree* f = held->get("FACTS"))
-          if (auto facts = facts_from_tree(*f)) seen.facts = std::move(*facts);
+          if (auto facts = redset::facts_from_tree(*f)) seen.facts = std::move(*facts);
         add_holding(by_id, {host, rank, held->value_or("DIR", ""), fm, id, std::move(seen)});
       }
     }

@@ -10,7 +10,6 @@
 
 #include "common/status.hpp"
 #include "kvtree/tree.hpp"
-#include "redset/survey.hpp"
 
 namespace scr::tools::scavenge {
 
@@ -21,9 +20,5 @@ std::string frame_answer(const kv::Tree& answer);
 // none, it is incomplete, or it does not decode (the message, for "host
 // NODE ...", says which).
 Result<kv::Tree> read_answer(const std::string& output, const std::string& node);
-
-// A member's survey facts as a tree, and back.
-kv::Tree facts_tree(const redset::MemberFacts& facts);
-Result<redset::MemberFacts> facts_from_tree(const kv::Tree& tree);
 
 }  // namespace scr::tools::scavenge

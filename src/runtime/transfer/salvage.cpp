@@ -1,8 +1,10 @@
 #include "runtime/transfer/salvage.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <map>
 #include <set>
+#include <vector>
 
 #include "common/clock.hpp"
 #include "common/log.hpp"
@@ -10,6 +12,7 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "mpi/turns.hpp"
+#include "redset/member_facts_tree.hpp"
 #include "redset/offline.hpp"
 #include "runtime/cache/outcome.hpp"
 #include "runtime/job/index_edit.hpp"
@@ -66,53 +69,134 @@ kv::Tree copy_held(const Job& job, const CacheCatalog& cache, int id) {
   return out;
 }
 
-// Everyone's step-1 results, merged, on every process.
-kv::Tree gather_copied(const Job& job, kv::Tree mine) {
+// Step 2, local: the survey facts of the old ranks this process copied,
+// read from their copies in the prefix (FACTS/<rank>), so that the headers
+// of the lost ranks' sets are judged without any process reading them all.
+void read_copied_facts(const Job& job, int id, kv::Tree& mine) {
+  std::string meta_dir = prefix_dataset_dir(job.settings.prefix, id);
+  if (const kv::Tree* old = mine.get("OLD"))
+    for (const auto& [rank, entry] : old->children()) {
+      const kv::Tree* red = entry->get("REDFILE");
+      if (!red || red->size() != 1) continue;  // no redundancy file: counted lost
+      std::string redfile = io::path::join(meta_dir, red->children().begin()->first);
+      auto facts = redset::read_member_facts(job.fs(), job.settings.prefix, redfile);
+      mine.child("FACTS").put(rank, redset::facts_tree(facts));
+    }
+}
+
+// Everyone's OLD, SUSPECT and FACTS entries, merged on rank 0 (empty
+// elsewhere): along a tree of processes, so that no process but rank 0
+// holds more than its subtree's.
+kv::Tree gather_copied(const Job& job, const kv::Tree& mine) {
   auto got = mpi::gather_trees(job.world, mine, 0);
   kv::Tree all;
   if (job.rank() == 0)
     for (auto& [r, t] : got)
-      for (const char* key : {"OLD", "SUSPECT"})
+      for (const char* key : {"OLD", "SUSPECT", "FACTS"})
         if (const kv::Tree* part = t.get(key))
           for (const auto& [rank, entry] : part->children()) all.child(key).put(rank, *entry);
-  mpi::bcast_tree(job.world, all, 0);
   return all;
 }
 
-// Step 2: the lost old ranks' files, rebuilt in the prefix; the sets to
-// rebuild are dealt out to the processes in turn. Returns the summary
-// entries of the ranks this process rebuilt.
-Result<kv::Tree> rebuild_lost(const Job& job, int id, const kv::Tree& copied, int writers) {
-  std::string meta_dir = prefix_dataset_dir(job.settings.prefix, id);
-  std::map<int, offline::Place> places;
+int rank_of(const std::string& key) {
+  auto r = str::parse_int(key);
+  return r ? static_cast<int>(*r) : -1;
+}
+
+// Rank 0: the survey of every old rank from the gathered facts, its verdict
+// (with the job size the filemaps tell), and each process's share of the
+// sets to rebuild, dealt out in turn: PLACE/<rank> = {DIR, REDFILE} and
+// SUSPECT/<rank> for the members of its sets, SET/<group> = the lost set
+// ranks it must find there too.
+Status judge(const Job& job, const kv::Tree& copied, int writers, std::vector<kv::Tree>& shares) {
+  std::map<int, redset::MemberFacts> facts;
   std::set<int> suspects;
-  if (const kv::Tree* old = copied.get("OLD"))
-    for (const auto& [rank, entry] : old->children()) {
-      auto r = str::parse_int(rank);
-      const kv::Tree* red = entry->get("REDFILE");
-      if (r && red && red->size() == 1)
-        places[static_cast<int>(*r)] = {job.settings.prefix, io::path::join(meta_dir, red->children().begin()->first)};
+  if (const kv::Tree* all = copied.get("FACTS"))
+    for (const auto& [rank, entry] : all->children()) {
+      SCR_ASSIGN_OR_RETURN(facts[rank_of(rank)], redset::facts_from_tree(*entry));
     }
   if (const kv::Tree* bad = copied.get("SUSPECT"))
-    for (const auto& [rank, entry] : bad->children())
-      if (auto r = str::parse_int(rank)) suspects.insert(static_cast<int>(*r));
-  offline::Survey survey = offline::survey(job.fs(), places, suspects);
-  Status st = survey.verdict();
-  if (st.ok() && survey.world_ranks != writers)
-    st = Error(Errc::corrupt, "its redundancy files belong to a job of " + std::to_string(survey.world_ranks) +
-                                  " processes, its filemaps to one of " + std::to_string(writers));
-  SCR_TRY(mpi::agree(job.world, st));
+    for (const auto& [rank, entry] : bad->children()) suspects.insert(rank_of(rank));
+  offline::Survey survey = offline::survey_facts(facts, suspects);
+  SCR_TRY(survey.verdict());
+  if (survey.world_ranks != writers)
+    return Error(Errc::corrupt, "its redundancy files belong to a job of " + std::to_string(survey.world_ranks) +
+                                    " processes, its filemaps to one of " + std::to_string(writers));
   int turn = 0;
-  for (offline::SetState& set : survey.sets)
-    if (!set.loss.lost.empty() && turn++ % job.ranks() != job.rank()) set.loss.lost.clear();
-  auto rebuilt = rebuild_in_prefix(job.fs(), survey, job.settings.prefix, id, job.settings.piece_size);
+  for (const offline::SetState& set : survey.sets) {
+    if (set.loss.lost.empty()) continue;
+    kv::Tree& share = shares[static_cast<size_t>(turn++ % job.ranks())];
+    kv::Tree& lost = share.child("SET").child(std::to_string(set.shape.group));
+    for (int r : set.loss.lost) lost.set_int(std::to_string(r), 1);
+    for (int w : set.shape.members) {
+      std::string rank = std::to_string(w);
+      if (suspects.count(w)) share.child("SUSPECT").set_int(rank, 1);
+      if (auto f = facts.find(w); f != facts.end()) {
+        kv::Tree& place = share.child("PLACE").child(rank);
+        place.set("DIR", job.settings.prefix);
+        place.set("REDFILE", f->second.redundancy_file);
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+// Local: this process's sets, surveyed from their members' files alone and
+// rebuilt in the prefix. Returns the summary entries of the ranks rebuilt.
+Result<std::map<int, kv::Tree>> rebuild_share(const Job& job, int id, const kv::Tree& share) {
+  const kv::Tree* sets = share.get("SET");
+  if (!sets) return std::map<int, kv::Tree>{};
+  std::map<int, offline::Place> places;
+  std::set<int> suspects;
+  if (const kv::Tree* all = share.get("PLACE"))
+    for (const auto& [rank, place] : all->children())
+      places[rank_of(rank)] = {place->value_or("DIR", ""), place->value_or("REDFILE", "")};
+  if (const kv::Tree* bad = share.get("SUSPECT"))
+    for (const auto& [rank, entry] : bad->children()) suspects.insert(rank_of(rank));
+  offline::Survey survey = offline::survey(job.fs(), places, suspects);
+  // Only the sets dealt to this process: a header that claims another set
+  // (of another job, or outvoted there) is no set of ours, and the ranks of
+  // the other sets, unread here, were judged on rank 0.
+  std::erase_if(survey.sets,
+                [&](const offline::SetState& s) { return !sets->has(std::to_string(s.shape.group)); });
+  survey.unknown_ranks.clear();
+  for (const auto& [group, lost] : sets->children()) {
+    auto it = std::find_if(survey.sets.begin(), survey.sets.end(),
+                           [&](const offline::SetState& s) { return std::to_string(s.shape.group) == group; });
+    std::vector<int> expected;
+    for (const auto& [r, one] : lost->children()) expected.push_back(rank_of(r));
+    std::sort(expected.begin(), expected.end());
+    // The files were read twice (by their copiers, then here): a set that
+    // changed meanwhile is not rebuilt on a judgement made of other files.
+    if (it == survey.sets.end() || it->loss.lost != expected)
+      return Error(Errc::corrupt, "the redundancy files of set " + group + " changed during the salvage");
+  }
+  survey.world_ranks = survey.sets.empty() ? 0 : survey.sets.front().shape.world_ranks;
+  return rebuild_in_prefix(job.fs(), survey, job.settings.prefix, id, job.settings.piece_size);
+}
+
+// Step 3: the lost old ranks' files, rebuilt in the prefix. Rank 0 judges
+// the survey facts gathered and deals the sets with losses out to the
+// processes in turn, each given only its sets' members' places; the
+// verdict is agreed by everyone. Returns the summary entries of the ranks
+// this process rebuilt.
+Result<kv::Tree> rebuild_lost(const Job& job, int id, const kv::Tree& copied, int writers) {
+  std::vector<kv::Tree> shares;
+  Status st;
+  if (job.rank() == 0) {
+    shares.resize(static_cast<size_t>(job.ranks()));
+    st = judge(job, copied, writers, shares);
+  }
+  SCR_TRY(mpi::agree(job.world, st));
+  kv::Tree share = mpi::scatter_trees(job.world, shares, 0);
+  auto rebuilt = rebuild_share(job, id, share);
   SCR_TRY(mpi::agree(job.world, rebuilt.status()));
   kv::Tree out;
   for (auto& [rank, entry] : *rebuilt) out.put(std::to_string(rank), std::move(entry));
   return out;
 }
 
-// Step 3, rank 0: every old rank has its files listed, the summary is
+// Step 4, rank 0: every old rank has its files listed, the summary is
 // written and the dataset marked loadable.
 Status record(const Job& job, const kv::Tree& desc, int writers, const kv::Tree& copied, kv::Tree rebuilt_mine) {
   auto got = mpi::gather_trees(job.world, rebuilt_mine, 0);
@@ -157,6 +241,7 @@ Status salvage_one(const Job& job, const CacheCatalog& cache, int id, int writer
     return Status::Ok();
   }));
   bool noroom = mpi::any_true(job.world, mine.has("NOROOM"));
+  read_copied_facts(job, id, mine);
   kv::Tree copied = gather_copied(job, mine);
   auto rebuilt = rebuild_lost(job, id, copied, writers);
   Status st = rebuilt ? record(job, desc, writers, copied, std::move(rebuilt).value()) : rebuilt.status();
