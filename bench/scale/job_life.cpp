@@ -243,9 +243,15 @@ class Life {
         fail("the listing names " + std::to_string((*listing)->size()) + " files, not " + std::to_string(expected));
         valid = false;
       }
-      for (size_t k = 0; valid && k < (*listing)->size(); ++k) {
-        if (k % static_cast<size_t>(world.size()) != static_cast<size_t>(rank())) continue;
-        const rt::RestartFile& f = (**listing)[k];
+      // A contiguous share of the listing: one or two pieces of its table.
+      const uint64_t n = valid ? (*listing)->size() : 0, procs = static_cast<uint64_t>(world.size());
+      for (uint64_t k = n * static_cast<uint64_t>(rank()) / procs; valid && k < n * (static_cast<uint64_t>(rank()) + 1) / procs; ++k) {
+        auto entry = (*listing)->at(k);
+        if (!check(entry.status(), "SCR_Restart listing")) {
+          valid = false;
+          break;
+        }
+        const rt::TableFile& f = *entry;
         int writer = -1, i = -1;
         auto base = f.name.substr(f.name.rfind('/') + 1);
         if (std::sscanf(base.c_str(), "rank_%d_%d.dat", &writer, &i) != 2 || writer != f.rank) {

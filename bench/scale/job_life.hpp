@@ -31,8 +31,7 @@ struct LifeOptions {
   // A scratch directory of the run's own (removed and made anew).
   std::string dir;
   size_t stack_bytes = 512 << 10;
-  // Whether the life ends with the restart at half the size, in which every
-  // rank holds the whole summary (O(N) each, O(N^2) in one process).
+  // Whether the life ends with the restart at half the size.
   bool rescale = true;
 };
 

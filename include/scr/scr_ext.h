@@ -20,6 +20,11 @@
  * code outside a restart phase or for an index out of range. Files are
  * listed by the rank that wrote them, then by name; a file several processes
  * wrote (N-to-1) is listed once. Names are relative to SCR_PREFIX.
+ * No process holds the whole list: SCR_Start_restart has rank 0 write it to
+ * a table in the prefix (.scr/scrpp.files.<id>, removed when the phase
+ * ends), which these calls read a piece of about a thousand files at a
+ * time. Reading the files in order, or a process's own run of them, costs
+ * one read per piece.
  */
 #ifndef SCRPP_SCR_EXT_H
 #define SCRPP_SCR_EXT_H

@@ -33,22 +33,20 @@ Status in_restart(rt::Runtime& rt, const char* what) {
 }
 
 // The regions file of `writer` in the checkpoint being restarted, opened
-// through the restart listing (so any process may read any writer's).
+// by its name (so any process may read any writer's at another size).
 Result<RegionFile> open_writer(rt::Runtime& rt, int writer) {
-  SCR_ASSIGN_OR_RETURN(const auto* files, rt.restart_listing());
-  for (const rt::RestartFile& f : *files) {
-    if (f.rank != writer || region_file_writer(f.name) != writer) continue;
-    // Listed names are prefix-relative: routed as absolute paths, whatever
-    // the working directory.
-    SCR_ASSIGN_OR_RETURN(std::string path, rt.route_file(io::path::join(rt.context().settings.prefix, f.name)));
-    return RegionFile::open(rt.context().fs(), path, writer);
-  }
   SCR_ASSIGN_OR_RETURN(int writers, rt.restart_ranks());
   if (writer < 0 || writer >= writers)
     return Error(Errc::invalid_argument, "writer " + std::to_string(writer) + " is out of range (the checkpoint was written by " +
                                              std::to_string(writers) + " processes)");
-  return Error(Errc::invalid_argument,
-               "the checkpoint holds no memory regions of rank " + std::to_string(writer));
+  const rt::Context& ctx = rt.context();
+  // Listed names are prefix-relative: routed as absolute paths, whatever
+  // the working directory.
+  auto path = rt.route_file(io::path::join(ctx.settings.prefix, region_file_name(ctx.restart->name, writer)));
+  if (!path && path.status().code() == Errc::not_found)
+    return Error(Errc::invalid_argument, "the checkpoint holds no memory regions of rank " + std::to_string(writer));
+  if (!path) return path.status();
+  return RegionFile::open(ctx.fs(), *path, writer);
 }
 
 // Everything read_regions checks before it copies: the file of this rank,

@@ -3,6 +3,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <climits>
 #include <cstring>
 #include <new>
 #include <utility>
@@ -221,6 +222,9 @@ int SCRPP_Restart_file_count(int* count) {
   return with_runtime("SCRPP_Restart_file_count", [&](scr::rt::Runtime& rt) -> scr::Status {
     if (!count) return scr::Error(scr::Errc::invalid_argument, "NULL count");
     SCR_ASSIGN_OR_RETURN(auto files, rt.restart_listing());
+    if (files->size() > static_cast<uint64_t>(INT_MAX))
+      return scr::Error(scr::Errc::unsupported, "the checkpoint has " + std::to_string(files->size()) +
+                                                    " files, more than an int counts");
     *count = static_cast<int>(files->size());
     return scr::Status::Ok();
   }, [&] { return set_flag(count, 0); });
@@ -229,11 +233,11 @@ int SCRPP_Restart_file_count(int* count) {
 int SCRPP_Restart_file(int index, char* name, int* rank, unsigned long long* size) {
   return with_runtime("SCRPP_Restart_file", [&](scr::rt::Runtime& rt) -> scr::Status {
     SCR_ASSIGN_OR_RETURN(auto files, rt.restart_listing());
-    if (index < 0 || static_cast<size_t>(index) >= files->size())
+    if (index < 0)
       return scr::Error(scr::Errc::invalid_argument, "file index " + std::to_string(index) +
                                                          " is out of range (the checkpoint has " +
                                                          std::to_string(files->size()) + " files)");
-    const scr::rt::RestartFile& f = (*files)[static_cast<size_t>(index)];
+    SCR_ASSIGN_OR_RETURN(scr::rt::TableFile f, files->at(static_cast<uint64_t>(index)));
     if (name) SCR_TRY(copy_out(rt.routable_name(f.name), name, "name"));
     if (rank) *rank = f.rank;
     if (size) *size = f.size;

@@ -135,11 +135,14 @@ std::filesystem::path Restart::route(const std::filesystem::path& file) {
 int Restart::ranks() const { return check(runtime("SCRPP_Restart_ranks").restart_ranks()); }
 
 std::vector<RestartFile> Restart::files() const {
-  const auto* listed = check(runtime("SCRPP_Restart_file_count").restart_listing());
+  rt::Runtime& rt = runtime("SCRPP_Restart_file_count");
+  rt::RestartTable* listed = check(rt.restart_listing());
   std::vector<RestartFile> out;
   out.reserve(listed->size());
-  rt::Runtime& rt = runtime("SCRPP_Restart_file_count");
-  for (const auto& f : *listed) out.push_back({rt.routable_name(f.name), f.rank, f.size});
+  for (uint64_t i = 0; i < listed->size(); ++i) {
+    rt::TableFile f = check(listed->at(i));
+    out.push_back({rt.routable_name(f.name), f.rank, f.size});
+  }
   return out;
 }
 

@@ -39,11 +39,13 @@ struct OutputPhase {
 
 // A restart phase in progress: SCR_Start_restart to SCR_Complete_restart.
 struct RestartPhase {
+  std::string name;                       // of the checkpoint
   std::unordered_set<std::string> files;  // this process's, looked up per route
   BasenameIndex basenames;                // of `files`, for routes by file name only
-  // Every file of the checkpoint, over all processes, and how many
-  // processes wrote it (the extension API's listing).
-  std::vector<RestartFile> listing;
+  // Every file of the checkpoint, over all processes (the extension API's
+  // listing), read from the restart file table piece by piece, and how many
+  // processes wrote it.
+  RestartTable listing;
   int writers = 0;
 };
 

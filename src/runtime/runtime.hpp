@@ -43,7 +43,7 @@ class Runtime {
   // Extension API (include/scr/scr_ext.h), inside a restart phase: how many
   // processes wrote the checkpoint, and its files. Local.
   Result<int> restart_ranks() const;
-  Result<const std::vector<RestartFile>*> restart_listing() const;
+  Result<RestartTable*> restart_listing();
   // A listed (prefix-relative) name as the application gives it to
   // SCR_Route_file: relative to the working directory when it lies below
   // it (relative names start there), else the absolute path.

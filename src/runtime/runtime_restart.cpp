@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "common/log.hpp"
+#include "io/files.hpp"
 #include "io/path.hpp"
 #include "runtime/cache/cache.hpp"
 #include "runtime/job/index_edit.hpp"
@@ -22,17 +23,17 @@ std::string dataset_name(const Context& ctx, int id) {
   return info ? info->name : "";
 }
 
-// Collective: every file of a checkpoint of this job's size, over all
-// processes, for the listing API. Each process lists its own files with
-// their sizes; rank 0 merges them (a shared file under its lowest rank) and
-// broadcasts the list.
 // Lists built just before by processes of this job.
 std::vector<kv::FileRecord> files_or_none(const kv::Tree& t) {
   auto files = kv::get_file_list(t, "FILELIST");
   return files ? std::move(files).value() : std::vector<kv::FileRecord>{};
 }
 
-std::vector<RestartFile> gather_listing(const Job& job, const CacheCatalog& cache, int id) {
+// Collective: the restart file table of a checkpoint of this job's size, for
+// the listing API. Each process lists its own files with their sizes; rank 0
+// merges them (a shared file under its lowest rank) and writes the table,
+// which the processes read piece by piece: none holds the whole list.
+Status write_listing(const Job& job, const CacheCatalog& cache, int id) {
   // Sizes as the filemap recorded them when the files were last checked
   // (Complete, the rebuild or the fetch at SCR_Init): no file is touched.
   std::vector<kv::FileRecord> mine = cache.file_records(id);
@@ -40,24 +41,16 @@ std::vector<RestartFile> gather_listing(const Job& job, const CacheCatalog& cach
   kv::Tree listed;
   kv::put_file_list(listed, "FILELIST", mine);
   auto got = mpi::gather_trees(job.world, listed, 0);
-  // RANK/<r>/FILELIST: each file once, under the lowest rank that has it.
-  kv::Tree all;
+  Status written;
   if (job.rank() == 0) {
     std::unordered_set<std::string> seen;
-    for (const auto& [r, tree] : got) {
-      std::vector<kv::FileRecord> first;
+    std::vector<TableFile> all;
+    for (const auto& [r, tree] : got)  // by rank
       for (auto& f : files_or_none(tree))
-        if (seen.insert(f.name).second) first.push_back(std::move(f));
-      kv::put_file_list(all.child("RANK").child(std::to_string(r)), "FILELIST", first);
-    }
+        if (seen.insert(f.name).second) all.push_back({std::move(f.name), r, f.size, std::nullopt, all.size()});
+    written = write_restart_table(job.fs(), restart_table_path(job.settings.prefix, id), job.ranks(), all, false);
   }
-  mpi::bcast_tree(job.world, all, 0);
-  std::vector<RestartFile> out;
-  if (const kv::Tree* ranks = all.get("RANK"))
-    for (int64_t r : ranks->int_keys())
-      for (auto& f : files_or_none(*ranks->get(std::to_string(r))))
-        out.push_back({std::move(f.name), static_cast<int>(r), f.size});
-  return out;
+  return mpi::agree(job.world, written);
 }
 
 }  // namespace
@@ -76,21 +69,21 @@ Result<std::string> Runtime::start_restart() {
   if (ctx_.restart_candidates.empty())
     return Error(Errc::bad_state, "SCR_Start_restart called but there is no checkpoint to restart from "
                                   "(check SCR_Have_restart first)");
-  RestartPhase& phase = ctx_.restart.emplace();
-  ctx_.events.record({"RESTART_START", dataset_name(ctx_, ctx_.restart_candidates.front()),
-                      ctx_.restart_candidates.front(), -1, -1, ""});
   int id = ctx_.restart_candidates.front();
-  if (ctx_.rescaled) {
-    phase.listing = ctx_.rescaled->files;
-    phase.writers = ctx_.rescaled->writers;
-    return dataset_name(ctx_, id);
-  }
+  // At another size the table was written when the checkpoint was loaded.
+  if (!ctx_.rescaled) SCR_TRY(write_listing(ctx_.job, ctx_.cache, id));
+  auto listing = RestartTable::open(ctx_.fs(), restart_table_path(ctx_.settings.prefix, id));
+  SCR_TRY(mpi::agree(ctx_.world, listing.status()));
+  RestartPhase& phase = ctx_.restart.emplace();
+  ctx_.events.record({"RESTART_START", dataset_name(ctx_, id), id, -1, -1, ""});
+  phase.name = dataset_name(ctx_, id);
+  phase.listing = std::move(listing).value();
+  phase.writers = phase.listing.writers();
+  if (ctx_.rescaled) return phase.name;
   // Looked up once per routed file: a set, not the filemap's list.
   auto files = ctx_.cache.files(id);
   phase.files = std::unordered_set<std::string>(files.begin(), files.end());
-  phase.listing = gather_listing(ctx_.job, ctx_.cache, id);
-  phase.writers = ctx_.ranks();
-  return dataset_name(ctx_, id);
+  return phase.name;
 }
 
 Result<std::string> Runtime::route_restart_file(const std::string& rel, bool bare) {
@@ -100,9 +93,11 @@ Result<std::string> Runtime::route_restart_file(const std::string& rel, bool bar
   // Read in place in the prefix: a bypass dataset, or SCR_FETCH_BYPASS.
   bool bypass = ctx_.cache.bypass(id);
   auto holds = [&](const std::string& n) { return r.files.count(n) > 0; };
-  auto all = [&] { return std::vector<std::string>(r.files.begin(), r.files.end()); };
+  auto by_base = [&](const std::string& base) -> Result<std::vector<std::string>> {
+    return r.basenames.lookup(base, [&] { return std::vector<std::string>(r.files.begin(), r.files.end()); });
+  };
   SCR_ASSIGN_OR_RETURN(RestartName routed,
-                       restart_name(rel, bare, holds, r.basenames, all, bypass ? prefix_file(ctx_.fs(), ctx_.settings.prefix) : NameTest(),
+                       restart_name(rel, bare, holds, by_base, bypass ? prefix_file(ctx_.fs(), ctx_.settings.prefix) : NameTest(),
                                     "checkpoint " + dataset_name(ctx_, id) + " for this process"));
   const std::string& name = routed.name;
   std::string path = io::path::join(bypass ? ctx_.settings.prefix : ctx_.cache.dataset_dir(id), name);
@@ -118,7 +113,7 @@ Result<int> Runtime::restart_ranks() const {
   return ctx_.restart->writers;
 }
 
-Result<const std::vector<RestartFile>*> Runtime::restart_listing() const {
+Result<RestartTable*> Runtime::restart_listing() {
   if (ctx_.phase() != Phase::restart)
     return Error(Errc::bad_state, "the checkpoint's files are listed inside a restart phase only");
   return &ctx_.restart->listing;
@@ -136,7 +131,12 @@ Status Runtime::complete_restart(bool valid) {
   ctx_.restart.reset();
   // A file that failed its check on any process fails the restart there.
   if (ctx_.rescaled && ctx_.rescaled->failed) valid = false;
-  if (mpi::all_true(ctx_.world, valid)) {
+  bool all_valid = mpi::all_true(ctx_.world, valid);
+  // Every process has closed the listing. At another size the table serves
+  // routes until the checkpoint is dropped.
+  if (!ctx_.rescaled && ctx_.rank() == 0)
+    (void)io::remove_file(ctx_.fs(), restart_table_path(ctx_.settings.prefix, ctx_.restart_candidates.front()));
+  if (all_valid) {
     int id = ctx_.restart_candidates.front();
     ctx_.events.record({"RESTART_COMPLETE", dataset_name(ctx_, id), id, -1, -1, ""});
     // Read at another size: the copies were only for this restart.

@@ -62,25 +62,24 @@ TEST(RescaleSummary, ListsEachFileOnceUnderItsWriter) {
   add_file(summary, 1, "ckpt/shared.dat", "shared!", false);  // N-to-1: rank 2 owns it
   add_file(summary, 2, "ckpt/shared.dat", "shared!", true);
   add_file(summary, 2, "ckpt/rank_2.dat", "two", true);
-  rt::Rescaled r;
-  ASSERT_TRUE(rt::parse_summary("/p", parsed(summary), &r).ok());
-  EXPECT_EQ(r.writers, 3);
-  ASSERT_EQ(r.files.size(), 3u);
-  EXPECT_EQ(r.files[0].name, "ckpt/rank_0.dat");
-  EXPECT_EQ(r.files[0].rank, 0);
-  EXPECT_EQ(r.files[1].name, "ckpt/shared.dat");
-  EXPECT_EQ(r.files[1].rank, 2);
-  EXPECT_TRUE(r.crcs[1].has_value());
-  EXPECT_EQ(r.files[2].size, 3u);
-  EXPECT_EQ(r.by_name.at("ckpt/rank_2.dat"), 2u);
+  auto files = rt::summary_listing("/p", parsed(summary));
+  ASSERT_TRUE(files.ok()) << files.status().to_string();
+  ASSERT_EQ(files->size(), 3u);
+  EXPECT_EQ((*files)[0].name, "ckpt/rank_0.dat");
+  EXPECT_EQ((*files)[0].rank, 0);
+  EXPECT_EQ((*files)[1].name, "ckpt/shared.dat");
+  EXPECT_EQ((*files)[1].rank, 2);
+  EXPECT_TRUE((*files)[1].crc.has_value());
+  EXPECT_EQ((*files)[2].size, 3u);
+  EXPECT_EQ((*files)[2].name, "ckpt/rank_2.dat");
+  EXPECT_EQ((*files)[2].index, 2u);
 }
 
 TEST(RescaleSummary, RefusesNamesOutsideThePrefix) {
   for (std::string bad : {"../outside.dat", ".scr/index.scr"}) {
     kv::Tree summary = summary_tree(1);
     add_file(summary, 0, bad, "x", true);
-    rt::Rescaled one;
-    EXPECT_EQ(rt::parse_summary("/p", parsed(summary), &one).code(), Errc::corrupt) << bad;
+    EXPECT_EQ(rt::summary_listing("/p", parsed(summary)).status().code(), Errc::corrupt) << bad;
   }
 }
 
@@ -170,7 +169,14 @@ struct Routing : ::testing::Test {
       add_file(summary, r, "ckpt/rank_" + std::to_string(r) + ".dat", text, true);
     }
     auto r = std::make_unique<rt::Rescaled>();
-    ASSERT_TRUE(rt::parse_summary(prefix, parsed(summary), r.get()).ok());
+    auto files = rt::summary_listing(prefix, parsed(summary));
+    ASSERT_TRUE(files.ok()) << files.status().to_string();
+    std::string table = dir.path() + "/table";
+    ASSERT_TRUE(rt::write_restart_table(io::Env::posix(), table, 2, *files, true).ok());
+    auto opened = rt::RestartTable::open(io::Env::posix(), table);
+    ASSERT_TRUE(opened.ok()) << opened.status().to_string();
+    r->table = std::move(opened).value();
+    r->writers = 2;
     r->in_place = in_place;
     r->node_dir = node_dir;
     std::filesystem::create_directories(node_dir + "/.scr");

@@ -21,13 +21,15 @@ struct Checkpoint {
   Result<RestartName> route(const std::string& rel, std::optional<bool> bare = std::nullopt) {
     NameTest elsewhere;
     if (!other_prefix_files.empty()) elsewhere = [&](const std::string& n) { return other_prefix_files.count(n) > 0; };
-    return restart_name(
-        rel, bare.value_or(rel.find('/') == std::string::npos), [&](const std::string& n) { return names.count(n) > 0; }, index,
-        [&] {
-          ++listed;
-          return std::vector<std::string>(names.begin(), names.end());
-        },
-        elsewhere, "checkpoint ckpt.1");
+    auto by_base = [&](const std::string& base) -> Result<std::vector<std::string>> {
+      return index.lookup(base, [&] {
+        ++listed;
+        return std::vector<std::string>(names.begin(), names.end());
+      });
+    };
+    return restart_name(rel, bare.value_or(rel.find('/') == std::string::npos),
+                        [&](const std::string& n) { return names.count(n) > 0; }, by_base, elsewhere,
+                        "checkpoint ckpt.1");
   }
 };
 

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "io/env.hpp"
@@ -60,6 +62,33 @@ TEST(ScaleLife, SixtyFourRanksLiveAWholeJobLife) {
   // The flush wrote the prefix's metadata.
   EXPECT_GT(r.largest_files["index.scr"], 0u);
   EXPECT_GT(r.largest_files["summary.scrpp"], 0u);
+}
+
+// The listing and a restart at another size read the restart file table
+// piece by piece: no process receives every file of the checkpoint. At 4x
+// the ranks a rank sends less than 2x the bytes in those steps (a broadcast
+// of the whole list or summary sends 4x).
+TEST(ScaleLife, NoRankReceivesTheWholeListingAtRestart) {
+  std::map<int, LifeResult> runs;
+  for (int ranks : {32, 128}) {
+    char tmpl[] = "/tmp/scr_scale_life.XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    LifeOptions o;
+    o.ranks = ranks;
+    o.schemes = {"SINGLE"};
+    o.dir = std::string(tmpl) + "/life";
+    runs[ranks] = scr::bench::run_job_life(o);
+    (void)scr::io::remove_tree(scr::io::Env::posix(), tmpl);
+    EXPECT_TRUE(runs[ranks].failures.empty()) << ranks << " ranks:" << joined(runs[ranks].failures);
+  }
+  for (auto [name, small, large] : {std::tuple{"restart from cache", 32, 128}, {"restart from prefix", 32, 128},
+                                    {"init (half the ranks)", 16, 64}, {"restart at half size", 16, 64}}) {
+    const auto* a = step(runs[small == 16 ? 32 : small], name, small);
+    const auto* b = step(runs[large == 64 ? 128 : large], name, large);
+    ASSERT_TRUE(a && b) << name;
+    EXPECT_LT(b->bytes_mean, 2 * a->bytes_mean) << name << ": " << a->bytes_mean << " bytes per rank at " << small
+                                                << " ranks, " << b->bytes_mean << " at " << large;
+  }
 }
 
 }  // namespace

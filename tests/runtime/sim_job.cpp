@@ -32,12 +32,15 @@ std::string restart_and_verify(Runtime& rt, int rank) {
   auto listing = rt.restart_listing();
   EXPECT_TRUE(listing.ok()) << listing.status().to_string();
   bool listed = false;
-  for (const auto& f : listing.ok() ? **listing : std::vector<RestartFile>{})
-    if (f.name == file_name(name, rank)) {
+  for (uint64_t i = 0; listing.ok() && i < (*listing)->size(); ++i) {
+    auto f = (*listing)->at(i);
+    EXPECT_TRUE(f.ok()) << f.status().to_string();
+    if (f.ok() && f->name == file_name(name, rank)) {
       listed = true;
-      EXPECT_EQ(f.rank, rank) << f.name;
-      EXPECT_EQ(f.size, file_bytes(name, rank).size()) << f.name;
+      EXPECT_EQ(f->rank, rank) << f->name;
+      EXPECT_EQ(f->size, file_bytes(name, rank).size()) << f->name;
     }
+  }
   EXPECT_TRUE(listed) << file_name(name, rank) << " is not in the restart listing";
   auto path = rt.route_file(file_name(name, rank));
   EXPECT_TRUE(path.ok()) << path.status().to_string();

@@ -118,13 +118,11 @@ Status try_fetch(const Job& job, FetchInto& into, int id) {
   Result<Summary> summary = Summary();
   if (job.rank() == 0) summary = Summary::read(job.fs(), job.settings.prefix, id);
   SCR_TRY(mpi::agree(job.world, summary.status()));
-  // Written by a job of another size: every process needs the whole list.
+  // Written by a job of another size: any process may read any file, found
+  // in the table rank 0 writes from the summary.
   int64_t writers = mpi::min(job.world, job.rank() == 0 ? summary->writers() : INT64_MAX);
   if (writers != job.ranks()) {
-    kv::Tree tree = summary->tree();
-    mpi::bcast_tree(job.world, tree, 0);
-    SCR_ASSIGN_OR_RETURN(Summary whole, Summary::parse(std::move(tree), summary_path(job.settings.prefix, id)));
-    SCR_ASSIGN_OR_RETURN(into.rescaled, load_rescaled(job, id, whole));
+    SCR_ASSIGN_OR_RETURN(into.rescaled, load_rescaled(job, id, *summary));
     return Status::Ok();
   }
   kv::Tree desc, mine;

@@ -1,5 +1,7 @@
 #include "runtime/transfer/rescale.hpp"
 
+#include <unordered_map>
+
 #include "common/log.hpp"
 #include "common/strings.hpp"
 #include "io/file_lock.hpp"
@@ -12,42 +14,43 @@ namespace scr::rt {
 
 constexpr const char* kDirPrefix = "scr.rescale.";
 
-Status parse_summary(const std::string& prefix, const Summary& summary, Rescaled* r) {
-  r->writers = summary.writers();
-  r->desc = summary.desc();
-  for (int w = 0; w < r->writers; ++w) {
+Result<std::vector<TableFile>> summary_listing(const std::string& prefix, const Summary& summary) {
+  std::vector<TableFile> out;
+  std::unordered_map<std::string, size_t> by_name;
+  for (int w = 0; w < summary.writers(); ++w) {
     SCR_ASSIGN_OR_RETURN(std::vector<kv::FileRecord> files, summary_files(summary.rank(w)));
-    for (const auto& f : files) {
+    for (auto& f : files) {
       const std::string& rel = f.name;
       if (!io::path::is_within(prefix, io::path::join(prefix, rel)) ||
           rel == ".scr" || str::starts_with(rel, ".scr/"))
         return Error(Errc::corrupt, "summary names a file outside the prefix: " + rel);
-      std::optional<uint32_t> crc = f.crc;
-      auto [it, added] = r->by_name.emplace(rel, r->files.size());
+      auto [it, added] = by_name.emplace(rel, out.size());
       if (added) {
-        r->files.push_back({rel, w, f.size});
-        r->crcs.push_back(crc);
-      } else if (crc && !r->crcs[it->second]) {
-        r->files[it->second].rank = w;
-        r->crcs[it->second] = crc;
+        out.push_back({std::move(f.name), w, f.size, f.crc, out.size()});
+      } else if (f.crc && !out[it->second].crc) {
+        out[it->second].rank = w;
+        out[it->second].crc = f.crc;
       }
     }
   }
-  return Status::Ok();
+  return out;
 }
 
 namespace {
 
 // A dataset that cannot be made whole is not offered: every file must be in
-// the prefix with its recorded size. Process p stats files p, p+n, p+2n...
-Status check_whole(const Job& job, const Rescaled& r) {
-  for (size_t i = static_cast<size_t>(job.rank()); i < r.files.size(); i += static_cast<size_t>(job.ranks())) {
-    std::string path = io::path::join(job.settings.prefix, r.files[i].name);
+// the prefix with its recorded size. Process p stats the p-th of n equal
+// runs of the listing, so it reads one or two pieces of the table.
+Status check_whole(const Job& job, Rescaled& r) {
+  const uint64_t n = r.table.size(), procs = static_cast<uint64_t>(job.ranks()), p = static_cast<uint64_t>(job.rank());
+  for (uint64_t i = n * p / procs; i < n * (p + 1) / procs; ++i) {
+    SCR_ASSIGN_OR_RETURN(TableFile f, r.table.at(i));
+    std::string path = io::path::join(job.settings.prefix, f.name);
     auto info = job.fs().stat(path);
     if (!info || !info->is_regular()) return Error(Errc::corrupt, "checkpoint file " + path + " is missing");
-    if (info->size != r.files[i].size)
+    if (info->size != f.size)
       return Error(Errc::corrupt, path + " has " + std::to_string(info->size) + " bytes, expected " +
-                                      std::to_string(r.files[i].size));
+                                      std::to_string(f.size));
   }
   return Status::Ok();
 }
@@ -55,14 +58,13 @@ Status check_whole(const Job& job, const Rescaled& r) {
 // Copy (or, in place, read) one file and compare it with its record. A copy
 // reaches its destination only once its CRC matched (io::copy_file checks
 // before the rename), so a damaged file is never handed out.
-Status fetch_one(const Job& job, const Rescaled& r, size_t i, const std::string& src, const std::string& dst) {
-  const RestartFile& f = r.files[i];
+Status fetch_one(const Job& job, const Rescaled& r, const TableFile& f, const std::string& src, const std::string& dst) {
   uint64_t bytes = 0;
   uint32_t crc = 0;
   if (r.in_place) {
     SCR_ASSIGN_OR_RETURN(io::FileInfo info, job.fs().stat(src));
     bytes = info.size;
-    if (r.crcs[i]) {
+    if (f.crc) {
       SCR_ASSIGN_OR_RETURN(crc, io::file_crc32c(job.fs(), src, job.settings.piece_size));
     }
   } else {
@@ -71,13 +73,13 @@ Status fetch_one(const Job& job, const Rescaled& r, size_t i, const std::string&
     opt.piece_size = job.settings.piece_size;
     opt.keep_meta = job.settings.copy_metadata;
     opt.crc32c = &crc;
-    opt.expect_crc32c = r.crcs[i];
+    opt.expect_crc32c = f.crc;
     SCR_ASSIGN_OR_RETURN(bytes, io::copy_file(job.fs(), src, dst, opt));
   }
   if (bytes != f.size)
     return Error(Errc::corrupt, src + " has " + std::to_string(bytes) + " bytes, expected " +
                                     std::to_string(f.size));
-  if (r.crcs[i] && crc != *r.crcs[i])
+  if (f.crc && crc != *f.crc)
     return Error(Errc::corrupt, src + " fails its CRC32C check (data changed since the flush)");
   return Status::Ok();
 }
@@ -91,8 +93,19 @@ std::string node_dir(const Job& job, const std::string& store, int id) {
 Result<std::unique_ptr<Rescaled>> load_rescaled(const Job& job, int id, const Summary& summary) {
   auto r = std::make_unique<Rescaled>();
   r->id = id;
-  // The summary is the same tree everywhere, so is the outcome of parsing.
-  SCR_TRY(parse_summary(job.settings.prefix, summary, r.get()));
+  const std::string table = restart_table_path(job.settings.prefix, id);
+  Status written;
+  if (job.rank() == 0) {
+    r->desc = summary.desc();
+    auto files = summary_listing(job.settings.prefix, summary);
+    written = files ? write_restart_table(job.fs(), table, summary.writers(), *files, true) : files.status();
+  }
+  SCR_TRY(mpi::agree(job.world, written));
+  mpi::bcast_tree(job.world, r->desc, 0);
+  auto opened = RestartTable::open(job.fs(), table);
+  SCR_TRY(mpi::agree(job.world, opened.status()));
+  r->table = std::move(opened).value();
+  r->writers = r->table.writers();
   SCR_TRY(mpi::agree(job.world, check_whole(job, *r)));
   DatasetInfo info = DatasetInfo::from_tree(r->desc);
   r->in_place = job.settings.fetch_bypass || DatasetInfo::from_tree(r->desc).bypass;
@@ -113,29 +126,35 @@ Result<std::unique_ptr<Rescaled>> load_rescaled(const Job& job, int id, const Su
 }
 
 Result<std::string> route_rescaled(const Job& job, Rescaled& r, const std::string& asked, bool bare) {
-  auto holds = [&](const std::string& n) { return r.by_name.count(n) > 0; };
-  auto all = [&] {
-    std::vector<std::string> names;
-    for (const auto& [name, i] : r.by_name) names.push_back(name);
-    return names;
+  // A lookup that fails to read the table fails the route (not a "no such
+  // file"): the first error is kept and returned.
+  Status unreadable;
+  auto holds = [&](const std::string& n) {
+    auto f = r.table.find(n);
+    if (!f && unreadable.ok()) unreadable = f.status();
+    return f && f->has_value();
   };
-  SCR_ASSIGN_OR_RETURN(RestartName routed,
-                       restart_name(asked, bare, holds, r.basenames, all, r.in_place ? prefix_file(job.fs(), job.settings.prefix) : NameTest(),
-                                    "checkpoint " + DatasetInfo::from_tree(r.desc).name + " (written by " +
-                                        std::to_string(r.writers) + " processes)"));
-  const std::string& rel = routed.name;
+  auto by_base = [&](const std::string& base) { return r.table.with_basename(base); };
+  auto routed = restart_name(asked, bare, holds, by_base, r.in_place ? prefix_file(job.fs(), job.settings.prefix) : NameTest(),
+                             "checkpoint " + DatasetInfo::from_tree(r.desc).name + " (written by " +
+                                 std::to_string(r.writers) + " processes)");
+  SCR_TRY(unreadable);
+  if (!routed) return routed.status();
+  const std::string& rel = routed->name;
   // Another file of the prefix, read where it is: nothing to fetch or check.
-  if (!routed.in_checkpoint) return io::path::join(job.settings.prefix, rel);
-  size_t i = r.by_name.at(rel);
+  if (!routed->in_checkpoint) return io::path::join(job.settings.prefix, rel);
+  SCR_ASSIGN_OR_RETURN(std::optional<TableFile> found, r.table.find(rel));
+  if (!found) return Error(Errc::corrupt, restart_table_path(job.settings.prefix, r.id) + " lists " + rel + " only by its last component");
+  const TableFile& f = *found;
   std::string src = io::path::join(job.settings.prefix, rel);
   std::string dst = r.in_place ? src : io::path::join(r.node_dir, rel);
   std::string scr_dir = io::path::join(r.node_dir, ".scr");
-  std::string mark = io::path::join(scr_dir, "checked." + std::to_string(i));
+  std::string mark = io::path::join(scr_dir, "checked." + std::to_string(f.index));
   // The processes of a node queue on the file's lock: the first fetches and
   // checks, the others find the mark.
-  SCR_ASSIGN_OR_RETURN(io::FileLock lock, io::FileLock::acquire(job.fs(), io::path::join(scr_dir, "lock." + std::to_string(i))));
+  SCR_ASSIGN_OR_RETURN(io::FileLock lock, io::FileLock::acquire(job.fs(), io::path::join(scr_dir, "lock." + std::to_string(f.index))));
   if (job.fs().stat(mark)) return dst;
-  Status st = fetch_one(job, r, i, src, dst);
+  Status st = fetch_one(job, r, f, src, dst);
   if (st.ok()) st = io::write_file_atomic(job.fs(), mark, "");
   if (!st.ok()) {
     r.failed = true;
@@ -147,12 +166,16 @@ Result<std::string> route_rescaled(const Job& job, Rescaled& r, const std::strin
 Status drop_rescaled(const Job& job, std::unique_ptr<Rescaled>& rescaled) {
   if (!rescaled) return Status::Ok();
   std::string dir = rescaled->node_dir;
+  int id = rescaled->id;
   rescaled.reset();
-  // Every process of the node is done reading before its copies go.
+  // Every process of the node is done reading before its copies go, and
+  // every process of the job before the table goes.
   job.node.barrier();
   Status st;
   if (job.node.rank() == 0) st = io::remove_tree(job.fs(), dir);
-  return mpi::agree(job.world, st);
+  st = mpi::agree(job.world, st);
+  if (job.rank() == 0) (void)io::remove_file(job.fs(), restart_table_path(job.settings.prefix, id));
+  return st;
 }
 
 void sweep_rescaled(const Job& job) {
@@ -164,6 +187,12 @@ void sweep_rescaled(const Job& job) {
       for (const auto& n : *names)
         if (str::starts_with(n, kDirPrefix)) (void)io::remove_tree(job.fs(), io::path::join(base, n));
     }
+  // Only one job uses a prefix at a time: every table there is a leftover.
+  if (job.rank() == 0)
+    if (auto names = job.fs().list_dir(prefix_scr_dir(job.settings.prefix)))
+      for (const auto& n : *names)
+        if (str::starts_with(n, kTableFilePrefix))
+          (void)io::remove_file(job.fs(), io::path::join(prefix_scr_dir(job.settings.prefix), n));
   job.world.barrier();
 }
 

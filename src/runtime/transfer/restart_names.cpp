@@ -21,17 +21,18 @@ NameTest prefix_file(io::Env& env, std::string prefix) {
   };
 }
 
-Result<RestartName> restart_name(const std::string& rel, bool bare, const NameTest& holds, BasenameIndex& index,
-                                 const BasenameIndex::AllNames& all, const NameTest& elsewhere,
-                                 const std::string& what) {
+Result<RestartName> restart_name(const std::string& rel, bool bare, const NameTest& holds, const BaseLookup& by_base,
+                                 const NameTest& elsewhere, const std::string& what) {
   if (holds(rel)) return RestartName{rel, true};
-  const std::vector<std::string>* matches = nullptr;
-  if (bare) matches = &index.lookup(io::path::basename(rel), all);
-  if (matches && matches->size() > 1)
-    return Error(Errc::invalid_argument, "file name " + rel + " is ambiguous in " + what + ": " + (*matches)[0] +
-                                             " and " + (*matches)[1] + (matches->size() > 2 ? " and more" : "") +
+  std::vector<std::string> matches;
+  if (bare) {
+    SCR_ASSIGN_OR_RETURN(matches, by_base(io::path::basename(rel)));
+  }
+  if (matches.size() > 1)
+    return Error(Errc::invalid_argument, "file name " + rel + " is ambiguous in " + what + ": " + matches[0] +
+                                             " and " + matches[1] + (matches.size() > 2 ? " and more" : "") +
                                              "; route it with its directory");
-  if (matches && matches->size() == 1) return RestartName{(*matches)[0], true};
+  if (matches.size() == 1) return RestartName{matches[0], true};
   if (elsewhere && elsewhere(rel)) return RestartName{rel, false};
   return Error(Errc::not_found, "file " + rel + " is not part of " + what);
 }

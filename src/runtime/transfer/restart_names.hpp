@@ -19,15 +19,6 @@
 
 namespace scr::rt {
 
-// One file of the checkpoint a restart phase reads, as the extension API
-// lists it (include/scr/scr_ext.h): prefix-relative name, the rank that
-// wrote it, its size.
-struct RestartFile {
-  std::string name;
-  int rank = 0;
-  uint64_t size = 0;
-};
-
 // The checkpoint's names by their last component, built on first use: most
 // restarts route every name exactly and never need it.
 class BasenameIndex {
@@ -46,6 +37,8 @@ struct RestartName {
 };
 
 using NameTest = std::function<bool(const std::string&)>;
+// The checkpoint's names whose last component is the one given.
+using BaseLookup = std::function<Result<std::vector<std::string>>(const std::string&)>;
 
 // Accepts a name of a regular file in `prefix` (a checkpoint read in place:
 // as SCR, any such file routes to itself, an input read beside it).
@@ -54,12 +47,11 @@ NameTest prefix_file(io::Env& env, std::string prefix);
 // The name `rel` (relative to the prefix) routes to: `rel` when `holds(rel)`;
 // else, when the application gave a bare file name (`bare`: no directory,
 // though the working directory may have given `rel` one), the one name of
-// `index` with that last component; else `rel` itself when `elsewhere` (may be empty) accepts it.
+// `by_base` gives for that last component; else `rel` itself when `elsewhere` (may be empty) accepts it.
 // Errc::not_found when nothing matches, invalid_argument when several
 // checkpoint files do (their directories tell them apart: the caller must
 // name one). `what` names the checkpoint in messages.
-Result<RestartName> restart_name(const std::string& rel, bool bare, const NameTest& holds, BasenameIndex& index,
-                                 const BasenameIndex::AllNames& all, const NameTest& elsewhere,
-                                 const std::string& what);
+Result<RestartName> restart_name(const std::string& rel, bool bare, const NameTest& holds, const BaseLookup& by_base,
+                                 const NameTest& elsewhere, const std::string& what);
 
 }  // namespace scr::rt
