@@ -19,6 +19,10 @@
 #        SCHEMES (default SINGLE,PARTNER,XOR,RS), RESCALE_UP_TO (default: every size),
 #        FILES_PER_RANK (default 2), STACK_KIB (default 512)
 set -euo pipefail
+# The ranks share one process's open files too (each holds a few: its job
+# lock, its open redundancy files): raise the limit (as root, past the hard
+# limit, to fs.nr_open), or at least take the hard limit.
+ulimit -n "$(cat /proc/sys/fs/nr_open)" 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 here="$(cd "$(dirname "$0")" && pwd)"
 build="$(cd "${1:-$here/../../build}" && pwd)"
 dir="${DIR:-/dev/shm/scr_scale}"
@@ -44,6 +48,13 @@ for n in ${SIZES:-8 64 512 4096 16384}; do
   if [ $(( n * (3 + 4) )) -gt "$limit" ] && [ "$schemes" != SINGLE ]; then
     schemes=SINGLE
     echo "{\"bench\":\"scale-schemes\",\"N\":$n,\"schemes\":\"$schemes\",\"why\":\"PARTNER and XOR at $n ranks need about $(( n * 7 )) memory mappings in one process; vm.max_map_count is $(cat /proc/sys/vm/max_map_count)\"}" | tee -a "$results"
+  fi
+  # Encoding, a rank holds its files and its redundancy file open across
+  # collectives: about 4 descriptors a rank, and a node's job lock.
+  fds=$(ulimit -n)
+  if [ $(( n * 4 + n / 4 )) -gt "$fds" ] && [ "$schemes" != SINGLE ]; then
+    schemes=SINGLE
+    echo "{\"bench\":\"scale-schemes\",\"N\":$n,\"schemes\":\"$schemes\",\"why\":\"PARTNER, XOR and RS at $n ranks hold about $(( n * 4 + n / 4 )) open files in one process; its limit is $fds\"}" | tee -a "$results"
   fi
   rescale=1
   if [ -n "${RESCALE_UP_TO:-}" ] && [ "$n" -gt "$RESCALE_UP_TO" ]; then

@@ -45,7 +45,10 @@ struct RestartPhase {
   // Every file of the checkpoint, over all processes (the extension API's
   // listing), read from the restart file table piece by piece, and how many
   // processes wrote it.
-  RestartTable listing;
+  // At the same size the table is only for the listing: when it could not
+  // be written or read (a full or read-only prefix), the restart goes on
+  // and the listing calls report why instead.
+  Result<RestartTable> listing = RestartTable();
   int writers = 0;
 };
 

@@ -71,14 +71,23 @@ Result<std::string> Runtime::start_restart() {
                                   "(check SCR_Have_restart first)");
   int id = ctx_.restart_candidates.front();
   // At another size the table was written when the checkpoint was loaded.
-  if (!ctx_.rescaled) SCR_TRY(write_listing(ctx_.job, ctx_.cache, id));
-  auto listing = RestartTable::open(ctx_.fs(), restart_table_path(ctx_.settings.prefix, id));
-  SCR_TRY(mpi::agree(ctx_.world, listing.status()));
+  Status written = ctx_.rescaled ? Status::Ok() : write_listing(ctx_.job, ctx_.cache, id);
+  Result<RestartTable> listing = written.ok()
+                                     ? RestartTable::open(ctx_.fs(), restart_table_path(ctx_.settings.prefix, id))
+                                     : Result<RestartTable>(written);
+  Status opened = mpi::agree(ctx_.world, listing.status());
+  // Routing at another size reads the table: without it there is no restart.
+  if (ctx_.rescaled) SCR_TRY(opened);
+  if (!opened.ok()) {
+    listing = opened.with_context("the restart listing could not be prepared in " +
+                                  prefix_scr_dir(ctx_.settings.prefix));
+    if (ctx_.rank() == 0) log::warn(listing.status().message() + "; the restart goes on without it");
+  }
   RestartPhase& phase = ctx_.restart.emplace();
   ctx_.events.record({"RESTART_START", dataset_name(ctx_, id), id, -1, -1, ""});
   phase.name = dataset_name(ctx_, id);
-  phase.listing = std::move(listing).value();
-  phase.writers = phase.listing.writers();
+  phase.listing = std::move(listing);
+  phase.writers = ctx_.rescaled ? ctx_.rescaled->writers : ctx_.ranks();
   if (ctx_.rescaled) return phase.name;
   // Looked up once per routed file: a set, not the filemap's list.
   auto files = ctx_.cache.files(id);
@@ -116,7 +125,8 @@ Result<int> Runtime::restart_ranks() const {
 Result<RestartTable*> Runtime::restart_listing() {
   if (ctx_.phase() != Phase::restart)
     return Error(Errc::bad_state, "the checkpoint's files are listed inside a restart phase only");
-  return &ctx_.restart->listing;
+  if (!ctx_.restart->listing) return ctx_.restart->listing.status();
+  return &ctx_.restart->listing.value();
 }
 
 std::string Runtime::routable_name(const std::string& prefix_relative) const {

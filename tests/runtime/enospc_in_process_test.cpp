@@ -2,12 +2,15 @@
 // on every rank, and the older checkpoint stays whole: still offered, still
 // rebuilt when a node is lost. A full prefix at a synchronous flush fails the
 // SCR_Complete_output that flushed, not the checkpoint: it stays in cache.
+// A prefix too full for the restart listing's table does not stop a restart
+// from cache: only the listing calls fail, saying why.
 #include <gtest/gtest.h>
 
 #include <cerrno>
 #include <memory>
 
 #include "io/fault_env.hpp"
+#include "io/files.hpp"
 #include "sim_job.hpp"
 
 namespace scr::rt::testing {
@@ -52,6 +55,30 @@ TEST(RuntimeInProcess, AFailedSynchronousFlushKeepsTheCheckpointInCacheAndFinali
   // SCR_Finalize flushes it (the prefix has room again).
   job.restart_from("ckpt.2");
   EXPECT_TRUE(flushed(job, "ckpt.2"));
+}
+
+TEST(RuntimeInProcess, AFullPrefixFailsTheListingNotTheRestartFromCache) {
+  SimJob job;
+  job.checkpoint("ckpt.1");
+  job.run([](mpi::Comm& world, Runtime& rt) {
+    if (world.rank() == 0) inject_faults(rt).fail_write(1, ENOSPC, "scrpp.files.");
+    bool have = false;
+    std::string name;
+    ASSERT_TRUE(rt.have_restart(&have, &name).ok());
+    ASSERT_TRUE(have);
+    auto started = rt.start_restart();
+    ASSERT_TRUE(started.ok()) << started.status().to_string();
+    auto path = rt.route_file(file_name(name, world.rank()));
+    ASSERT_TRUE(path.ok()) << path.status().to_string();
+    auto bytes = io::read_file(io::Env::posix(), *path, 1 << 20);
+    EXPECT_TRUE(bytes.ok() && *bytes == file_bytes(name, world.rank()));
+    auto listing = rt.restart_listing();
+    EXPECT_EQ(listing.status().code(), Errc::no_space) << "rank " << world.rank();
+    auto ranks = rt.restart_ranks();
+    EXPECT_TRUE(ranks.ok() && *ranks == world.size());
+    EXPECT_TRUE(rt.complete_restart(true).ok());
+    EXPECT_TRUE(rt.finalize().ok());
+  });
 }
 
 }  // namespace

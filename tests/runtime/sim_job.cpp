@@ -12,13 +12,10 @@
 #include "runtime/prefix/dataset.hpp"
 
 namespace scr::rt::testing {
-namespace {
 
 std::string file_name(const std::string& dataset, int rank) {
   return dataset + "/rank_" + std::to_string(rank) + ".dat";
 }
-
-}  // namespace
 
 std::string restart_and_verify(Runtime& rt, int rank) {
   bool have = false;

@@ -70,6 +70,9 @@ class SimJob {
 // `settings`, working in `cwd`.
 Config config_from(const std::map<std::string, std::string>& settings, const std::string& cwd);
 
+// The file rank `rank` writes into checkpoint `dataset` (prefix-relative).
+std::string file_name(const std::string& dataset, int rank);
+
 // The bytes rank `rank` writes into checkpoint `name`: distinct per rank and
 // checkpoint, a few KB so that XOR works on several pieces.
 std::string file_bytes(const std::string& name, int rank);
