@@ -203,6 +203,7 @@ class Life {
       auto path = rt->route_file(rt->routable_name(listed));
       if (!check(path.status(), "SCR_Route_file " + listed)) return false;
       auto bytes = io::read_file(io::Env::posix(), *path, 1 << 20);
+      if (!check(bytes.status(), "reading " + listed)) return false;
       std::string dataset = listed.substr(0, listed.find('/'));
       if (bytes.ok() && *bytes == file_bytes(dataset, writer, i)) return true;
       fail("read other bytes from " + listed + " than rank " + std::to_string(writer) + " wrote");

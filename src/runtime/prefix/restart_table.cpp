@@ -145,15 +145,16 @@ Status write_restart_table(io::Env& env, const std::string& path, int writers, c
 Result<RestartTable> RestartTable::open(io::Env& env, const std::string& path) {
   auto bad = [&](const std::string& why) { return Error(Errc::corrupt, path + ": " + why); };
   RestartTable t;
+  t.env_ = &env;
   t.path_ = path;
-  SCR_ASSIGN_OR_RETURN(t.file_, env.open(path, io::OpenMode::read));
-  SCR_ASSIGN_OR_RETURN(uint64_t size, t.file_->size());
+  SCR_ASSIGN_OR_RETURN(auto file, env.open(path, io::OpenMode::read));
+  SCR_ASSIGN_OR_RETURN(uint64_t size, file->size());
   if (size < 8) return bad("too short for a restart file table");
   unsigned char tail[8];
-  SCR_TRY(t.file_->pread_exact(tail, sizeof tail, size - 8));
+  SCR_TRY(file->pread_exact(tail, sizeof tail, size - 8));
   uint64_t head_at = get_u64(tail);
   if (head_at >= size - 8) return bad("the header's offset lies outside the file");
-  SCR_ASSIGN_OR_RETURN(kv::Tree head, io::read_tree_at(*t.file_, head_at, nullptr));
+  SCR_ASSIGN_OR_RETURN(kv::Tree head, io::read_tree_at(*file, head_at, nullptr));
   if (head.value("FORMAT") != kFormat) return bad("not a restart file table (format " + head.value_or("FORMAT", "missing") + ")");
   auto writers = head.get_int("WRITERS");
   auto files = head.get_uint("FILES");
@@ -184,12 +185,13 @@ Result<const RestartTable::Piece*> RestartTable::load(Piece& slot, uint64_t numb
   auto bad = [&](const std::string& why) {
     return Error(Errc::corrupt, path_ + ": piece " + std::to_string(number) + " " + why);
   };
+  SCR_ASSIGN_OR_RETURN(auto file, env_->open(path_, io::OpenMode::read));
   unsigned char raw[8];
-  SCR_TRY(file_->pread_exact(raw, sizeof raw, offsets_at_ + 8 * number));
+  SCR_TRY(file->pread_exact(raw, sizeof raw, offsets_at_ + 8 * number));
   uint64_t at = get_u64(raw);
   if (at >= offsets_at_) return bad("lies outside the file");
   uint64_t end = 0;
-  SCR_ASSIGN_OR_RETURN(kv::Tree t, io::read_tree_at(*file_, at, &end));
+  SCR_ASSIGN_OR_RETURN(kv::Tree t, io::read_tree_at(*file, at, &end));
   if (end > offsets_at_) return bad("runs past the pieces");
   SCR_ASSIGN_OR_RETURN(std::vector<kv::FileRecord> records, kv::get_file_list(t, "FILELIST"));
   SCR_ASSIGN_OR_RETURN(std::vector<uint64_t> ranks,

@@ -55,6 +55,8 @@ Status write_restart_table(io::Env& env, const std::string& path, int writers,
 class RestartTable {
  public:
   // Errc::corrupt for a file that is not a table (naming what is wrong).
+  // The file is opened for each piece read and closed again: a restart holds
+  // no descriptor for it between calls.
   static Result<RestartTable> open(io::Env& env, const std::string& path);
 
   int writers() const { return writers_; }
@@ -75,8 +77,8 @@ class RestartTable {
   };
   Result<const Piece*> load(Piece& slot, uint64_t number);
 
+  io::Env* env_ = nullptr;
   std::string path_;
-  std::unique_ptr<io::File> file_;
   int writers_ = 0;
   uint64_t files_ = 0, piece_ = 0, chunks_ = 0, buckets_ = 0, offsets_at_ = 0, end_ = 0;
   Piece listed_, named_, based_;
