@@ -116,6 +116,10 @@ class Env {
   virtual Result<std::vector<std::string>> list_dir(const std::string& path) = 0;
   // fsync a directory so a rename or create inside it is durable.
   virtual Status sync_dir(const std::string& path) = 0;
+  // Make durable everything written to the file system holding `path` (a
+  // directory), its directories included (syncfs): one call where many
+  // files were written into one cache, instead of an fsync each.
+  virtual Status sync_fs(const std::string& path) = 0;
   virtual Status truncate(const std::string& path, uint64_t size) = 0;
   // Restore mode, owner (when permitted) and access/modify times.
   virtual Status set_meta(const std::string& path, const FileInfo& meta) = 0;
@@ -167,6 +171,7 @@ class EnvWrapper : public Env {
     return target_.list_dir(path);
   }
   Status sync_dir(const std::string& path) override { return target_.sync_dir(path); }
+  Status sync_fs(const std::string& path) override { return target_.sync_fs(path); }
   Status truncate(const std::string& path, uint64_t size) override {
     return target_.truncate(path, size);
   }

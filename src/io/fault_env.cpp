@@ -157,6 +157,10 @@ Status FaultEnv::sync_dir(const std::string& path) {
   SCR_TRY(on_step("fsync directory", path));
   return EnvWrapper::sync_dir(path);
 }
+Status FaultEnv::sync_fs(const std::string& path) {
+  SCR_TRY(on_step("sync file system", path));
+  return EnvWrapper::sync_fs(path);
+}
 Status FaultEnv::truncate(const std::string& path, uint64_t size) {
   SCR_TRY(on_step("truncate", path));
   return EnvWrapper::truncate(path, size);

@@ -71,6 +71,7 @@ class FaultEnv : public EnvWrapper {
   Status mkdir(const std::string& path, uint32_t perms) override;
   Status rmdir(const std::string& path) override;
   Status sync_dir(const std::string& path) override;
+  Status sync_fs(const std::string& path) override;
   Result<std::unique_ptr<HeldLock>> lock(const std::string& path, bool wait,
                                          const std::string& holder) override;
   Status truncate(const std::string& path, uint64_t size) override;

@@ -77,7 +77,7 @@ Status LogicalFile::finish_part(size_t i) {
 }
 
 Status LogicalFile::retire(size_t i) {
-  Status st = writing_ ? files_[i]->sync() : Status::Ok();
+  Status st = writing_ && sync_parts_ ? files_[i]->sync() : Status::Ok();
   if (st.ok()) st = finish_part(i);
   Status closed = files_[i]->close();
   files_[i].reset();
@@ -250,7 +250,7 @@ Status LogicalFile::sync() {
   for (size_t i = 0; i < parts_.size(); ++i) {
     if (states_[i] == State::done) continue;  // synced when it was closed
     SCR_ASSIGN_OR_RETURN(File* f, part(i));   // a part never written is created
-    SCR_TRY(f->sync());
+    if (sync_parts_) SCR_TRY(f->sync());
   }
   return Status::Ok();
 }

@@ -70,8 +70,13 @@ class LogicalFile {
   Result<std::unique_ptr<FileView>> view(uint64_t offset, size_t n);
   // Write n bytes at logical offset; bytes that fall in the padding are dropped.
   Status write_pad(uint64_t offset, const void* buf, size_t n);
-  // Writing: every part exists and its data is durable.
+  // Writing: every part exists and its data is durable (unless
+  // leave_sync_to_owner() was called).
   Status sync();
+  // Writing: no part is fsync'd, neither when it is closed nor by sync():
+  // the owner makes them durable at once (Env::sync_fs) once all are
+  // written, one call instead of one per part.
+  void leave_sync_to_owner() { sync_parts_ = false; }
   Status close();
 
   // From now on, take the CRC32C of each part from the bytes as read_pad
@@ -120,6 +125,7 @@ class LogicalFile {
   std::vector<uint64_t> written_;     // bytes written to each part
   std::vector<bool> meta_applied_;
   bool tracking_ = false;
+  bool sync_parts_ = true;  // writing: fsync each part (else its owner syncs)
   std::vector<CrcSegment> crc_segments_;  // in the order read
 };
 

@@ -63,10 +63,14 @@ FileInfo info_from(const struct stat& st) {
 }
 
 // Owner first: chown may clear set-id bits that chmod then restores. The
-// owner is kept only where permitted (root, or already ours).
+// owner is kept only where permitted (root, or already ours). `owner_differs`
+// false: the file has that owner already, so neither the chown nor the
+// geteuid that decides on it is made (one system call per file of a copy of
+// many files).
 template <class Chown, class Chmod, class Times>
-Status apply_meta(const FileInfo& meta, const std::string& path, Chown chown, Chmod chmod, Times times) {
-  if (::geteuid() == 0 || meta.uid == ::geteuid()) {
+Status apply_meta(const FileInfo& meta, const std::string& path, bool owner_differs, Chown chown, Chmod chmod,
+                  Times times) {
+  if (owner_differs && (::geteuid() == 0 || meta.uid == ::geteuid())) {
     if (chown(meta.uid, meta.gid) != 0 && errno != EPERM) return errno_status(errno, "chown", path);
   }
   if (chmod(meta.mode & 07777) != 0) return errno_status(errno, "chmod", path);
@@ -83,8 +87,9 @@ class PosixFile final : public File {
  public:
   // `opened`: the stat taken when a file was opened for reading, answered
   // by info() without another system call. `owner_mode`: owner and mode at
-  // open, so that set_meta changes only what differs.
-  PosixFile(int fd, std::string path, std::optional<FileInfo> opened, const struct stat& owner_mode)
+  // open, so that set_meta changes only what differs; absent for a file just
+  // created with O_EXCL, which set_meta then looks at once, when it needs to.
+  PosixFile(int fd, std::string path, std::optional<FileInfo> opened, std::optional<struct stat> owner_mode)
       : fd_(fd), path_(std::move(path)), opened_(std::move(opened)), at_open_(owner_mode) {}
   ~PosixFile() override {
     if (fd_ >= 0) ::close(fd_);
@@ -99,6 +104,7 @@ class PosixFile final : public File {
   }
 
   Status pwrite(const void* buf, size_t n, uint64_t offset) override {
+    as_set_.reset();  // the size (and times) are no longer what set_meta left
     const char* p = static_cast<const char*>(buf);
     size_t done = 0;
     while (done < n) {
@@ -140,6 +146,7 @@ class PosixFile final : public File {
 
   Result<FileInfo> info() override {
     if (opened_) return *opened_;
+    if (as_set_) return *as_set_;
     struct stat st {};
     if (::fstat(fd_, &st) != 0) return errno_status(errno, "stat", path_);
     return info_from(st);
@@ -147,25 +154,55 @@ class PosixFile final : public File {
 
   // Owner and mode are changed only where they differ from what they were at
   // open (a file just created usually has the right owner already): two
-  // system calls saved per file of a checkpoint of many files.
+  // system calls saved per file of a checkpoint of many files. What the file
+  // is left with is kept for info(): the copy of a fetched file describes
+  // itself from it, without a second fstat after this one.
   Status set_meta(const FileInfo& meta) override {
+    as_set_.reset();
+    // Looked at here, after the writes (a copy sets its metadata last): its
+    // size is then the final one, and info() can answer from it below.
+    const bool looked_now = !at_open_;
+    if (looked_now) {
+      struct stat st {};
+      if (::fstat(fd_, &st) != 0) return errno_status(errno, "stat", path_);
+      at_open_ = st;
+    }
+    const struct stat& was = *at_open_;
+    bool owner_differs = meta.uid != was.st_uid || meta.gid != was.st_gid;
     bool chowned = false;  // a chown may clear set-id bits: then chmod anyway
-    return apply_meta(
-        meta, path_,
+    bool chmodded = false;
+    FileInfo left = info_from(was);
+    Status st = apply_meta(
+        meta, path_, owner_differs,
         [&](uid_t u, gid_t g) {
-          if (u == at_open_.st_uid && g == at_open_.st_gid) return 0;
+          if (::fchown(fd_, u, g) != 0) return -1;
           chowned = true;
-          return ::fchown(fd_, u, g);
+          left.uid = u;
+          left.gid = g;
+          return 0;
         },
-        [&](mode_t m) { return !chowned && m == (at_open_.st_mode & 07777) ? 0 : ::fchmod(fd_, m); },
+        [&](mode_t m) {
+          if (!chowned && m == (was.st_mode & 07777)) return 0;
+          chmodded = true;
+          return ::fchmod(fd_, m);
+        },
         [&](const timespec* ts) { return ::futimens(fd_, ts); });
+    if (!st.ok()) return st;
+    if (chmodded) left.mode = (was.st_mode & S_IFMT) | (meta.mode & 07777);
+    left.atime = meta.atime;
+    left.mtime = meta.mtime;
+    // Only the fstat made just now knows the current size (one made at open
+    // does not); a later write forgets this again.
+    if (looked_now) as_set_ = left;
+    return st;
   }
 
  private:
   int fd_;
   std::string path_;
   std::optional<FileInfo> opened_;
-  struct stat at_open_;
+  std::optional<struct stat> at_open_;
+  std::optional<FileInfo> as_set_;  // what set_meta left, while no write followed
 };
 
 // Opens `name` relative to directory `at` (AT_FDCWD: a full path); `path`
@@ -185,6 +222,12 @@ Result<std::unique_ptr<File>> open_at(int at, const char* name, const std::strin
   }
   int fd = ::openat(at, name, flags, static_cast<mode_t>(perms));
   if (fd < 0) return errno_status(errno, "open", path);
+  // O_CREAT | O_EXCL made a new regular file (it fails on anything already
+  // there, a symlink or FIFO included): there is nothing to check, and its
+  // owner and mode are looked up only if set_meta needs them. One fstat saved
+  // per file copied or rebuilt.
+  if (mode == OpenMode::create_excl)
+    return std::unique_ptr<File>(std::make_unique<PosixFile>(fd, path, std::nullopt, std::nullopt));
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     int err = errno;
@@ -244,6 +287,18 @@ class PosixDir final : public Dir {
 };
 
 class PosixEnv final : public Env {
+ private:
+  // `call` on directory `path`, opened for it; the error `ignored` is none.
+  static Status through_dir(const std::string& path, const char* what, int (*call)(int), int ignored) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return errno_status(errno, "open directory", path);
+    int rc = call(fd);
+    int err = errno;
+    ::close(fd);
+    if (rc != 0 && (ignored == 0 || err != ignored)) return errno_status(err, what, path);
+    return Status::Ok();
+  }
+
  public:
   Result<std::unique_ptr<File>> open(const std::string& path, OpenMode mode,
                                      uint32_t perms) override {
@@ -306,14 +361,13 @@ class PosixEnv final : public Env {
     return names;
   }
 
+  // EINVAL: a file system that cannot sync a directory has nothing to sync.
   Status sync_dir(const std::string& path) override {
-    int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return errno_status(errno, "open directory", path);
-    int rc = ::fsync(fd);
-    int err = errno;
-    ::close(fd);
-    if (rc != 0 && err != EINVAL) return errno_status(err, "fsync directory", path);
-    return Status::Ok();
+    return through_dir(path, "fsync directory", ::fsync, EINVAL);
+  }
+
+  Status sync_fs(const std::string& path) override {
+    return through_dir(path, "sync the file system of", ::syncfs, 0);
   }
 
   Status truncate(const std::string& path, uint64_t size) override {
@@ -325,7 +379,7 @@ class PosixEnv final : public Env {
   Status set_meta(const std::string& path, const FileInfo& meta) override {
     const char* p = path.c_str();
     return apply_meta(
-        meta, path, [&](uid_t u, gid_t g) { return ::lchown(p, u, g); }, [&](mode_t m) { return ::chmod(p, m); },
+        meta, path, true, [&](uid_t u, gid_t g) { return ::lchown(p, u, g); }, [&](mode_t m) { return ::chmod(p, m); },
         [&](const timespec* ts) { return ::utimensat(AT_FDCWD, p, ts, AT_SYMLINK_NOFOLLOW); });
   }
 };

@@ -72,6 +72,9 @@ Result<PendingFiles> PendingFiles::create(io::Env& env, const std::string& dir,
   SCR_ASSIGN_OR_RETURN(out.logical_,
                        io::LogicalFile::open_write_new(env, std::move(parts), temp_path, 0600, io::held_dir(env, dir)));
   out.logical_.track_crcs();
+  // A lost member's files are made durable together by commit(), not each
+  // by an fsync of its own: one syncfs instead of one per rebuilt file.
+  out.logical_.leave_sync_to_owner();
   return out;
 }
 
@@ -96,18 +99,25 @@ Status PendingFiles::commit() {
       return Error(Errc::corrupt, io::path::join(dir_, files_[i].name) +
                                       " does not match the CRC32C recorded when the scheme was applied "
                                       "(the redundancy data is damaged)");
-  SCR_TRY(logical_.sync());
+  SCR_TRY(logical_.sync());  // creates any part never written (empty files)
   SCR_TRY(logical_.close());
-  std::set<std::string> dirs;
+  // One syncfs makes every rebuilt file's data and every directory made
+  // durable, instead of an fsync per file as it was closed. It comes before
+  // the renames: a temporary renamed over an existing file is complete on
+  // disk first, so that name never shows a partial copy; a second syncfs
+  // then makes the renames durable.
+  bool renames = false;
+  for (size_t i = 0; i < files_.size(); ++i)
+    renames = renames || logical_.parts()[i].path != io::path::join(dir_, files_[i].name);
+  SCR_TRY(env_->sync_fs(dir_));
   for (size_t i = 0; i < files_.size(); ++i) {
     std::string final_path = io::path::join(dir_, files_[i].name);
     const std::string& written = logical_.parts()[i].path;
     if (written != final_path) SCR_TRY(env_->rename(written, final_path));
     if (!logical_.meta_applied(i)) SCR_TRY(env_->set_meta(final_path, files_[i].meta));
-    dirs.insert(io::path::dirname(final_path));
   }
   committed_ = true;
-  for (const auto& d : dirs) SCR_TRY(env_->sync_dir(d));
+  if (renames) SCR_TRY(env_->sync_fs(dir_));  // the renames, durable in turn
   return Status::Ok();
 }
 

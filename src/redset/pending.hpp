@@ -66,7 +66,8 @@ class PendingFiles {
 
   io::LogicalFile& logical() { return logical_; }
   const std::vector<FileEntry>& files() const { return files_; }
-  // Check the CRC32Cs, fsync, close, rename temporaries into place.
+  // Check the CRC32Cs, close, make the files durable (one syncfs of their
+  // file system), rename temporaries into place.
   Status commit();
 
  private:

@@ -110,6 +110,10 @@ Result<std::string> Runtime::route_restart_file(const std::string& rel, bool bar
                                     "checkpoint " + dataset_name(ctx_, id) + " for this process"));
   const std::string& name = routed.name;
   std::string path = io::path::join(bypass ? ctx_.settings.prefix : ctx_.cache.dataset_dir(id), name);
+  // Checked as SCR 3.1 checks it (an access() there): a file gone from
+  // cache since SCR_Start_restart fails its route, not the application's open.
+  // By its full path: a directory held open for the phase would cost every
+  // process a descriptor (simulated ranks share one process's limit).
   auto info = ctx_.fs().stat(path);
   if (!info || !info->is_regular())
     return Error(Errc::not_found, "checkpoint file " + name + " is missing from cache");

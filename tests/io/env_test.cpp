@@ -182,6 +182,8 @@ TEST(PosixEnv, DirectoryOperations) {
   EXPECT_EQ(read_raw(dir / "d/b"), std::string("b\0\0", 3));
   EXPECT_TRUE(env.sync_dir(dir / "d").ok());
   EXPECT_FALSE(env.sync_dir(dir / "none").ok());
+  EXPECT_TRUE(env.sync_fs(dir / "d").ok());
+  EXPECT_EQ(env.sync_fs(dir / "none").code(), Errc::not_found);
   ASSERT_TRUE(env.rmdir(dir / "d/sub").ok());
   EXPECT_FALSE(env.exists(dir / "d/sub"));
 }

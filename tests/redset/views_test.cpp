@@ -13,6 +13,7 @@
 #include "io/env.hpp"
 #include "io/fault_env.hpp"
 #include "io/lofi.hpp"
+#include "redset/pending.hpp"
 #include "redset/views.hpp"
 
 namespace {
@@ -97,6 +98,87 @@ TEST_F(ViewsTest, ViewPastTheEndIsAnErrorNotACrash) {
   std::vector<uint8_t> copy(64 << 10);
   redset::ViewHold hold;
   EXPECT_FALSE(redset::view_or_read(**file, 90 << 10, 64 << 10, copy.data(), hold).ok());
+}
+
+}  // namespace
+
+namespace {
+
+// Counts the calls that make files durable.
+class SyncCounter final : public scr::io::EnvWrapper {
+ public:
+  explicit SyncCounter(scr::io::Env& target) : EnvWrapper(target) {}
+  std::vector<std::string> log;
+  scr::Result<std::unique_ptr<scr::io::File>> open(const std::string& p, scr::io::OpenMode mode,
+                                                  uint32_t perms) override {
+    SCR_ASSIGN_OR_RETURN(auto f, EnvWrapper::open(p, mode, perms));
+    return std::unique_ptr<scr::io::File>(std::make_unique<File>(std::move(f), log));
+  }
+  scr::Status rename(const std::string& from, const std::string& to) override {
+    log.push_back("rename " + to);
+    return EnvWrapper::rename(from, to);
+  }
+  scr::Status sync_fs(const std::string& p) override {
+    log.push_back("syncfs " + p);
+    return EnvWrapper::sync_fs(p);
+  }
+
+ private:
+  class File final : public scr::io::File {
+   public:
+    File(std::unique_ptr<scr::io::File> f, std::vector<std::string>& log) : f_(std::move(f)), log_(log) {}
+    scr::Result<size_t> pread(void* b, size_t n, uint64_t o) override { return f_->pread(b, n, o); }
+    scr::Status pwrite(const void* b, size_t n, uint64_t o) override { return f_->pwrite(b, n, o); }
+    scr::Status sync() override {
+      log_.push_back("fsync " + path());
+      return f_->sync();
+    }
+    scr::Status close() override { return f_->close(); }
+    scr::Result<uint64_t> size() override { return f_->size(); }
+    const std::string& path() const override { return f_->path(); }
+    scr::Result<scr::io::FileInfo> info() override { return f_->info(); }
+    scr::Status set_meta(const scr::io::FileInfo& m) override { return f_->set_meta(m); }
+
+   private:
+    std::unique_ptr<scr::io::File> f_;
+    std::vector<std::string>& log_;
+  };
+};
+
+// A lost member's files (more than a logical file keeps open at once) are
+// made durable by one syncfs at commit, not by an fsync each; a file that
+// replaces one already there is durable before its rename, and the rename
+// after it.
+TEST(PendingFiles, RebuiltFilesAreMadeDurableTogether) {
+  std::string dir = fs::temp_directory_path() / ("scr_pending_test." + std::to_string(::getpid()));
+  fs::create_directories(dir + "/d");
+  for (bool replace : {false, true}) {
+    SCOPED_TRACE(replace ? "one file replaced" : "every file new");
+    if (replace) std::ofstream(dir + "/d/f3") << "older";
+    SyncCounter env(io::Env::posix());
+    std::vector<redset::FileEntry> files;
+    for (int i = 0; i < 100; ++i) {
+      redset::FileEntry f;
+      f.name = "d/f" + std::to_string(i);
+      f.meta = *io::Env::posix().stat(dir);
+      f.meta.mode = S_IFREG | 0600;
+      f.meta.size = 3;
+      files.push_back(f);
+    }
+    auto pending = redset::PendingFiles::create(env, dir, files, dir + "/red.scr");
+    ASSERT_TRUE(pending.ok()) << pending.status().to_string();
+    for (int i = 0; i < 100; ++i) ASSERT_TRUE(pending->logical().write_pad(3 * i, "abc", 3).ok());
+    ASSERT_TRUE(pending->commit().ok());
+    std::vector<std::string> want{"syncfs " + dir};
+    if (replace) want = {"syncfs " + dir, "rename " + dir + "/d/f3", "syncfs " + dir};
+    EXPECT_EQ(env.log, want);
+    std::string got;
+    std::ifstream(dir + "/d/f3") >> got;
+    EXPECT_EQ(got, "abc");
+    fs::remove_all(dir + "/d");
+    fs::create_directories(dir + "/d");
+  }
+  fs::remove_all(dir);
 }
 
 }  // namespace
