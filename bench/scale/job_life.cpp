@@ -287,19 +287,7 @@ class Life {
         {"SCR_CONF_FILE", root_ + "/scale.conf"},
         {"SCR_SYSTEM_CONF_FILE", root_ + "/no-system.conf"},
     };
-    rt::ConfigSources sources;
-    sources.getenv = [vars](const char* name) -> const char* {
-      auto it = vars.find(name);
-      return it == vars.end() ? nullptr : it->second.c_str();
-    };
-    sources.env_names = [vars] {
-      std::vector<std::string> names;
-      for (const auto& [k, v] : vars) names.push_back(k);
-      return names;
-    };
-    sources.env = &io::Env::posix();
-    sources.cwd = prefix_;
-    auto loaded = rt::Config::load(sources);
+    auto loaded = rt::Config::load(rt::ConfigSources::from_variables(vars, io::Env::posix(), prefix_));
     if (!loaded.ok()) throw std::runtime_error("scale configuration: " + loaded.status().to_string());
     return std::move(loaded).value();
   }

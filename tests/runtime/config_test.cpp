@@ -47,6 +47,26 @@ TEST_F(ConfigTest, DefaultsWhenNothingIsConfigured) {
   EXPECT_EQ(c.table("CKPT"), nullptr);
 }
 
+// A fixed environment (a simulated rank's) keeps its own copy of the
+// variables: the map it came from may be gone when the config reloads.
+TEST(ConfigSourcesTest, FromVariablesKeepsItsOwnCopy) {
+  TempDir dir;
+  std::optional<ConfigSources> sources;
+  {
+    std::map<std::string, std::string> vars{{"SCR_CACHE_SIZE", "3"},
+                                            {"SCR_SYSTEM_CONF_FILE", dir.file("system.conf")}};
+    sources = ConfigSources::from_variables(vars, io::Env::posix(), dir.path());
+  }
+  EXPECT_STREQ(sources->getenv("SCR_CACHE_SIZE"), "3");
+  EXPECT_EQ(sources->getenv("SCR_PREFIX"), nullptr);
+  EXPECT_EQ(sources->env_names(), (std::vector<std::string>{"SCR_CACHE_SIZE", "SCR_SYSTEM_CONF_FILE"}));
+  EXPECT_EQ(sources->cwd, dir.path());
+  auto cfg = Config::load(*sources);
+  ASSERT_TRUE(cfg.ok()) << cfg.status().to_string();
+  EXPECT_EQ(*cfg->get("SCR_CACHE_SIZE"), "3");
+  EXPECT_EQ(*cfg->get("SCR_PREFIX"), dir.path());
+}
+
 TEST_F(ConfigTest, PrecedenceAcrossAllFiveLayers) {
   std::string system = dir.write("system.conf", "SCR_CACHE_SIZE=7\nSCR_FLUSH=4\n");
   std::string user = dir.write(".scrconf", "# user\nSCR_FLUSH=2\n");

@@ -77,20 +77,7 @@ SimJob::~SimJob() { (void)io::remove_tree(io::Env::posix(), root_); }
 Config SimJob::config() const { return config_from(settings, prefix_); }
 
 Config config_from(const std::map<std::string, std::string>& settings, const std::string& cwd) {
-  ConfigSources sources;
-  sources.getenv = [vars = settings](const char* name) -> const char* {
-    auto it = vars.find(name);
-    return it == vars.end() ? nullptr : it->second.c_str();
-  };
-  // Copies owned by the lambda above outlive the call: Config::load only
-  // reads them while loading.
-  sources.env_names = [vars = settings] {
-    std::vector<std::string> names;
-    for (const auto& [k, v] : vars) names.push_back(k);
-    return names;
-  };
-  sources.env = &io::Env::posix();
-  sources.cwd = cwd;
+  ConfigSources sources = ConfigSources::from_variables(settings, io::Env::posix(), cwd);
   auto loaded = Config::load(sources);
   EXPECT_TRUE(loaded.ok()) << loaded.status().to_string();
   return loaded ? std::move(loaded).value() : Config();

@@ -4,6 +4,7 @@
 
 #include <cassert>
 #include <cstdlib>
+#include <memory>
 
 #include "common/strings.hpp"
 #include "io/path.hpp"
@@ -47,6 +48,23 @@ ConfigSources ConfigSources::process() {
   };
   s.env = &io::Env::posix();
   s.cwd = current_dir();
+  return s;
+}
+
+ConfigSources ConfigSources::from_variables(std::map<std::string, std::string> vars, io::Env& env, std::string cwd) {
+  auto shared = std::make_shared<const std::map<std::string, std::string>>(std::move(vars));
+  ConfigSources s;
+  s.getenv = [shared](const char* name) -> const char* {
+    auto it = shared->find(name);
+    return it == shared->end() ? nullptr : it->second.c_str();
+  };
+  s.env_names = [shared] {
+    std::vector<std::string> names;
+    for (const auto& [k, v] : *shared) names.push_back(k);
+    return names;
+  };
+  s.env = &env;
+  s.cwd = std::move(cwd);
   return s;
 }
 

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +34,10 @@ struct ConfigSources {
 
   // The real process: ::getenv, environ, the POSIX file system, getcwd().
   static ConfigSources process();
+  // An environment of exactly `vars` (a simulated rank's, a test's), with
+  // `env` for files and `cwd` as the working directory. The sources keep
+  // their own copy of the variables.
+  static ConfigSources from_variables(std::map<std::string, std::string> vars, io::Env& env, std::string cwd);
 };
 
 // Where an effective value came from, for messages.
