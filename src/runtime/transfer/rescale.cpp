@@ -129,10 +129,12 @@ Result<std::string> route_rescaled(const Job& job, Rescaled& r, const std::strin
   // A lookup that fails to read the table fails the route (not a "no such
   // file"): the first error is kept and returned.
   Status unreadable;
+  std::optional<TableFile> found;  // the last name the table held
   auto holds = [&](const std::string& n) {
     auto f = r.table.find(n);
     if (!f && unreadable.ok()) unreadable = f.status();
-    return f && f->has_value();
+    if (f && *f) found = **f;
+    return found && found->name == n;
   };
   auto by_base = [&](const std::string& base) { return r.table.with_basename(base); };
   auto routed = restart_name(asked, bare, holds, by_base, r.in_place ? prefix_file(job.fs(), job.settings.prefix) : NameTest(),
@@ -143,7 +145,11 @@ Result<std::string> route_rescaled(const Job& job, Rescaled& r, const std::strin
   const std::string& rel = routed->name;
   // Another file of the prefix, read where it is: nothing to fetch or check.
   if (!routed->in_checkpoint) return io::path::join(job.settings.prefix, rel);
-  SCR_ASSIGN_OR_RETURN(std::optional<TableFile> found, r.table.find(rel));
+  // Matched by its last component: look the full name up (same bucket read
+  // only when the names share one).
+  if (!found || found->name != rel) {
+    SCR_ASSIGN_OR_RETURN(found, r.table.find(rel));
+  }
   if (!found) return Error(Errc::corrupt, restart_table_path(job.settings.prefix, r.id) + " lists " + rel + " only by its last component");
   const TableFile& f = *found;
   std::string src = io::path::join(job.settings.prefix, rel);
