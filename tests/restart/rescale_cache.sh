@@ -51,5 +51,10 @@ if [[ "$E2E_COPY_TYPE" == XOR ]]; then
   expect_ok
   expect_resumed_from step.20
   expect_result_equals_uninterrupted "${args[@]}"
+  # Nothing of the step.30 that could not be made whole stays in the prefix,
+  # not even the directory its copies made (the 4-rank job never flushes a
+  # step.30 of its own: SCR_FLUSH=2 from step.20 flushes step.40).
+  expect_index step.30 flushed absent
+  [[ ! -e "$PREFIX/step.30" ]] || fail "step.30/ left in the prefix: $(ls -A "$PREFIX/step.30")"
 fi
 e2e_pass

@@ -223,12 +223,18 @@ Status record(const Job& job, const kv::Tree& desc, int writers, const kv::Tree&
 }
 
 // Local: remove the application files this process copied to the prefix
-// for a checkpoint that could not be made whole.
+// for a checkpoint that could not be made whole, and the directories the
+// copies left empty (an empty step.30/ would pass for a checkpoint).
 void remove_copies(const Job& job, const kv::Tree& mine) {
+  std::vector<std::string> removed;
   if (const kv::Tree* old = mine.get("OLD"))
     for (const auto& [rank, entry] : old->children())
       if (auto files = summary_files(*entry))
-        for (const auto& f : *files) (void)io::remove_file(job.fs(), io::path::join(job.settings.prefix, f.name));
+        for (const auto& f : *files) {
+          removed.push_back(io::path::join(job.settings.prefix, f.name));
+          (void)io::remove_file(job.fs(), removed.back());
+        }
+  io::remove_emptied_dirs(job.fs(), job.settings.prefix, removed);
 }
 
 Status salvage_one(const Job& job, const CacheCatalog& cache, int id, int writers, const kv::Tree& desc) {
