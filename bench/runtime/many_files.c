@@ -25,6 +25,14 @@
  *     floor-prefix  every rank copies its files from FLOOR_DIR/prefix into
  *                   its cache (each directory synced once), then the
  *                   application reads every file.
+ *   With FLOOR_CONTRACT=1 each floor also makes the calls SCR's contract asks
+ *   of any implementation of it (SCR 3.1 makes them too):
+ *     flush, prefix a copy gets its source's times (SCR_COPY_METADATA=1);
+ *     cache         a rebuilt file gets its recorded times back;
+ *     prefix        the fetched files are read once more (protected again
+ *                   in cache before SCR_Init returns);
+ *     cache, prefix SCR_Route_file checks each file exists before the
+ *                   application opens it (a stat of its full path).
  *
  * Rank 0 prints one JSON line: {"mode":..., "files":..., "bytes":...,
  * "seconds":..., "finalize_seconds":..., "peak_rss_mib":..., "ok":0|1}
@@ -86,11 +94,16 @@ static int read_at(int dirfd, const char* rel, unsigned char* buf, size_t n) {
   return got == (ssize_t)n;
 }
 
-static int write_at(int dirfd, const char* rel, const unsigned char* buf, size_t n, int sync) {
+/* `times`: the file's recorded times, set as SCR's copies and rebuilds do. */
+static int write_at(int dirfd, const char* rel, const unsigned char* buf, size_t n, int sync, int times) {
   int fd = openat(dirfd, rel, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   if (fd < 0) return 0;
   int ok = write(fd, buf, n) == (ssize_t)n;
   if (sync && fsync(fd) != 0) ok = 0;
+  if (times) {
+    struct timespec ts[2] = {{1700000000, 0}, {1700000000, 0}};
+    if (futimens(fd, ts) != 0) ok = 0;
+  }
   return close(fd) == 0 && ok;
 }
 
@@ -175,6 +188,8 @@ int main(int argc, char** argv) {
     snprintf(prefix, sizeof prefix, "%s/prefix", floor);
     struct stat sb;
     int lost = stat(cache, &sb) != 0;
+    const char* contract_env = getenv("FLOOR_CONTRACT");
+    int contract = contract_env && !strcmp(contract_env, "1");
     MPI_Barrier(MPI_COMM_WORLD);
     t0 = MPI_Wtime();
     if (lost || !strcmp(mode, "floor-ckpt")) {
@@ -204,7 +219,7 @@ int main(int argc, char** argv) {
         name_of(rel, sizeof rel, "many.1", i);
         snprintf(fp, sizeof fp, "%s/%s", prefix, rel);
         if (i % 256 == 0) ok = mkdirs(fp);
-        ok = ok && read_at(cdir, rel, buf, bytes) && write_at(pdir, rel, buf, bytes, 1);
+        ok = ok && read_at(cdir, rel, buf, bytes) && write_at(pdir, rel, buf, bytes, 1, contract);
       }
       if (pdir >= 0) close(pdir);
     } else if (!strcmp(mode, "floor-cache") || !strcmp(mode, "floor-prefix")) {
@@ -223,7 +238,7 @@ int main(int argc, char** argv) {
         if (i % 256 == 0) ok = mkdirs(fp);
         if (from >= 0) ok = ok && read_at(from, rel, buf, bytes);  /* the fetch's read */
         else fill(buf, bytes, i);                                   /* the rebuilt bytes */
-        ok = ok && write_at(cdir, rel, buf, bytes, 0);
+        ok = ok && write_at(cdir, rel, buf, bytes, 0, contract);
         if (ok && from >= 0 && ((i + 1) % 256 == 0 || i + 1 == files)) {
           char* slash = strrchr(fp, '/');
           *slash = '\0';
@@ -231,12 +246,17 @@ int main(int argc, char** argv) {
         }
       }
       if (from >= 0) close(from);
-      /* The application reads every file back. */
+      /* The fetched checkpoint protected again: every file read once more. */
+      for (long i = 0; contract && from >= 0 && i < files && ok; ++i) {
+        name_of(rel, sizeof rel, "many.1", i);
+        ok = read_at(cdir, rel, buf, bytes);
+      }
+      /* The application reads every file back (each routed first). */
       for (long i = 0; i < files && ok; ++i) {
         name_of(rel, sizeof rel, "many.1", i);
         snprintf(fp, sizeof fp, "%s/%s", cache, rel);
         fill(want, bytes, i);
-        ok = read_check(fp, buf, want, bytes);
+        ok = (!contract || stat(fp, &sb) == 0) && read_check(fp, buf, want, bytes);
       }
     } else {
       ok = 0;

@@ -17,6 +17,9 @@
 #   cache    the lost node's files written again, every survivor's file read
 #            once, then the application's reads;
 #   prefix   a copy of each file into the cache, then the application's reads.
+# With FLOOR_CONTRACT=1 in the environment the floors also make the calls
+# SCR's contract asks of any implementation (many_files.c says which): the
+# table then compares each phase with that floor.
 # One JSON line per measurement, then a table of medians: each phase, its
 # floor, the median over the repetitions of their ratio (paired, as each
 # phase runs right after its floor), the phase's ratio to `plain`, and the
