@@ -35,7 +35,7 @@ scr31_timeout="${SCR31_TIMEOUT:-600}"
 # ran out of time; {"failed":1,"rc":N} when it printed none. Why a job
 # failed goes to this script's stderr (scr31_why).
 scr31_why() {
-  grep -m3 'ERROR' "$scr31_tmp/stderr" >&2 || tail -5 "$scr31_tmp/stderr" >&2
+  grep -m3 -E 'SCR v[0-9.]+ (ERROR|ABORT)' "$scr31_tmp/stderr" >&2 || tail -5 "$scr31_tmp/stderr" >&2
 }
 run31() {
   local out rc=0 line
