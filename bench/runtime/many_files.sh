@@ -24,7 +24,15 @@
 # floor, the median over the repetitions of their ratio (paired, as each
 # phase runs right after its floor), the phase's ratio to `plain`, and the
 # peak RSS of any process in any SCR++ phase.
-# Usage: bench/runtime/many_files.sh [BUILD_DIR]   (env: REPEAT, TOTAL, COUNTS, DIR)
+# With SCR31_DIR=<SCR 3.1's install prefix>, SCR 3.1 itself runs the same
+# phases on the same data, each right after SCR++'s (many_files_scr31.sh:
+# 4 ranks, each its own node; the lost node's, then every node's, cache and
+# control directories deleted), and a second table sets the two side by side.
+# SCR 3.1's checkpoint fails when every rank has the same count of more than
+# 256 files (4 ranks); MANY_FILES_UNEVEN=1 gives the last rank one file fewer,
+# for both libraries and the floors (many_files.c).
+# Usage: bench/runtime/many_files.sh [BUILD_DIR]
+#   env: REPEAT, TOTAL, COUNTS, DIR; SCR31_DIR, SCR31_SHIM, SCR31_TIMEOUT; MANY_FILES_UNEVEN
 set -euo pipefail
 source "$(dirname "$0")/bench_env.sh"
 prog="$build/bench/runtime/many_files"
@@ -32,7 +40,13 @@ total="${TOTAL:-$((8 << 20))}"
 counts="${COUNTS:-2 100 1000 10000}"
 dir="${DIR:-/dev/shm/scr_bench_many}"
 results="$(mktemp)"
-trap 'rm -f "$results"; rm -rf "$dir"' EXIT
+trap 'rm -f "$results"; rm -rf "$dir" "${scr31_tmp:-}"' EXIT
+here="$(cd "$(dirname "$0")" && pwd)"
+scr31=0
+if [[ -n "${SCR31_DIR:-}" ]]; then
+  scr31=1
+  source "$here/many_files_scr31.sh"
+fi
 
 run() {  # run <mode> <files> <bytes>
   (cd "$dir/prefix" && env SCR_CACHE_BYPASS=0 SCR_PREFIX="$dir/prefix" SCR_CACHE_BASE="$dir/cache" \
@@ -47,17 +61,35 @@ for i in $(seq "$repeat"); do
     plain=$(run plain "$files" "$bytes")
     floor_ckpt=$(run floor-ckpt "$files" "$bytes")
     write=$(run write "$files" "$bytes")
+    if ((scr31)); then
+      mkdir -p "$dir/scr31/prefix"
+      write31=$(run31 write "$files" "$bytes")
+      # Restarts only from a checkpoint SCR 3.1 wrote and flushed.
+      grep -q '"ok":1' <<<"$write31" && have31=1 || have31=0
+    fi
     floor_flush=$(run floor-flush "$files" "$bytes")
     rm -rf "$dir/floor/cache/n1"
     floor_cache=$(run floor-cache "$files" "$bytes")
     rm -rf "$dir/cache/n1" "$dir/cntl/n1"
     cache=$(run restart "$files" "$bytes")
+    if ((scr31)); then
+      rm -rf "$dir/scr31/node1"
+      cache31='{"skipped":1}'
+      ((have31)) && cache31=$(run31 restart "$files" "$bytes")
+    fi
     rm -rf "$dir/floor/cache"
     floor_prefix=$(run floor-prefix "$files" "$bytes")
     rm -rf "$dir/cache" "$dir/cntl"
     prefix=$(run restart "$files" "$bytes")
+    if ((scr31)); then
+      rm -rf "$dir/scr31"/node[0-9]*
+      prefix31='{"skipped":1}'
+      ((have31)) && prefix31=$(run31 restart "$files" "$bytes")
+    fi
     line="{\"bench\":\"many_files\",\"run\":$i,\"files\":$files,\"bytes\":$bytes,\"plain\":$plain,\"write\":$write,\"cache\":$cache,\"prefix\":$prefix"
-    line+=",\"floor_ckpt\":$floor_ckpt,\"floor_flush\":$floor_flush,\"floor_cache\":$floor_cache,\"floor_prefix\":$floor_prefix}"
+    line+=",\"floor_ckpt\":$floor_ckpt,\"floor_flush\":$floor_flush,\"floor_cache\":$floor_cache,\"floor_prefix\":$floor_prefix"
+    ((scr31)) && line+=",\"scr31\":{\"write\":$write31,\"cache\":$cache31,\"prefix\":$prefix31}"
+    line+="}"
     echo "$line" | tee -a "$results"
   done
 done
@@ -85,4 +117,38 @@ for files in sorted({r["files"] for r in rows}):
     kinds = ("plain", "write", "cache", "prefix", "floor_ckpt", "floor_flush", "floor_cache", "floor_prefix")
     ok = all(r[k]["ok"] for r in rs for k in kinds)
     print(line + f" {rss:>12.1f}" + ("" if ok else "  (A RUN FAILED)"))
+PY
+
+((scr31)) || exit 0
+# SCR 3.1 against SCR++: per phase, medians over the repetitions in which
+# SCR 3.1's phase finished and read every byte back; the speed-up is the
+# median of SCR 3.1's time over SCR++'s in the same repetition.
+python3 - "$results" <<'PY'
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+phases = [("ckpt", "write", "seconds"), ("flush", "write", "finalize_seconds"),
+          ("restart cache", "cache", "seconds"), ("restart prefix", "prefix", "seconds")]
+def state(o):
+    for k in ("timeout", "skipped", "failed"):
+        if k in o: return k
+    return "done" if o["ok"] else "failed"
+print(f"{'files/rank':>10} {'phase':>15} {'SCR 3.1 s':>10} {'SCR++ s':>8} {'speed-up':>8}"
+      f" {'3.1 RSS MiB':>11} {'++ RSS MiB':>10}  runs")
+for files in sorted({r["files"] for r in rows}):
+    rs = [r for r in rows if r["files"] == files]
+    for name, kind, field in phases:
+        states = [state(r["scr31"][kind]) for r in rs]
+        done = [r for r, s in zip(rs, states) if s == "done"]
+        pp = statistics.median(r[kind][field] for r in rs)
+        prss = statistics.median(r[kind]["peak_rss_mib"] for r in rs)
+        if done:
+            t = statistics.median(r["scr31"][kind][field] for r in done)
+            x = statistics.median(r["scr31"][kind][field] / r[kind][field] for r in done)
+            rss = statistics.median(r["scr31"][kind]["peak_rss_mib"] for r in done)
+            cells = f"{t:>10.3f} {pp:>8.3f} {x:>8.2f} {rss:>11.1f}"
+        else:
+            worst = next(s for s in ("failed", "timeout", "skipped") if s in states)
+            cells = f"{worst:>10} {pp:>8.3f} {'-':>8} {'-':>11}"
+        notes = ", ".join(f"{states.count(s)} {s}" for s in ("timeout", "failed", "skipped") if s in states)
+        print(f"{files:>10} {name:>15} {cells} {prss:>10.1f}  {len(done)}/{len(rs)}" + (f" ({notes})" if notes else ""))
 PY
