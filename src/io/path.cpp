@@ -68,13 +68,16 @@ std::string normalize(std::string_view p) {
   return out;
 }
 
-bool is_within(std::string_view base, std::string_view p) {
-  std::string b = normalize(base);
-  std::string n = normalize(p);
+namespace {
+// is_within for paths already normalized.
+bool normal_within(std::string_view b, std::string_view n) {
   if (n == b) return true;
   if (b == "/") return is_absolute(n);
   return n.size() > b.size() && n.compare(0, b.size(), b) == 0 && n[b.size()] == '/';
 }
+}  // namespace
+
+bool is_within(std::string_view base, std::string_view p) { return normal_within(normalize(base), normalize(p)); }
 
 std::string absolute(std::string_view p, std::string_view cwd) {
   return normalize(is_absolute(p) ? std::string(p) : join(cwd, p));
@@ -83,7 +86,7 @@ std::string absolute(std::string_view p, std::string_view cwd) {
 Result<std::string> relative_to(std::string_view base, std::string_view p) {
   std::string b = normalize(base);
   std::string n = normalize(p);
-  if (!is_within(b, n))
+  if (!normal_within(b, n))
     return Error(Errc::invalid_argument, "path " + n + " is outside " + b);
   if (n == b) return std::string(".");
   return n.substr(b == "/" ? 1 : b.size() + 1);

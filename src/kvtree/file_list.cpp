@@ -27,6 +27,15 @@ void put_time(std::string& out, const FileTime& t) {
   put_varint(out, zigzag(t.nsec));
 }
 
+void put_attrs(std::string& out, const FileAttrs& a) {
+  put_varint(out, a.mode);
+  put_varint(out, a.uid);
+  put_varint(out, a.gid);
+  put_time(out, a.atime);
+  put_time(out, a.mtime);
+  put_time(out, a.ctime);
+}
+
 class Reader {
  public:
   explicit Reader(std::string_view in) : in_(in) {}
@@ -136,14 +145,7 @@ std::string encode_file_list(const std::vector<FileRecord>& files) {
     put_varint(out, f.size);
     if (f.crc)
       for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((*f.crc >> (8 * i)) & 0xff));
-    if (f.attrs) {
-      put_varint(out, f.attrs->mode);
-      put_varint(out, f.attrs->uid);
-      put_varint(out, f.attrs->gid);
-      put_time(out, f.attrs->atime);
-      put_time(out, f.attrs->mtime);
-      put_time(out, f.attrs->ctime);
-    }
+    if (f.attrs) put_attrs(out, *f.attrs);
     prev = f.name;
   }
   return out;
@@ -166,6 +168,103 @@ Result<std::vector<FileRecord>> decode_file_list(std::string_view bytes) {
   }
   if (!r.done()) return r.bad("bytes follow the last record");
   return files;
+}
+
+namespace {
+
+// A bounds-checked cursor that reports a bad byte by position only: the
+// rewrite below runs over every record of lists of many thousands, where
+// building a Result per byte read would cost more than the copy itself.
+class Scan {
+ public:
+  explicit Scan(std::string_view in) : in_(in) {}
+  size_t pos() const { return pos_; }
+  bool done() const { return pos_ == in_.size(); }
+  bool byte(uint8_t& b) {
+    if (pos_ >= in_.size()) return false;
+    b = static_cast<uint8_t>(in_[pos_++]);
+    return true;
+  }
+  // The varint rules of Reader::varint (at most 10 bytes, no overflow).
+  bool varint(uint64_t& v) {
+    v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      uint8_t b;
+      if (!byte(b) || (shift == 63 && b > 1)) return false;
+      v |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if (!(b & 0x80)) return true;
+    }
+    return false;
+  }
+  bool u32_varint() {
+    uint64_t v;
+    return varint(v) && v <= UINT32_MAX;
+  }
+  bool skip(uint64_t n) {
+    if (in_.size() - pos_ < n) return false;
+    pos_ += n;
+    return true;
+  }
+
+ private:
+  std::string_view in_;
+  size_t pos_ = 0;
+};
+
+// Skips one record's attributes as read_attrs reads them.
+bool skip_attrs(Scan& s) {
+  uint64_t v;
+  return s.u32_varint() && s.u32_varint() && s.u32_varint() && s.varint(v) && s.varint(v) && s.varint(v) &&
+         s.varint(v) && s.varint(v) && s.varint(v);
+}
+
+}  // namespace
+
+Result<std::string> with_file_list_crcs(std::string_view bytes, const std::vector<uint32_t>& crcs) {
+  Reader r(bytes);
+  SCR_ASSIGN_OR_RETURN(std::string_view magic, r.bytes(kMagic.size()));
+  if (magic != kMagic) return r.bad("it does not start with \"SCFL\"");
+  SCR_ASSIGN_OR_RETURN(uint8_t version, r.byte());
+  if (version != kVersion) return r.bad("version " + std::to_string(version) + " is not supported");
+  SCR_ASSIGN_OR_RETURN(uint64_t count, r.varint());
+  if (count > r.remaining() / kMinRecord) return r.bad("it claims more records than its bytes can hold");
+  if (count != crcs.size())
+    return Error(Errc::corrupt, std::to_string(crcs.size()) + " checksums for a list of " + std::to_string(count) +
+                                    " files");
+  std::string out(bytes.substr(0, bytes.size() - r.remaining()));
+  out.reserve(bytes.size() + 4 * crcs.size());
+  Scan s(bytes);
+  (void)s.skip(out.size());
+  auto bad = [&](const char* why) {
+    return Error(Errc::corrupt, "file list is malformed at byte " + std::to_string(s.pos()) + ": " + why);
+  };
+  uint64_t prev_length = 0;  // of the previous name, which the next may share
+  for (uint32_t crc : crcs) {
+    // The checks of read_record, on lengths only; the record's bytes are
+    // copied as they are, its flags and checksum slot aside.
+    uint8_t flags;
+    uint64_t shared, suffix, size;
+    if (!s.byte(flags)) return bad("it is truncated");
+    if (flags & ~kKnownFlags) return bad("unknown record flags");
+    size_t from = s.pos();
+    if (!s.varint(shared) || !s.varint(suffix)) return bad("a name length is truncated or too long");
+    if (shared > prev_length) return bad("a name shares more than the previous name holds");
+    if (suffix > kMaxRecordName || shared + suffix > kMaxRecordName) return bad("a name is too long");
+    if (shared + suffix == 0) return bad("a name is empty");
+    if (!s.skip(suffix) || !s.varint(size)) return bad("a record is truncated or its size too long");
+    out.push_back(static_cast<char>(flags | kHasCrc));
+    out.append(bytes.substr(from, s.pos() - from));
+    for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((crc >> (8 * i)) & 0xff));
+    if ((flags & kHasCrc) && !s.skip(4)) return bad("it is truncated");
+    if (flags & kHasAttrs) {
+      from = s.pos();
+      if (!skip_attrs(s)) return bad("a record's mode, owner or times are truncated or out of range");
+      out.append(bytes.substr(from, s.pos() - from));
+    }
+    prev_length = shared + suffix;
+  }
+  if (!s.done()) return bad("bytes follow the last record");
+  return out;
 }
 
 std::string file_list_text(const std::vector<FileRecord>& files, int indent) {
@@ -200,12 +299,18 @@ void put_file_list(Tree& tree, std::string_view key, const std::vector<FileRecor
   tree.set(key, encode_file_list(files));
 }
 
-Result<std::vector<FileRecord>> get_file_list(const Tree& tree, std::string_view key) {
+Result<std::string_view> file_list_bytes(const Tree& tree, std::string_view key) {
+  static const std::string kEmpty = encode_file_list({});
   const Tree* sub = tree.get(key);
-  if (!sub) return std::vector<FileRecord>{};
+  if (!sub) return std::string_view(kEmpty);
   if (sub->size() != 1 || !sub->children().begin()->second->empty())
     return Error(Errc::corrupt, std::string(key) + " does not hold one file list");
-  return decode_file_list(sub->children().begin()->first);
+  return std::string_view(sub->children().begin()->first);
+}
+
+Result<std::vector<FileRecord>> get_file_list(const Tree& tree, std::string_view key) {
+  SCR_ASSIGN_OR_RETURN(std::string_view bytes, file_list_bytes(tree, key));
+  return decode_file_list(bytes);
 }
 
 }  // namespace scr::kv

@@ -49,6 +49,13 @@ std::string encode_file_list(const std::vector<FileRecord>& files);
 // allocates more than the input can describe.
 Result<std::vector<FileRecord>> decode_file_list(std::string_view bytes);
 
+// The same list with the CRC32C of record i set to crcs[i] (a slot added
+// where a record had none), rewritten byte by byte: no record is built, so a
+// checkpoint of many files pays for its checksums with one pass over the
+// list instead of a decode and an encode. Refuses what decode_file_list
+// refuses, and a count of checksums that is not the count of records.
+Result<std::string> with_file_list_crcs(std::string_view bytes, const std::vector<uint32_t>& crcs);
+
 // Readable form for scr_inspect: each name, then its fields indented.
 std::string file_list_text(const std::vector<FileRecord>& files, int indent);
 
@@ -56,5 +63,7 @@ std::string file_list_text(const std::vector<FileRecord>& files, int indent);
 void put_file_list(Tree& tree, std::string_view key, const std::vector<FileRecord>& files);
 // The list under `key`; an absent key is an empty list.
 Result<std::vector<FileRecord>> get_file_list(const Tree& tree, std::string_view key);
+// Its bytes, as stored (valid while the tree is unchanged), undecoded.
+Result<std::string_view> file_list_bytes(const Tree& tree, std::string_view key);
 
 }  // namespace scr::kv

@@ -13,12 +13,9 @@
 namespace scr::redset {
 
 Status set_file_crcs(kv::Tree& files, const std::vector<uint32_t>& crcs) {
-  SCR_ASSIGN_OR_RETURN(std::vector<kv::FileRecord> records, kv::get_file_list(files, "FILELIST"));
-  if (records.size() != crcs.size())
-    return Error(Errc::corrupt, std::to_string(crcs.size()) + " checksums for a list of " +
-                                    std::to_string(records.size()) + " files");
-  for (size_t i = 0; i < records.size(); ++i) records[i].crc = crcs[i];
-  kv::put_file_list(files, "FILELIST", records);
+  SCR_ASSIGN_OR_RETURN(std::string_view list, kv::file_list_bytes(files, "FILELIST"));
+  SCR_ASSIGN_OR_RETURN(std::string with, kv::with_file_list_crcs(list, crcs));
+  files.set("FILELIST", std::move(with));
   return Status::Ok();
 }
 

@@ -33,6 +33,7 @@ struct OutputPhase {
   int id = 0;
   kv::Tree desc;
   const RedDesc* protection = nullptr;
+  std::string dir;                       // where its files go: the dataset's cache directory, or the prefix
   std::set<std::string> routed;          // files routed by this process
   std::unordered_set<std::string> dirs;  // directories made for them
 };
@@ -40,6 +41,8 @@ struct OutputPhase {
 // A restart phase in progress: SCR_Start_restart to SCR_Complete_restart.
 struct RestartPhase {
   std::string name;                       // of the checkpoint
+  bool in_prefix = false;                 // read in place there (bypass), not from cache
+  std::string dir;                        // where its files are: the dataset's cache directory or the prefix
   std::unordered_set<std::string> files;  // this process's, looked up per route
   BasenameIndex basenames;                // of `files`, for routes by file name only
   // Every file of the checkpoint, over all processes (the extension API's

@@ -114,7 +114,22 @@ Status Runtime::start_output(const std::string& name, int flags) {
   phase.id = id;
   phase.desc = desc;
   phase.protection = &p;
+  phase.dir = p.bypass ? ctx_.settings.prefix : ctx_.cache.dataset_dir(p.store, id);
   return Status::Ok();
+}
+
+const std::optional<std::string>& Runtime::working_dir_in_prefix() const {
+  const Settings& s = ctx_.settings;
+  auto& known = working_dir_in_prefix_;
+  if (!known || known->prefix != s.prefix || known->working_dir != s.working_dir) {
+    known = WorkingDirInPrefix{s.prefix, s.working_dir, std::nullopt};
+    // Only where both are normal absolute paths does the common case hold
+    // as written: the names it joins need no normalizing then.
+    if (io::path::is_absolute(s.prefix) && io::path::is_absolute(s.working_dir) &&
+        io::path::normalize(s.prefix) == s.prefix && io::path::normalize(s.working_dir) == s.working_dir)
+      if (auto rel = io::path::relative_to(s.prefix, s.working_dir)) known->relative = *rel == "." ? "" : *rel;
+  }
+  return known->relative;
 }
 
 Result<std::string> Runtime::prefix_relative(const std::string& name) const {
@@ -122,6 +137,13 @@ Result<std::string> Runtime::prefix_relative(const std::string& name) const {
   if (name.size() >= 1024) return Error(Errc::invalid_argument, "file name longer than SCR_MAX_FILENAME");
   // As in SCR, relative names start in the working directory, which must
   // then lie inside the prefix (docs/runtime.md#names).
+  // The common case, once per file of a checkpoint of many: a plain relative
+  // name (no "." or ".." in it) below a working directory inside the prefix.
+  const auto& cwd_in_prefix = working_dir_in_prefix();
+  if (cwd_in_prefix && !io::path::is_absolute(name) && io::path::is_normal(name)) {
+    std::string rel = cwd_in_prefix->empty() ? name : *cwd_in_prefix + "/" + name;
+    if (!str::starts_with(rel, ".scr/") && rel != ".scr") return rel;
+  }
   std::string abs = io::path::absolute(name, ctx_.settings.working_dir);
   auto rel = io::path::relative_to(ctx_.settings.prefix, abs);
   if (!rel || *rel == "." || str::starts_with(*rel, ".scr/") || *rel == ".scr")
@@ -139,7 +161,7 @@ Result<std::string> Runtime::route_file(const std::string& name) {
   // interrupted dataset's directory is removed whole at the next Init).
   OutputPhase& out = *ctx_.output;
   bool bypass = out.protection->bypass;
-  std::string dir = bypass ? ctx_.settings.prefix : ctx_.cache.dataset_dir(out.protection->store, out.id);
+  const std::string& dir = out.dir;
   std::string path = io::path::join(dir, rel);
   // Each directory is checked (made, no link on the way) once per phase: a
   // checkpoint of many files in few directories pays for the directories,

@@ -43,10 +43,15 @@ Status write_listing(const Job& job, const CacheCatalog& cache, int id) {
   auto got = mpi::gather_trees(job.world, listed, 0);
   Status written;
   if (job.rank() == 0) {
-    std::unordered_set<std::string> seen;
+    std::vector<std::vector<kv::FileRecord>> lists;
+    size_t total = 0;
+    for (const auto& [r, tree] : got) total += lists.emplace_back(files_or_none(tree)).size();
+    std::unordered_set<std::string> seen(total);
     std::vector<TableFile> all;
+    all.reserve(total);
+    size_t at = 0;
     for (const auto& [r, tree] : got)  // by rank
-      for (auto& f : files_or_none(tree))
+      for (auto& f : lists[at++])
         if (seen.insert(f.name).second) all.push_back({std::move(f.name), r, f.size, std::nullopt, all.size()});
     written = write_restart_table(job.fs(), restart_table_path(job.settings.prefix, id), job.ranks(), all, false);
   }
@@ -89,6 +94,8 @@ Result<std::string> Runtime::start_restart() {
   phase.listing = std::move(listing);
   phase.writers = ctx_.rescaled ? ctx_.rescaled->writers : ctx_.ranks();
   if (ctx_.rescaled) return phase.name;
+  phase.in_prefix = ctx_.cache.bypass(id);
+  phase.dir = phase.in_prefix ? ctx_.settings.prefix : ctx_.cache.dataset_dir(id);
   // Looked up once per routed file: a set, not the filemap's list.
   auto files = ctx_.cache.files(id);
   phase.files = std::unordered_set<std::string>(files.begin(), files.end());
@@ -97,19 +104,18 @@ Result<std::string> Runtime::start_restart() {
 
 Result<std::string> Runtime::route_restart_file(const std::string& rel, bool bare) {
   if (ctx_.rescaled) return route_rescaled(ctx_.job, *ctx_.rescaled, rel, bare);
-  int id = ctx_.restart_candidates.front();
   RestartPhase& r = *ctx_.restart;
   // Read in place in the prefix: a bypass dataset, or SCR_FETCH_BYPASS.
-  bool bypass = ctx_.cache.bypass(id);
+  bool bypass = r.in_prefix;
   auto holds = [&](const std::string& n) { return r.files.count(n) > 0; };
   auto by_base = [&](const std::string& base) -> Result<std::vector<std::string>> {
     return r.basenames.lookup(base, [&] { return std::vector<std::string>(r.files.begin(), r.files.end()); });
   };
   SCR_ASSIGN_OR_RETURN(RestartName routed,
                        restart_name(rel, bare, holds, by_base, bypass ? prefix_file(ctx_.fs(), ctx_.settings.prefix) : NameTest(),
-                                    "checkpoint " + dataset_name(ctx_, id) + " for this process"));
+                                    "checkpoint " + r.name + " for this process"));
   const std::string& name = routed.name;
-  std::string path = io::path::join(bypass ? ctx_.settings.prefix : ctx_.cache.dataset_dir(id), name);
+  std::string path = io::path::join(r.dir, name);
   // Checked as SCR 3.1 checks it (an access() there): a file gone from
   // cache since SCR_Start_restart fails its route, not the application's open.
   // By its full path: a directory held open for the phase would cost every

@@ -1,6 +1,7 @@
 // The compact file list: round trips of every field, front-coded names, and
 // every malformed input rejected (truncation at each byte, trailing bytes,
-// counts larger than the input, bad flags, impossible prefixes).
+// counts larger than the input, bad flags, impossible prefixes); checksums
+// set by rewriting the bytes, as a decode, a change and an encode would.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -103,6 +104,76 @@ TEST(FileList, MalformedRecordsAreRejected) {
   uid += std::string("\xff\xff\xff\xff\x1f", 5);
   uid += std::string(6, '\0');
   EXPECT_EQ(kv::decode_file_list(uid).status().code(), Errc::corrupt);
+}
+
+// What with_file_list_crcs must produce: the records with their checksums
+// set, encoded again.
+std::string crcs_the_long_way(const std::string& bytes, const std::vector<uint32_t>& crcs) {
+  auto records = kv::decode_file_list(bytes);
+  EXPECT_TRUE(records.ok());
+  for (size_t i = 0; i < records->size(); ++i) (*records)[i].crc = crcs[i];
+  return kv::encode_file_list(*records);
+}
+
+TEST(FileListCrcs, RewriteEqualsDecodeSetEncode) {
+  // Slots added where a record had none, replaced where it had one; names,
+  // sizes, shared flags and attributes kept.
+  std::string bytes = kv::encode_file_list(sample());
+  std::vector<uint32_t> crcs{1, 0xffffffffu, 0, 0x12345678u};
+  auto with = kv::with_file_list_crcs(bytes, crcs);
+  ASSERT_TRUE(with.ok()) << with.status().message();
+  EXPECT_EQ(*with, crcs_the_long_way(bytes, crcs));
+  // Rewritten again (every slot present now): the same bytes as the long way.
+  std::vector<uint32_t> again{9, 8, 7, 6};
+  auto twice = kv::with_file_list_crcs(*with, again);
+  ASSERT_TRUE(twice.ok());
+  EXPECT_EQ(*twice, crcs_the_long_way(*with, again));
+  auto empty = kv::with_file_list_crcs(kv::encode_file_list({}), {});
+  ASSERT_TRUE(empty.ok());
+  EXPECT_EQ(*empty, kv::encode_file_list({}));
+}
+
+TEST(FileListCrcs, ManyFrontCodedNames) {
+  std::vector<kv::FileRecord> files;
+  std::vector<uint32_t> crcs;
+  kv::FileAttrs a{0100600, 0, 0, {1, 2}, {3, 4}, {5, 6}};
+  for (int i = 0; i < 10000; ++i) {
+    files.push_back({"many.1/r3/d" + std::to_string(i / 256) + "/f" + std::to_string(i), 838, std::nullopt, false, a});
+    crcs.push_back(static_cast<uint32_t>(i * 2654435761u));
+  }
+  std::string bytes = kv::encode_file_list(files);
+  auto with = kv::with_file_list_crcs(bytes, crcs);
+  ASSERT_TRUE(with.ok());
+  EXPECT_EQ(*with, crcs_the_long_way(bytes, crcs));
+}
+
+TEST(FileListCrcs, AWrongCountIsRefused) {
+  std::string bytes = kv::encode_file_list(sample());
+  EXPECT_EQ(kv::with_file_list_crcs(bytes, {1, 2, 3}).status().code(), Errc::corrupt);
+  EXPECT_EQ(kv::with_file_list_crcs(bytes, {1, 2, 3, 4, 5}).status().code(), Errc::corrupt);
+}
+
+TEST(FileListCrcs, RefusesWhatDecodeRefuses) {
+  std::string bytes = kv::encode_file_list(sample());
+  std::vector<uint32_t> four{1, 2, 3, 4};
+  for (size_t n = 0; n < bytes.size(); ++n)
+    EXPECT_EQ(kv::with_file_list_crcs(bytes.substr(0, n), four).status().code(), Errc::corrupt) << n;
+  EXPECT_EQ(kv::with_file_list_crcs(bytes + "x", four).status().code(), Errc::corrupt);
+  // The second record claims more of the first name than it has.
+  std::string two("SCFL\x01\x02" "\x00\x00\x01" "a\x00" "\x00\x05\x01" "b\x00", 16);
+  ASSERT_EQ(kv::decode_file_list(two).status().code(), Errc::corrupt);
+  EXPECT_EQ(kv::with_file_list_crcs(two, {1, 2}).status().code(), Errc::corrupt);
+}
+
+TEST(FileListCrcs, SetInATree) {
+  kv::Tree t;
+  kv::put_file_list(t, "FILELIST", sample());
+  auto bytes = kv::file_list_bytes(t, "FILELIST");
+  ASSERT_TRUE(bytes.ok());
+  EXPECT_EQ(*bytes, kv::encode_file_list(sample()));
+  auto absent = kv::file_list_bytes(t, "NONE");
+  ASSERT_TRUE(absent.ok());
+  EXPECT_EQ(*absent, kv::encode_file_list({}));
 }
 
 }  // namespace
