@@ -86,7 +86,10 @@ Status load_files(const Job& job, CacheCatalog& cache, int id, const kv::Tree& m
   for (auto& f : files) {
     std::string src = io::path::join(job.settings.prefix, f.name);
     std::string dst = io::path::join(dir, f.name);
-    if (!io::path::is_within(job.settings.prefix, src) || !io::path::is_within(dir, dst))
+    // A plain relative name (no "." or ".." in it) cannot leave the directory
+    // it is joined to; any other name is checked in full.
+    bool plain = !io::path::is_absolute(f.name) && io::path::is_normal(f.name);
+    if (!plain && (!io::path::is_within(job.settings.prefix, src) || !io::path::is_within(dir, dst)))
       return Error(Errc::corrupt, "summary names a file outside the prefix: " + f.name);
     uint32_t crc = 0;
     uint64_t bytes = 0;
