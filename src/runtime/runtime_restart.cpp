@@ -43,15 +43,10 @@ Status write_listing(const Job& job, const CacheCatalog& cache, int id) {
   auto got = mpi::gather_trees(job.world, listed, 0);
   Status written;
   if (job.rank() == 0) {
-    std::vector<std::vector<kv::FileRecord>> lists;
-    size_t total = 0;
-    for (const auto& [r, tree] : got) total += lists.emplace_back(files_or_none(tree)).size();
-    std::unordered_set<std::string> seen(total);
+    std::unordered_set<std::string> seen;
     std::vector<TableFile> all;
-    all.reserve(total);
-    size_t at = 0;
     for (const auto& [r, tree] : got)  // by rank
-      for (auto& f : lists[at++])
+      for (auto& f : files_or_none(tree))
         if (seen.insert(f.name).second) all.push_back({std::move(f.name), r, f.size, std::nullopt, all.size()});
     written = write_restart_table(job.fs(), restart_table_path(job.settings.prefix, id), job.ranks(), all, false);
   }
