@@ -102,6 +102,17 @@ Result<FileAttrs> read_attrs(Reader& r) {
   return a;
 }
 
+// The magic, the version and the record count, which must fit the bytes left.
+Result<uint64_t> read_header(Reader& r) {
+  SCR_ASSIGN_OR_RETURN(std::string_view magic, r.bytes(kMagic.size()));
+  if (magic != kMagic) return r.bad("it does not start with \"SCFL\"");
+  SCR_ASSIGN_OR_RETURN(uint8_t version, r.byte());
+  if (version != kVersion) return r.bad("version " + std::to_string(version) + " is not supported");
+  SCR_ASSIGN_OR_RETURN(uint64_t count, r.varint());
+  if (count > r.remaining() / kMinRecord) return r.bad("it claims more records than its bytes can hold");
+  return count;
+}
+
 // One record; `prev` is the previous record's name (names are front-coded:
 // sorted lists share long prefixes).
 Result<FileRecord> read_record(Reader& r, const std::string& prev) {
@@ -153,12 +164,7 @@ std::string encode_file_list(const std::vector<FileRecord>& files) {
 
 Result<std::vector<FileRecord>> decode_file_list(std::string_view bytes) {
   Reader r(bytes);
-  SCR_ASSIGN_OR_RETURN(std::string_view magic, r.bytes(kMagic.size()));
-  if (magic != kMagic) return r.bad("it does not start with \"SCFL\"");
-  SCR_ASSIGN_OR_RETURN(uint8_t version, r.byte());
-  if (version != kVersion) return r.bad("version " + std::to_string(version) + " is not supported");
-  SCR_ASSIGN_OR_RETURN(uint64_t count, r.varint());
-  if (count > r.remaining() / kMinRecord) return r.bad("it claims more records than its bytes can hold");
+  SCR_ASSIGN_OR_RETURN(uint64_t count, read_header(r));
   std::vector<FileRecord> files;
   files.reserve(count);
   for (uint64_t i = 0; i < count; ++i) {
@@ -222,12 +228,7 @@ bool skip_attrs(Scan& s) {
 
 Result<std::string> with_file_list_crcs(std::string_view bytes, const std::vector<uint32_t>& crcs) {
   Reader r(bytes);
-  SCR_ASSIGN_OR_RETURN(std::string_view magic, r.bytes(kMagic.size()));
-  if (magic != kMagic) return r.bad("it does not start with \"SCFL\"");
-  SCR_ASSIGN_OR_RETURN(uint8_t version, r.byte());
-  if (version != kVersion) return r.bad("version " + std::to_string(version) + " is not supported");
-  SCR_ASSIGN_OR_RETURN(uint64_t count, r.varint());
-  if (count > r.remaining() / kMinRecord) return r.bad("it claims more records than its bytes can hold");
+  SCR_ASSIGN_OR_RETURN(uint64_t count, read_header(r));
   if (count != crcs.size())
     return Error(Errc::corrupt, std::to_string(crcs.size()) + " checksums for a list of " + std::to_string(count) +
                                     " files");
