@@ -9,6 +9,7 @@
 #include "io/path.hpp"
 #include "runtime/cache/cache.hpp"
 #include "runtime/job/index_edit.hpp"
+#include "runtime/prefix/names_seen.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/transfer/async_flush.hpp"
 #include "runtime/transfer/fetch.hpp"
@@ -43,11 +44,11 @@ Status write_listing(const Job& job, const CacheCatalog& cache, int id) {
   auto got = mpi::gather_trees(job.world, listed, 0);
   Status written;
   if (job.rank() == 0) {
-    std::unordered_set<std::string> seen;
     std::vector<TableFile> all;
+    NamesSeen<TableFile> seen(all);
     for (const auto& [r, tree] : got)  // by rank
       for (auto& f : files_or_none(tree))
-        if (seen.insert(f.name).second) all.push_back({std::move(f.name), r, f.size, std::nullopt, all.size()});
+        if (seen.first(f.name)) all.push_back({std::move(f.name), r, f.size, std::nullopt, all.size()});
     written = write_restart_table(job.fs(), restart_table_path(job.settings.prefix, id), job.ranks(), all, false);
   }
   return mpi::agree(job.world, written);
