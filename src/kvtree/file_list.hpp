@@ -52,8 +52,11 @@ Result<std::vector<FileRecord>> decode_file_list(std::string_view bytes);
 // The same list with the CRC32C of record i set to crcs[i] (a slot added
 // where a record had none), rewritten byte by byte: no record is built, so a
 // checkpoint of many files pays for its checksums with one pass over the
-// list instead of a decode and an encode. Refuses what decode_file_list
-// refuses, and a count of checksums that is not the count of records.
+// list instead of a decode and an encode. It decodes to what a decode, a
+// change of the checksums and an encode give (byte for byte when the input
+// was written by encode_file_list; other fields are copied as they are).
+// Refuses what decode_file_list refuses, and a count of checksums that is
+// not the count of records.
 Result<std::string> with_file_list_crcs(std::string_view bytes, const std::vector<uint32_t>& crcs);
 
 // Readable form for scr_inspect: each name, then its fields indented.

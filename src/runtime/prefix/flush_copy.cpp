@@ -41,7 +41,8 @@ FlushJob plan_copies(const Filemap& fm, int id, const std::string& dir, const st
   return job;
 }
 
-Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string& prefix) {
+Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string& prefix,
+                            std::vector<std::string>* finished) {
   // Each directory once, however many files go into it.
   for (const auto& d : std::set<std::string>(job.dirs.begin(), job.dirs.end()))
     SCR_TRY(io::make_dirs_within(env, prefix, d, 0755));
@@ -73,6 +74,7 @@ Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string
     opt.expect_crc32c = item.app_file ? item.expect_crc : std::nullopt;
     auto copied = io::copy_file(env, item.src, item.dst, opt);
     if (!copied) return copied.status().with_context("flush of " + item.src);
+    if (finished) finished->push_back(item.dst);
     uint64_t bytes = *copied;
     total += bytes;
     if (item.app_file) {

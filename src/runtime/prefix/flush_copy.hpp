@@ -48,6 +48,9 @@ struct FlushJob {
 // plans with this, from a node's filemap, as a job's flush does).
 FlushJob plan_copies(const Filemap& fm, int id, const std::string& dir, const std::string& prefix);
 // Local, MPI-free: copy the files; returns {FILE/<rel>/{SIZE,CRC}, REDFILE/..}.
-Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string& prefix);
+// `finished`, when given, receives the destination of each copy as it is
+// done, whether or not a later one fails (what a failed run left behind).
+Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string& prefix,
+                            std::vector<std::string>* finished = nullptr);
 
 }  // namespace scr::rt

@@ -46,19 +46,32 @@ int old_size(const Job& job, const CacheCatalog& cache, int id) {
   return static_cast<int>(mpi::max(job.world, n));
 }
 
+// What a failed copy of an old rank left in the prefix: the files it had
+// copied, and every destination it planned, whose directories it made.
+struct LeftBehind {
+  std::vector<std::string> copied, planned;
+};
+
 // Step 1, local: copy the old ranks' files this process holds. Returns
 // OLD/<rank> = {FILE/..., REDFILE/...} for each copied rank, SUSPECT/<rank>
 // for each whose copy failed, and NOROOM = 1 when a copy failed for the
-// prefix's sake (no space, I/O error) rather than the cached file's.
-kv::Tree copy_held(const Job& job, const CacheCatalog& cache, int id) {
+// prefix's sake (no space, I/O error) rather than the cached file's. What
+// the failed copies left goes to `left`.
+kv::Tree copy_held(const Job& job, const CacheCatalog& cache, int id, LeftBehind& left) {
   kv::Tree out;
   for (const Filemap* fm : cache.held()) {
     if (!fm->has(id)) continue;
     std::string rank = std::to_string(fm->owner());
-    auto copied = run_copies(job.fs(), plan_copies(job.settings, cache, *fm, id), job.settings.prefix);
+    FlushJob plan = plan_copies(job.settings, cache, *fm, id);
+    std::vector<std::string> finished;
+    auto copied = run_copies(job.fs(), plan, job.settings.prefix, &finished);
     if (copied) {
       out.child("OLD").put(rank, std::move(copied).value());
     } else {
+      // Rebuilt in place if the checkpoint can be made whole; removed with
+      // the rest if it cannot.
+      left.copied.insert(left.copied.end(), finished.begin(), finished.end());
+      for (const auto& item : plan.items) left.planned.push_back(item.dst);
       log::warn("the cached files of old rank " + rank + " cannot be saved (" + copied.status().message() +
                 "); rebuilding them from redundancy data");
       out.child("SUSPECT").set_int(rank, 1);
@@ -223,17 +236,18 @@ Status record(const Job& job, const kv::Tree& desc, int writers, const kv::Tree&
 }
 
 // Local: remove the application files this process copied to the prefix
-// for a checkpoint that could not be made whole, and the directories the
-// copies left empty (an empty step.30/ would pass for a checkpoint).
-void remove_copies(const Job& job, const kv::Tree& mine) {
-  std::vector<std::string> removed;
+// for a checkpoint that could not be made whole, those a failed copy had
+// finished, and the directories the copies left empty (an empty step.30/
+// would pass for a checkpoint). A planned file a failed copy never reached
+// is not touched: only its directory goes, and only if empty.
+void remove_copies(const Job& job, const kv::Tree& mine, const LeftBehind& left) {
+  std::vector<std::string> removed = left.copied;
   if (const kv::Tree* old = mine.get("OLD"))
     for (const auto& [rank, entry] : old->children())
       if (auto files = summary_files(*entry))
-        for (const auto& f : *files) {
-          removed.push_back(io::path::join(job.settings.prefix, f.name));
-          (void)io::remove_file(job.fs(), removed.back());
-        }
+        for (const auto& f : *files) removed.push_back(io::path::join(job.settings.prefix, f.name));
+  for (const auto& path : removed) (void)io::remove_file(job.fs(), path);
+  removed.insert(removed.end(), left.planned.begin(), left.planned.end());
   io::remove_emptied_dirs(job.fs(), job.settings.prefix, removed);
 }
 
@@ -242,8 +256,9 @@ Status salvage_one(const Job& job, const CacheCatalog& cache, int id, int writer
   marker.desc = desc;
   SCR_TRY(begin_flush(job, marker));
   kv::Tree mine;
+  LeftBehind left;
   SCR_TRY(mpi::in_turns(job.world, job.settings.flush_width, [&] {
-    mine = copy_held(job, cache, id);
+    mine = copy_held(job, cache, id, left);
     return Status::Ok();
   }));
   bool noroom = mpi::any_true(job.world, mine.has("NOROOM"));
@@ -251,7 +266,7 @@ Status salvage_one(const Job& job, const CacheCatalog& cache, int id, int writer
   kv::Tree copied = gather_copied(job, mine);
   auto rebuilt = rebuild_lost(job, id, copied, writers);
   Status st = rebuilt ? record(job, desc, writers, copied, std::move(rebuilt).value()) : rebuilt.status();
-  if (!st.ok()) remove_copies(job, mine);
+  if (!st.ok()) remove_copies(job, mine, left);
   // Files the prefix could not take were counted lost: whatever failed next
   // is the prefix's doing, not the checkpoint's.
   if (!st.ok() && noroom)

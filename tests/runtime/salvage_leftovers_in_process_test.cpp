@@ -1,0 +1,77 @@
+// A salvage that cannot make a cached checkpoint whole leaves nothing of it
+// in the prefix: 4 in-process ranks on 4 simulated nodes write ckpt/r<r>/a.dat
+// and b.dat (XOR, one set of 4, cache only); nodes n2 and n3 are lost (two
+// members of the set, beyond XOR) and old rank 1's b.dat is gone from n1's
+// cache, so its copy fails after a.dat. A job of 2 ranks on n0 and n1 then
+// salvages at SCR_Init: the checkpoint cannot be made whole, and neither the
+// copies (old rank 0's, old rank 1's a.dat) nor the directories they made
+// may stay behind.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "io/files.hpp"
+#include "mpi/in_process.hpp"
+#include "runtime/runtime.hpp"
+#include "sim_job.hpp"
+
+namespace {
+
+using namespace scr;
+namespace fs = std::filesystem;
+
+constexpr size_t kStack = 1 << 20;
+
+TEST(SalvageInProcess, ACheckpointThatCannotBeMadeWholeLeavesNothingInThePrefix) {
+  char tmpl[] = "/dev/shm/scr_salvage_left.XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  std::string root = tmpl, prefix = root + "/prefix", cache = root + "/cache", cntl = root + "/cntl";
+  ASSERT_TRUE(io::make_dirs(io::Env::posix(), prefix, 0700).ok());
+  std::map<std::string, std::string> settings{
+      {"SCR_PREFIX", prefix},         {"SCR_CACHE_BASE", cache},       {"SCR_CNTL_BASE", cntl},
+      {"SCR_SIM_NODES", "n0,n1,n2,n3"}, {"SCR_CACHE_BYPASS", "0"},      {"SCR_COPY_TYPE", "XOR"},
+      {"SCR_SET_SIZE", "4"},          {"SCR_FLUSH", "0"},              {"SCR_JOB_ID", "sim"},
+      {"SCR_USER_NAME", "tester"},    {"SCR_SYSTEM_CONF_FILE", root + "/system.conf"},
+  };
+  mpi::InProcess(4, kStack).run([&](mpi::Comm& world) {
+    auto rt = rt::Runtime::init(rt::testing::config_from(settings, prefix), world);
+    ASSERT_TRUE(rt.ok()) << rt.status().to_string();
+    ASSERT_TRUE((*rt)->start_output("ckpt", 1).ok());
+    for (const char* f : {"a.dat", "b.dat"}) {
+      auto path = (*rt)->route_file("ckpt/r" + std::to_string(world.rank()) + "/" + f);
+      ASSERT_TRUE(path.ok()) << path.status().to_string();
+      EXPECT_TRUE(io::write_file_atomic(io::Env::posix(), *path, std::string(5000, 'x')).ok());
+    }
+    EXPECT_TRUE((*rt)->complete_output(true).ok());
+    EXPECT_TRUE((*rt)->finalize().ok());
+  });
+  ASSERT_FALSE(fs::exists(prefix + "/ckpt")) << "flushed before the salvage";
+  for (const char* node : {"/n2", "/n3"}) {
+    (void)io::remove_tree(io::Env::posix(), cache + node);
+    (void)io::remove_tree(io::Env::posix(), cntl + node);
+  }
+  int gone = 0;
+  for (const auto& e : fs::recursive_directory_iterator(cache + "/n1"))
+    if (e.path().string().ends_with("/ckpt/r1/b.dat")) gone += fs::remove(e.path()) ? 1 : 0;
+  ASSERT_EQ(gone, 1) << "old rank 1's cached b.dat";
+
+  settings["SCR_SIM_NODES"] = "n0,n1";
+  mpi::InProcess(2, kStack).run([&](mpi::Comm& world) {
+    auto rt = rt::Runtime::init(rt::testing::config_from(settings, prefix), world);
+    ASSERT_TRUE(rt.ok()) << rt.status().to_string();
+    bool have = true;
+    std::string name;
+    EXPECT_TRUE((*rt)->have_restart(&have, &name).ok());
+    EXPECT_FALSE(have) << name;
+    EXPECT_TRUE((*rt)->finalize().ok());
+  });
+  EXPECT_FALSE(fs::exists(prefix + "/ckpt/r1/a.dat")) << "the failed copy's file";
+  EXPECT_FALSE(fs::exists(prefix + "/ckpt/r0/a.dat")) << "a whole copy's file";
+  EXPECT_FALSE(fs::exists(prefix + "/ckpt")) << "the directories the copies made";
+  (void)io::remove_tree(io::Env::posix(), root);
+}
+
+}  // namespace
