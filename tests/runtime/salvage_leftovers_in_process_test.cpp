@@ -5,14 +5,17 @@
 // cache, so its copy fails after a.dat. A job of 2 ranks on n0 and n1 then
 // salvages at SCR_Init: the checkpoint cannot be made whole, and neither the
 // copies (old rank 0's, old rank 1's a.dat) nor the directories they made
-// may stay behind.
+// may stay behind. The same when the salvage fails after its rebuild.
 #include <gtest/gtest.h>
 #include <stdlib.h>
+
+#include <cerrno>
 
 #include <filesystem>
 #include <map>
 #include <string>
 
+#include "io/fault_env.hpp"
 #include "io/files.hpp"
 #include "mpi/in_process.hpp"
 #include "runtime/runtime.hpp"
@@ -25,19 +28,34 @@ namespace fs = std::filesystem;
 
 constexpr size_t kStack = 1 << 20;
 
-TEST(SalvageInProcess, ACheckpointThatCannotBeMadeWholeLeavesNothingInThePrefix) {
-  char tmpl[] = "/dev/shm/scr_salvage_left.XXXXXX";
-  ASSERT_NE(::mkdtemp(tmpl), nullptr);
-  std::string root = tmpl, prefix = root + "/prefix", cache = root + "/cache", cntl = root + "/cntl";
-  ASSERT_TRUE(io::make_dirs(io::Env::posix(), prefix, 0700).ok());
-  std::map<std::string, std::string> settings{
-      {"SCR_PREFIX", prefix},         {"SCR_CACHE_BASE", cache},       {"SCR_CNTL_BASE", cntl},
-      {"SCR_SIM_NODES", "n0,n1,n2,n3"}, {"SCR_CACHE_BYPASS", "0"},      {"SCR_COPY_TYPE", "XOR"},
-      {"SCR_SET_SIZE", "4"},          {"SCR_FLUSH", "0"},              {"SCR_JOB_ID", "sim"},
-      {"SCR_USER_NAME", "tester"},    {"SCR_SYSTEM_CONF_FILE", root + "/system.conf"},
-  };
+// A directory with the settings of both tests; removed at the end.
+struct Scene {
+  Scene() {
+    char tmpl[] = "/dev/shm/scr_salvage_left.XXXXXX";
+    EXPECT_NE(::mkdtemp(tmpl), nullptr);
+    root = tmpl;
+    prefix = root + "/prefix", cache = root + "/cache", cntl = root + "/cntl";
+    EXPECT_TRUE(io::make_dirs(io::Env::posix(), prefix, 0700).ok());
+    settings = {
+        {"SCR_PREFIX", prefix},         {"SCR_CACHE_BASE", cache},       {"SCR_CNTL_BASE", cntl},
+        {"SCR_SIM_NODES", "n0,n1,n2,n3"}, {"SCR_CACHE_BYPASS", "0"},      {"SCR_COPY_TYPE", "XOR"},
+        {"SCR_SET_SIZE", "4"},          {"SCR_FLUSH", "0"},              {"SCR_JOB_ID", "sim"},
+        {"SCR_USER_NAME", "tester"},    {"SCR_SYSTEM_CONF_FILE", root + "/system.conf"},
+    };
+  }
+  ~Scene() { (void)io::remove_tree(io::Env::posix(), root); }
+  void lose(const std::string& node) const {
+    (void)io::remove_tree(io::Env::posix(), cache + "/" + node);
+    (void)io::remove_tree(io::Env::posix(), cntl + "/" + node);
+  }
+  std::string root, prefix, cache, cntl;
+  std::map<std::string, std::string> settings;
+};
+
+// 4 ranks write ckpt/r<r>/a.dat and b.dat to the cache only.
+void write_ckpt(const Scene& scene) {
   mpi::InProcess(4, kStack).run([&](mpi::Comm& world) {
-    auto rt = rt::Runtime::init(rt::testing::config_from(settings, prefix), world);
+    auto rt = rt::Runtime::init(rt::testing::config_from(scene.settings, scene.prefix), world);
     ASSERT_TRUE(rt.ok()) << rt.status().to_string();
     ASSERT_TRUE((*rt)->start_output("ckpt", 1).ok());
     for (const char* f : {"a.dat", "b.dat"}) {
@@ -48,11 +66,16 @@ TEST(SalvageInProcess, ACheckpointThatCannotBeMadeWholeLeavesNothingInThePrefix)
     EXPECT_TRUE((*rt)->complete_output(true).ok());
     EXPECT_TRUE((*rt)->finalize().ok());
   });
-  ASSERT_FALSE(fs::exists(prefix + "/ckpt")) << "flushed before the salvage";
-  for (const char* node : {"/n2", "/n3"}) {
-    (void)io::remove_tree(io::Env::posix(), cache + node);
-    (void)io::remove_tree(io::Env::posix(), cntl + node);
-  }
+  EXPECT_FALSE(fs::exists(scene.prefix + "/ckpt")) << "flushed before the salvage";
+}
+
+TEST(SalvageInProcess, ACheckpointThatCannotBeMadeWholeLeavesNothingInThePrefix) {
+  Scene scene;
+  const std::string &prefix = scene.prefix, &cache = scene.cache;
+  auto& settings = scene.settings;
+  write_ckpt(scene);
+  scene.lose("n2");
+  scene.lose("n3");
   int gone = 0;
   for (const auto& e : fs::recursive_directory_iterator(cache + "/n1"))
     if (e.path().string().ends_with("/ckpt/r1/b.dat")) gone += fs::remove(e.path()) ? 1 : 0;
@@ -71,7 +94,30 @@ TEST(SalvageInProcess, ACheckpointThatCannotBeMadeWholeLeavesNothingInThePrefix)
   EXPECT_FALSE(fs::exists(prefix + "/ckpt/r1/a.dat")) << "the failed copy's file";
   EXPECT_FALSE(fs::exists(prefix + "/ckpt/r0/a.dat")) << "a whole copy's file";
   EXPECT_FALSE(fs::exists(prefix + "/ckpt")) << "the directories the copies made";
-  (void)io::remove_tree(io::Env::posix(), root);
+}
+
+// One node lost: old rank 3's files are rebuilt into the prefix, then the
+// summary cannot be written (the prefix is full). SCR_Init fails and keeps
+// the cache, the checkpoint's only copy; the prefix keeps nothing of it, the
+// rebuilt files included.
+TEST(SalvageInProcess, RebuiltFilesGoWhenALaterStepFails) {
+  Scene scene;
+  write_ckpt(scene);
+  scene.lose("n3");
+  scene.settings["SCR_SIM_NODES"] = "n0,n1,n2";
+  mpi::InProcess(3, kStack).run([&](mpi::Comm& world) {
+    io::FaultEnv full(io::Env::posix());
+    full.fail_write(1, ENOSPC, "summary.scrpp");
+    auto rt = rt::Runtime::init(rt::testing::config_from(scene.settings, scene.prefix), world, &full);
+    EXPECT_EQ(rt.status().code(), Errc::no_space) << rt.status().to_string();
+  });
+  EXPECT_FALSE(fs::exists(scene.prefix + "/ckpt/r3/a.dat")) << "a rebuilt file";
+  EXPECT_FALSE(fs::exists(scene.prefix + "/ckpt/r0/a.dat")) << "a copied file";
+  EXPECT_FALSE(fs::exists(scene.prefix + "/ckpt")) << "the directories";
+  int cached = 0;
+  for (const auto& e : fs::recursive_directory_iterator(scene.cache))
+    cached += e.path().filename() == "a.dat" ? 1 : 0;
+  EXPECT_EQ(cached, 3) << "the cache, the only copy, is kept";
 }
 
 }  // namespace

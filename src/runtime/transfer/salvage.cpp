@@ -193,7 +193,10 @@ Result<std::map<int, kv::Tree>> rebuild_share(const Job& job, int id, const kv::
 // processes in turn, each given only its sets' members' places; the
 // verdict is agreed by everyone. Returns the summary entries of the ranks
 // this process rebuilt.
-Result<kv::Tree> rebuild_lost(const Job& job, int id, const kv::Tree& copied, int writers) {
+// `made` receives this process's rebuilt old ranks (as the result lists
+// them) even when another process failed: whatever fails after the rebuild,
+// the files it wrote into the prefix are known, to be removed.
+Result<kv::Tree> rebuild_lost(const Job& job, int id, const kv::Tree& copied, int writers, kv::Tree& made) {
   std::vector<kv::Tree> shares;
   Status st;
   if (job.rank() == 0) {
@@ -203,10 +206,10 @@ Result<kv::Tree> rebuild_lost(const Job& job, int id, const kv::Tree& copied, in
   SCR_TRY(mpi::agree(job.world, st));
   kv::Tree share = mpi::scatter_trees(job.world, shares, 0);
   auto rebuilt = rebuild_share(job, id, share);
+  if (rebuilt)
+    for (auto& [rank, entry] : *rebuilt) made.put(std::to_string(rank), std::move(entry));
   SCR_TRY(mpi::agree(job.world, rebuilt.status()));
-  kv::Tree out;
-  for (auto& [rank, entry] : *rebuilt) out.put(std::to_string(rank), std::move(entry));
-  return out;
+  return made;
 }
 
 // Step 4, rank 0: every old rank has its files listed, the summary is
@@ -237,15 +240,19 @@ Status record(const Job& job, const kv::Tree& desc, int writers, const kv::Tree&
 
 // Local: remove the application files this process copied to the prefix
 // for a checkpoint that could not be made whole, those a failed copy had
-// finished, and the directories the copies left empty (an empty step.30/
+// finished, those it rebuilt there, and the directories left empty (an empty step.30/
 // would pass for a checkpoint). A planned file a failed copy never reached
 // is not touched: only its directory goes, and only if empty.
-void remove_copies(const Job& job, const kv::Tree& mine, const LeftBehind& left) {
+void remove_copies(const Job& job, const kv::Tree& mine, const LeftBehind& left, const kv::Tree& rebuilt) {
   std::vector<std::string> removed = left.copied;
-  if (const kv::Tree* old = mine.get("OLD"))
-    for (const auto& [rank, entry] : old->children())
-      if (auto files = summary_files(*entry))
-        for (const auto& f : *files) removed.push_back(io::path::join(job.settings.prefix, f.name));
+  auto listed = [&](const kv::Tree* entries) {
+    if (entries)
+      for (const auto& [rank, entry] : entries->children())
+        if (auto files = summary_files(*entry))
+          for (const auto& f : *files) removed.push_back(io::path::join(job.settings.prefix, f.name));
+  };
+  listed(mine.get("OLD"));
+  listed(&rebuilt);
   for (const auto& path : removed) (void)io::remove_file(job.fs(), path);
   removed.insert(removed.end(), left.planned.begin(), left.planned.end());
   io::remove_emptied_dirs(job.fs(), job.settings.prefix, removed);
@@ -264,9 +271,10 @@ Status salvage_one(const Job& job, const CacheCatalog& cache, int id, int writer
   bool noroom = mpi::any_true(job.world, mine.has("NOROOM"));
   read_copied_facts(job, id, mine);
   kv::Tree copied = gather_copied(job, mine);
-  auto rebuilt = rebuild_lost(job, id, copied, writers);
+  kv::Tree made;  // the old ranks this process rebuilt, also if a later step fails
+  auto rebuilt = rebuild_lost(job, id, copied, writers, made);
   Status st = rebuilt ? record(job, desc, writers, copied, std::move(rebuilt).value()) : rebuilt.status();
-  if (!st.ok()) remove_copies(job, mine, left);
+  if (!st.ok()) remove_copies(job, mine, left, made);
   // Files the prefix could not take were counted lost: whatever failed next
   // is the prefix's doing, not the checkpoint's.
   if (!st.ok() && noroom)
