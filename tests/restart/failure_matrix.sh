@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scalable restart failure matrix (issue 4): for one redundancy scheme, kill a
+# Scalable restart failure matrix: for one redundancy scheme, kill a
 # job of 8 ranks on 4 simulated nodes after checkpoint step.30 (step.20 is in
 # the prefix too), change what the restart finds, and check where the next
 # run resumes and that it ends with the uninterrupted answer.
