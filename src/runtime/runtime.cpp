@@ -165,6 +165,11 @@ Status Runtime::setup(const Config& config, const mpi::Comm& world, const Launch
   SCR_ASSIGN_OR_RETURN(job.settings, agreed_settings(job.world, config));
   Settings& s = job.settings;
   log::set_debug_level(s.debug);
+  // Only where both are normal absolute paths does prefix_relative's common
+  // case hold as written: the names it joins need no normalizing then.
+  if (io::path::is_absolute(s.prefix) && io::path::is_absolute(s.working_dir) &&
+      io::path::normalize(s.prefix) == s.prefix && io::path::normalize(s.working_dir) == s.working_dir)
+    if (auto rel = io::path::relative_to(s.prefix, s.working_dir)) working_dir_in_prefix_ = *rel == "." ? "" : *rel;
   // The background flush is a second thread; the MPI standard allows one
   // only from the FUNNELED thread level on. An application that asked for
   // no thread support (the SINGLE level) gets synchronous flushes instead.

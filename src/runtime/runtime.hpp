@@ -77,20 +77,15 @@ class Runtime {
   // Fetch the newest loadable checkpoint from the prefix and offer it.
   Status offer_fetched();
   Result<std::string> prefix_relative(const std::string& name) const;
-  // The working directory relative to the prefix ("" when they are the
-  // same), nullopt when it lies outside; worked out once per prefix and
-  // working directory, for prefix_relative's common case.
-  const std::optional<std::string>& working_dir_in_prefix() const;
   int cached_by_name(const std::string& name);
 
   Job job_;  // filled by setup, read-only through ctx_ afterwards
   Context ctx_{job_};
   bool finalized_ = false;
-  struct WorkingDirInPrefix {
-    std::string prefix, working_dir;
-    std::optional<std::string> relative;
-  };
-  mutable std::optional<WorkingDirInPrefix> working_dir_in_prefix_;
+  // The working directory relative to the prefix ("" when they are the
+  // same), nullopt when it lies outside or either path is not a normal
+  // absolute one: worked out once in setup, for prefix_relative's common case.
+  std::optional<std::string> working_dir_in_prefix_;
 };
 
 }  // namespace scr::rt

@@ -118,20 +118,6 @@ Status Runtime::start_output(const std::string& name, int flags) {
   return Status::Ok();
 }
 
-const std::optional<std::string>& Runtime::working_dir_in_prefix() const {
-  const Settings& s = ctx_.settings;
-  auto& known = working_dir_in_prefix_;
-  if (!known || known->prefix != s.prefix || known->working_dir != s.working_dir) {
-    known = WorkingDirInPrefix{s.prefix, s.working_dir, std::nullopt};
-    // Only where both are normal absolute paths does the common case hold
-    // as written: the names it joins need no normalizing then.
-    if (io::path::is_absolute(s.prefix) && io::path::is_absolute(s.working_dir) &&
-        io::path::normalize(s.prefix) == s.prefix && io::path::normalize(s.working_dir) == s.working_dir)
-      if (auto rel = io::path::relative_to(s.prefix, s.working_dir)) known->relative = *rel == "." ? "" : *rel;
-  }
-  return known->relative;
-}
-
 Result<std::string> Runtime::prefix_relative(const std::string& name) const {
   if (name.empty()) return Error(Errc::invalid_argument, "empty file name");
   if (name.size() >= 1024) return Error(Errc::invalid_argument, "file name longer than SCR_MAX_FILENAME");
@@ -139,7 +125,7 @@ Result<std::string> Runtime::prefix_relative(const std::string& name) const {
   // then lie inside the prefix (docs/runtime.md#names).
   // The common case, once per file of a checkpoint of many: a plain relative
   // name (no "." or ".." in it) below a working directory inside the prefix.
-  const auto& cwd_in_prefix = working_dir_in_prefix();
+  const auto& cwd_in_prefix = working_dir_in_prefix_;
   if (cwd_in_prefix && !io::path::is_absolute(name) && io::path::is_normal(name)) {
     std::string rel = cwd_in_prefix->empty() ? name : *cwd_in_prefix + "/" + name;
     if (!str::starts_with(rel, ".scr/") && rel != ".scr") return rel;
