@@ -106,18 +106,17 @@ Status PendingFiles::commit() {
   // the renames: a temporary renamed over an existing file is complete on
   // disk first, so that name never shows a partial copy; a second syncfs
   // then makes the renames durable.
-  bool renames = false;
-  for (size_t i = 0; i < files_.size(); ++i)
-    renames = renames || logical_.parts()[i].path != io::path::join(dir_, files_[i].name);
   SCR_TRY(env_->sync_fs(dir_));
+  bool changed = false;  // by a rename or metadata set after that syncfs
   for (size_t i = 0; i < files_.size(); ++i) {
     std::string final_path = io::path::join(dir_, files_[i].name);
     const std::string& written = logical_.parts()[i].path;
     if (written != final_path) SCR_TRY(env_->rename(written, final_path));
     if (!logical_.meta_applied(i)) SCR_TRY(env_->set_meta(final_path, files_[i].meta));
+    changed = changed || written != final_path || !logical_.meta_applied(i);
   }
   committed_ = true;
-  if (renames) SCR_TRY(env_->sync_fs(dir_));  // the renames, durable in turn
+  if (changed) SCR_TRY(env_->sync_fs(dir_));  // those changes, durable in turn
   return Status::Ok();
 }
 
