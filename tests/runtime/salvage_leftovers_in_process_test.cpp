@@ -36,12 +36,8 @@ struct Scene {
     root = tmpl;
     prefix = root + "/prefix", cache = root + "/cache", cntl = root + "/cntl";
     EXPECT_TRUE(io::make_dirs(io::Env::posix(), prefix, 0700).ok());
-    settings = {
-        {"SCR_PREFIX", prefix},         {"SCR_CACHE_BASE", cache},       {"SCR_CNTL_BASE", cntl},
-        {"SCR_SIM_NODES", "n0,n1,n2,n3"}, {"SCR_CACHE_BYPASS", "0"},      {"SCR_COPY_TYPE", "XOR"},
-        {"SCR_SET_SIZE", "4"},          {"SCR_FLUSH", "0"},              {"SCR_JOB_ID", "sim"},
-        {"SCR_USER_NAME", "tester"},    {"SCR_SYSTEM_CONF_FILE", root + "/system.conf"},
-    };
+    settings = rt::testing::sim_settings(root);
+    settings["SCR_SET_SIZE"] = "4";
   }
   ~Scene() { (void)io::remove_tree(io::Env::posix(), root); }
   void lose(const std::string& node) const {

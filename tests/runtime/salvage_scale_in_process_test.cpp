@@ -68,22 +68,12 @@ Cost init_cost(int ranks, bool salvage) {
   EXPECT_NE(::mkdtemp(tmpl), nullptr);
   std::string root = tmpl, prefix = root + "/prefix", cache = root + "/cache", cntl = root + "/cntl";
   EXPECT_TRUE(io::make_dirs(io::Env::posix(), prefix, 0700).ok());
-  std::map<std::string, std::string> settings{
-      {"SCR_PREFIX", prefix},
-      {"SCR_CACHE_BASE", cache},
-      {"SCR_CNTL_BASE", cntl},
-      {"SCR_SIM_NODES", nodes(ranks)},
-      {"SCR_CACHE_BYPASS", "0"},
-      {"SCR_COPY_TYPE", "XOR"},
-      {"SCR_SET_SIZE", "8"},
-      {"SCR_FLUSH", "0"},
-      // Only the salvage: no restart at the new size, which reads the
-      // summary (a cost of its own).
-      {"SCR_FETCH", "0"},
-      {"SCR_JOB_ID", "sim"},
-      {"SCR_USER_NAME", "tester"},
-      {"SCR_SYSTEM_CONF_FILE", root + "/system.conf"},
-  };
+  std::map<std::string, std::string> settings = rt::testing::sim_settings(root);
+  settings["SCR_SIM_NODES"] = nodes(ranks);
+  settings["SCR_SET_SIZE"] = "8";
+  // Only the salvage: no restart at the new size, which reads the summary
+  // (a cost of its own).
+  settings["SCR_FETCH"] = "0";
   rt::Config cfg = config_from(settings, prefix);
   if (salvage) {
     mpi::InProcess(2 * ranks, kStack).run([&](mpi::Comm& world) {

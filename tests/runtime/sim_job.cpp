@@ -57,10 +57,14 @@ SimJob::SimJob() {
   cache_ = root_ + "/cache";
   cntl_ = root_ + "/cntl";
   EXPECT_TRUE(io::make_dirs(io::Env::posix(), prefix_, 0700).ok());
-  settings = {
-      {"SCR_PREFIX", prefix_},
-      {"SCR_CACHE_BASE", cache_},
-      {"SCR_CNTL_BASE", cntl_},
+  settings = sim_settings(root_);
+}
+
+std::map<std::string, std::string> sim_settings(const std::string& root) {
+  return {
+      {"SCR_PREFIX", root + "/prefix"},
+      {"SCR_CACHE_BASE", root + "/cache"},
+      {"SCR_CNTL_BASE", root + "/cntl"},
       {"SCR_SIM_NODES", "n0,n1,n2,n3"},
       {"SCR_CACHE_BYPASS", "0"},
       {"SCR_COPY_TYPE", "XOR"},
@@ -68,7 +72,7 @@ SimJob::SimJob() {
       {"SCR_JOB_ID", "sim"},
       {"SCR_USER_NAME", "tester"},
       // No system file of this machine may leak into the test.
-      {"SCR_SYSTEM_CONF_FILE", root_ + "/system.conf"},
+      {"SCR_SYSTEM_CONF_FILE", root + "/system.conf"},
   };
 }
 

@@ -66,6 +66,11 @@ class SimJob {
   std::string root_, prefix_, cache_, cntl_;
 };
 
+// The settings of a simulated job of four nodes (n0..n3, XOR, cache only,
+// no flush) whose prefix, caches and control directories lie below `root`
+// (root/prefix, root/cache, root/cntl).
+std::map<std::string, std::string> sim_settings(const std::string& root);
+
 // The configuration a process loads whose environment holds exactly
 // `settings`, working in `cwd`.
 Config config_from(const std::map<std::string, std::string>& settings, const std::string& cwd);
