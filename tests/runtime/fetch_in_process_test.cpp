@@ -8,6 +8,8 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 
 #include "sim_job.hpp"
 
@@ -62,16 +64,16 @@ TEST(RuntimeInProcess, AFetchedSingleCheckpointKeepsItsChecksumsInCache) {
   job.checkpoint("ckpt.1");
   job.lose_every_node();
   // The fetch reads each file from the prefix once; nothing in cache is
-  // read again for its checksum.
-  job.before_init = [](io::FaultEnv& fs) { fs.count_reads("/cache/"); };
-  std::atomic<int> cache_reads{0};
+  // read again for its checksum (the application's reads are its own).
+  job.before_init = [](io::FaultEnv& fs) { fs.count_reads("rank_"); };
+  std::atomic<int> data_reads{0};
   job.run([&](mpi::Comm& world, Runtime& rt) {
-    cache_reads += inject_faults(rt).reads();
+    data_reads += inject_faults(rt).reads();
     EXPECT_EQ(restart_and_verify(rt, world.rank()), "ckpt.1");
     EXPECT_TRUE(rt.finalize().ok());
   });
   job.before_init = nullptr;
-  EXPECT_EQ(cache_reads, 0) << "fetched files were read again in cache";
+  EXPECT_EQ(data_reads, SimJob::kRanks) << "fetched files were read again in cache";
   // Without the prefix copy, only the cache can serve the next restart.
   fs::remove_all(fs::path(job.prefix()) / "ckpt.1");
   job.restart_from("ckpt.1");
@@ -117,6 +119,86 @@ TEST(RuntimeInProcess, AFetchedCheckpointIsProtectedWellEnoughToRebuildANode) {
     EXPECT_EQ(st.st_mtim.tv_sec, mtime.tv_sec);
     EXPECT_EQ(st.st_mtim.tv_nsec, mtime.tv_nsec);
   }
+}
+
+// Every redundancy file below `dir`, by file name.
+std::map<std::string, fs::path> redundancy_files_below(const fs::path& dir) {
+  std::map<std::string, fs::path> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file() && e.path().filename().string().starts_with("reddesc.")) out[e.path().filename()] = e.path();
+  return out;
+}
+
+std::string bytes_of(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// How many of the cached redundancy files are byte for byte the ones the
+// flush left in the prefix (one per rank when the fetch took them back; an
+// encode writes headers with the copies' own access and change times).
+int cached_as_flushed(const SimJob& job) {
+  auto flushed = redundancy_files_below(fs::path(job.prefix()) / ".scr");
+  auto cached = redundancy_files_below(fs::path(job.prefix()).parent_path() / "cache");
+  int same = 0;
+  for (const auto& [name, path] : cached)
+    if (flushed.count(name) && bytes_of(path) == bytes_of(flushed[name])) ++same;
+  return same;
+}
+
+// A flushed checkpoint fetched by a job with the same sets takes its
+// redundancy files back from the prefix instead of encoding again, and
+// they protect the cached copy: with the prefix copy gone, a node lost
+// after the fetch is rebuilt from the cache.
+TEST(RuntimeInProcess, AFetchTakesBackTheRedundancyFlushedWithTheCheckpoint) {
+  for (const char* scheme : {"XOR", "RS", "SINGLE"}) {
+    SCOPED_TRACE(scheme);
+    SimJob job;
+    job.set("SCR_COPY_TYPE", scheme);
+    job.set("SCR_FLUSH", "1");
+    job.checkpoint("ckpt.1");
+    job.lose_every_node();
+    job.restart_from("ckpt.1");
+    EXPECT_EQ(cached_as_flushed(job), SimJob::kRanks);
+    if (std::string(scheme) == "SINGLE") continue;  // nothing to rebuild from
+    fs::remove_all(fs::path(job.prefix()) / "ckpt.1");
+    job.lose_node(1);
+    job.restart_from("ckpt.1");
+  }
+}
+
+// PARTNER's redundancy file is a whole copy of its neighbours' files: the
+// fetch encodes again rather than read it from the prefix.
+TEST(RuntimeInProcess, AFetchEncodesPartnerAgain) {
+  SimJob job;
+  job.set("SCR_COPY_TYPE", "PARTNER");
+  job.set("SCR_FLUSH", "1");
+  job.checkpoint("ckpt.1");
+  job.lose_every_node();
+  job.restart_from("ckpt.1");
+  EXPECT_EQ(cached_as_flushed(job), 0);
+}
+
+// A flushed parity that no longer matches its CRC32C is never taken back:
+// the fetch encodes again, and a node lost afterwards is rebuilt right.
+TEST(RuntimeInProcess, AFetchEncodesAgainWhenTheFlushedParityIsDamaged) {
+  SimJob job;
+  job.set("SCR_FLUSH", "1");
+  job.checkpoint("ckpt.1");
+  for (const auto& [name, path] : redundancy_files_below(fs::path(job.prefix()) / ".scr")) {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(0, std::ios::end);
+    auto size = static_cast<std::streamoff>(f.tellg());
+    ASSERT_GT(size, 4096) << name;
+    f.seekp(size - 1);  // the last byte of the parity: the header stays valid
+    f.put('\x5a');
+  }
+  job.lose_every_node();
+  job.restart_from("ckpt.1");
+  EXPECT_EQ(cached_as_flushed(job), 0);
+  fs::remove_all(fs::path(job.prefix()) / "ckpt.1");
+  job.lose_node(3);
+  job.restart_from("ckpt.1");
 }
 
 }  // namespace

@@ -106,6 +106,11 @@ TEST(SummaryCodec, RefusesEveryMalformedShape) {
   add_file(bad_red, 0, "a", "x", true);
   rt::add_summary_redundancy(*bad_red.at({"RANK", "0"}), "../../x", 3);
   cases.emplace_back("a redundancy name with a path", bad_red);
+  kv::Tree bad_red_crc = summary_tree(1);
+  add_file(bad_red_crc, 0, "a", "x", true);
+  rt::add_summary_redundancy(*bad_red_crc.at({"RANK", "0"}), "red", 3);
+  bad_red_crc.at({"RANK", "0", "REDFILE", "red"})->set("CRC", "8589934591");
+  cases.emplace_back("a redundancy CRC beyond 32 bits", bad_red_crc);
   for (auto& [what, tree] : cases)
     EXPECT_EQ(rt::Summary::parse(std::move(tree), "s").status().code(), Errc::corrupt) << what;
 }
@@ -123,7 +128,9 @@ TEST(SummaryCodec, WritesAndReadsBack) {
     f.size = 10u + static_cast<uint64_t>(r);
     f.crc = 42u + static_cast<uint32_t>(r);
     rt::set_summary_files(entry, {f});
-    rt::add_summary_redundancy(entry, "red_" + std::to_string(r), 5);
+    // Rank 0's with its CRC32C, rank 1's without (an older summary's).
+    rt::add_summary_redundancy(entry, "red_" + std::to_string(r), 5,
+                               r == 0 ? std::optional<uint32_t>(0xfeedbeef) : std::nullopt);
     s.set_rank(r, std::move(entry));
   }
   std::filesystem::create_directories(dir.path() + "/.scr/scr.dataset.7");
@@ -141,6 +148,11 @@ TEST(SummaryCodec, WritesAndReadsBack) {
   ASSERT_TRUE(red.ok());
   ASSERT_EQ(red->size(), 1u);
   EXPECT_EQ((*red)[0].name, "red_0");
+  EXPECT_EQ((*red)[0].crc, 0xfeedbeefu);
+  auto older = rt::summary_redundancy(back->rank(1));
+  ASSERT_TRUE(older.ok());
+  ASSERT_EQ(older->size(), 1u);
+  EXPECT_FALSE((*older)[0].crc.has_value());
   EXPECT_EQ(rt::Summary::read(io::Env::posix(), dir.path(), 8).status().code(), Errc::not_found);
   // A file that does not parse is a damaged summary, SCR++'s own or, without
   // it, the one in SCR 3.1's layout beside it.

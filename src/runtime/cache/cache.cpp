@@ -10,9 +10,6 @@
 
 namespace scr::rt {
 
-namespace {
-
-// The set of a protection (collective over world when it is not built yet).
 Result<const ProtectionSet*> protection_set(const Job& job, ProtectionSets& sets, const RedDesc& p) {
   if (auto it = sets.find(&p); it != sets.end()) return &it->second;
   auto group_name = job.settings.groups.member_key(job.id.node, p.group);
@@ -26,8 +23,6 @@ Result<const ProtectionSet*> protection_set(const Job& job, ProtectionSets& sets
     if (auto t = kv::decode(encoded[i])) descs.put(std::to_string(set.members()[i]), std::move(t).value());
   return &sets.emplace(&p, ProtectionSet{std::move(set), std::move(descs)}).first->second;
 }
-
-}  // namespace
 
 Status build_protection_sets(const Job& job, ProtectionSets& sets) {
   // A bypass descriptor writes to the prefix and protects nothing in cache

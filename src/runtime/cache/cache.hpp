@@ -35,6 +35,10 @@ using WaitFlushed = std::function<Status(int id)>;
 // descriptors at Init.
 Status build_protection_sets(const Job& job, ProtectionSets& sets);
 
+// The set of descriptor `p`, built now (collective over the job) when
+// build_protection_sets did not (a bypass descriptor's, for a fetch).
+Result<const ProtectionSet*> protection_set(const Job& job, ProtectionSets& sets, const RedDesc& p);
+
 // Collective. Apply the protection to dataset `id` (files already recorded
 // in the catalog) and record every set member's redundancy descriptor with
 // it, so a member whose node is lost can be told its own.

@@ -67,7 +67,8 @@ Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string
       if (job.progress) job.progress->store(before + copied);
     };
     uint32_t crc = 0;
-    bool want_crc = item.app_file && (job.crc || item.expect_crc);
+    // Redundancy files always: a fetch takes one back only when it matches.
+    bool want_crc = !item.app_file || job.crc || item.expect_crc;
     opt.crc32c = want_crc ? &crc : nullptr;
     // Checked in the copy's one pass, before the destination is replaced: a
     // file damaged in cache never overwrites anything in the prefix.
@@ -84,7 +85,7 @@ Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string
       f.size = bytes;
       if (want_crc) f.crc = crc;
     } else {
-      add_summary_redundancy(mine, io::path::basename(item.dst), bytes);
+      add_summary_redundancy(mine, io::path::basename(item.dst), bytes, crc);
     }
     synced.insert(io::path::dirname(item.dst));
   }

@@ -45,13 +45,22 @@ Result<std::vector<SummaryRedFile>> summary_redundancy(const kv::Tree& rank_entr
     if (!size) return Error(Errc::corrupt, "redundancy file " + name + " has no valid SIZE");
     if (!io::path::is_plain_name(name))
       return Error(Errc::corrupt, "redundancy file name '" + name + "' is not a plain file name");
-    out.push_back({name, *size});
+    std::optional<uint32_t> crc;
+    if (meta->has("CRC")) {
+      auto value = meta->get_uint("CRC");
+      if (!value || *value > UINT32_MAX) return Error(Errc::corrupt, "redundancy file " + name + " has no valid CRC");
+      crc = static_cast<uint32_t>(*value);
+    }
+    out.push_back({name, *size, crc});
   }
   return out;
 }
 
-void add_summary_redundancy(kv::Tree& rank_entry, const std::string& name, uint64_t size) {
-  rank_entry.child("REDFILE").child(name).set_uint("SIZE", size);
+void add_summary_redundancy(kv::Tree& rank_entry, const std::string& name, uint64_t size,
+                            std::optional<uint32_t> crc) {
+  kv::Tree& entry = rank_entry.child("REDFILE").child(name);
+  entry.set_uint("SIZE", size);
+  if (crc) entry.set_uint("CRC", *crc);
 }
 
 Summary::Summary(const kv::Tree& desc, int writers) : writers_(writers) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,9 +36,13 @@ void set_summary_files(kv::Tree& rank_entry, const std::vector<kv::FileRecord>& 
 struct SummaryRedFile {
   std::string name;
   uint64_t size = 0;
+  // CRC32C of the whole file as flushed (absent in summaries of older
+  // SCR++ versions, and for files rebuilt in the prefix).
+  std::optional<uint32_t> crc;
 };
 Result<std::vector<SummaryRedFile>> summary_redundancy(const kv::Tree& rank_entry);
-void add_summary_redundancy(kv::Tree& rank_entry, const std::string& name, uint64_t size);
+void add_summary_redundancy(kv::Tree& rank_entry, const std::string& name, uint64_t size,
+                            std::optional<uint32_t> crc = std::nullopt);
 
 class Summary {
  public:

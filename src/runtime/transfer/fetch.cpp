@@ -14,6 +14,7 @@
 #include "runtime/cache/outcome.hpp"
 #include "runtime/job/index_edit.hpp"
 #include "runtime/prefix/summary.hpp"
+#include "runtime/transfer/fetch_redundancy.hpp"
 #include "runtime/transfer/rescale.hpp"
 
 namespace scr::rt {
@@ -64,8 +65,11 @@ Status verify(const std::string& src, const kv::FileRecord& f, uint64_t bytes, u
 // `described` receives the copies in the form redset::describe_files gives,
 // taken from each copy as it was written (no second stat per file), with the
 // checksums they were just checked against.
+// `red`, when given, is this process's flushed redundancy file, copied
+// after the files (in the same turn at the prefix); it is reset if it
+// cannot be, and the fetch goes on.
 Status load_files(const Job& job, CacheCatalog& cache, int id, const kv::Tree& mine, const std::string& dir, bool in_place,
-                  std::optional<kv::Tree>* described) {
+                  std::optional<kv::Tree>* described, std::optional<FlushedRedundancy>& red) {
   SCR_ASSIGN_OR_RETURN(std::vector<kv::FileRecord> files, summary_files(mine));
   io::CopyOptions opt;
   opt.piece_size = job.settings.piece_size;
@@ -114,6 +118,7 @@ Status load_files(const Job& job, CacheCatalog& cache, int id, const kv::Tree& m
     f.shared = false;
     f.attrs.reset();
   }
+  if (red && !copy_flushed_redundancy(job.fs(), *red).ok()) red.reset();
   if (!in_place) SCR_TRY(job.fs().sync_fs(dir));
   cache.record_fetched(id, files);
   if (!in_place) *described = redset::files_tree(copies);
@@ -139,20 +144,29 @@ Status try_fetch(const Job& job, FetchInto& into, int id) {
   std::string dir = cache.dataset_dir(p.store, id);
   // A dataset written with cache bypass, or SCR_FETCH_BYPASS: read in place.
   bool in_place = job.settings.fetch_bypass || info.bypass;
+  // Fetched into cache, it is protected there with the sets of this job: by
+  // the redundancy files flushed with it where they fit, else encoded again.
+  const ProtectionSet* ps = nullptr;
+  std::optional<FlushedRedundancy> red;
+  if (!in_place) {
+    SCR_ASSIGN_OR_RETURN(ps, protection_set(job, into.sets, p));
+    red = flushed_redundancy(job, ps->set, id, mine, dir);
+  }
   cache.begin_fetch(id, desc, p.store, in_place);
   Status st = in_place ? Status::Ok() : io::make_dirs(job.fs(), dir, 0700);
   std::optional<kv::Tree> described;
   // SCR_FETCH_WIDTH processes read the prefix at a time (every process takes
   // its turn, whatever its own state, so the turns never stall).
   st = mpi::in_turns(job.world, job.settings.fetch_width,
-                     [&] { return st.ok() ? load_files(job, cache, id, mine, dir, in_place, &described) : st; });
+                     [&] { return st.ok() ? load_files(job, cache, id, mine, dir, in_place, &described, red) : st; });
   st = mpi::agree(job.world, st);
   if (!st.ok()) {
+    if (red) (void)io::remove_file(job.fs(), red->dst);
     (void)delete_cached(job, cache, id);
     return st;
   }
-  // Fetched into cache: protect it like a new checkpoint.
-  if (!in_place) SCR_TRY(protect_dataset(job, cache, into.sets, id, p, std::move(described)));
+  if (!in_place && !adopt_flushed_redundancy(job, cache, *ps, id, red, *described))
+    SCR_TRY(protect_dataset(job, cache, into.sets, id, p, std::move(described)));
   SCR_TRY(cache.transition(id, CacheState::flushed));  // it came from the prefix
   return cache.commit_agreed(job.world);
 }
