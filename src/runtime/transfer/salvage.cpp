@@ -50,6 +50,9 @@ int old_size(const Job& job, const CacheCatalog& cache, int id) {
 // copied, and every destination it planned, whose directories it made.
 struct LeftBehind {
   std::vector<std::string> copied, planned;
+  // The held-back replacements of the ranks copied whole: put in place only
+  // once the checkpoint is whole everywhere (flush.hpp, end_flush).
+  Deferred deferred;
 };
 
 // Step 1, local: copy the old ranks' files this process holds. Returns
@@ -64,8 +67,10 @@ kv::Tree copy_held(const Job& job, const CacheCatalog& cache, int id, LeftBehind
     std::string rank = std::to_string(fm->owner());
     FlushJob plan = plan_copies(job.settings, cache, *fm, id);
     std::vector<std::string> finished;
-    auto copied = run_copies(job.fs(), plan, job.settings.prefix, &finished);
+    Deferred deferred;  // this rank's alone: a failed copy drops only its own
+    auto copied = run_copies(job.fs(), plan, job.settings.prefix, deferred, &finished);
     if (copied) {
+      left.deferred.absorb(std::move(deferred));
       out.child("OLD").put(rank, std::move(copied).value());
     } else {
       // Rebuilt in place if the checkpoint can be made whole; removed with
@@ -243,13 +248,20 @@ Status record(const Job& job, const kv::Tree& desc, int writers, const kv::Tree&
 // finished, those it rebuilt there, and the directories left empty (an empty step.30/
 // would pass for a checkpoint). A planned file a failed copy never reached
 // is not touched: only its directory goes, and only if empty.
-void remove_copies(const Job& job, const kv::Tree& mine, const LeftBehind& left, const kv::Tree& rebuilt) {
+// A name whose copy was held back still holds an older dataset's file: it
+// stays, and so does the temporary's directory (it holds that file).
+void remove_copies(const Job& job, const kv::Tree& mine, LeftBehind& left, const kv::Tree& rebuilt) {
+  std::set<std::string> older;
+  for (const auto& f : left.deferred.files) older.insert(f.dst);
+  drop_deferred(job.fs(), left.deferred);
   std::vector<std::string> removed = left.copied;
   auto listed = [&](const kv::Tree* entries) {
     if (entries)
       for (const auto& [rank, entry] : entries->children())
         if (auto files = summary_files(*entry))
-          for (const auto& f : *files) removed.push_back(io::path::join(job.settings.prefix, f.name));
+          for (const auto& f : *files)
+            if (std::string p = io::path::join(job.settings.prefix, f.name); !older.count(p))
+              removed.push_back(std::move(p));
   };
   listed(mine.get("OLD"));
   listed(&rebuilt);
@@ -273,7 +285,10 @@ Status salvage_one(const Job& job, const CacheCatalog& cache, int id, int writer
   kv::Tree copied = gather_copied(job, mine);
   kv::Tree made;  // the old ranks this process rebuilt, also if a later step fails
   auto rebuilt = rebuild_lost(job, id, copied, writers, made);
-  Status st = rebuilt ? record(job, desc, writers, copied, std::move(rebuilt).value()) : rebuilt.status();
+  // Whole everywhere: the older files of the names it reuses are replaced
+  // only now, before the summary and index record it.
+  Status st = rebuilt ? replace_deferred_everywhere(job, left.deferred) : rebuilt.status();
+  if (st.ok()) st = record(job, desc, writers, copied, std::move(rebuilt).value());
   if (!st.ok()) remove_copies(job, mine, left, made);
   // Files the prefix could not take were counted lost: whatever failed next
   // is the prefix's doing, not the checkpoint's.
