@@ -167,4 +167,35 @@ TEST(SalvageInProcess, AFailedSalvageLeavesAnOlderCheckpointOfTheSameNames) {
     EXPECT_FALSE(io::is_temp_name(e.path().filename().string())) << e.path();
 }
 
+// The same names, one node lost: old rank 3's files are rebuilt from the
+// copies, which must therefore hold the newer checkpoint's bytes at their
+// names before the rebuild reads them. The salvage makes "two" whole and the
+// job restarts from it.
+TEST(SalvageInProcess, ASalvageRebuildsFromCopiesThatReuseAnOlderCheckpointsNames) {
+  Scene scene;
+  write_named(scene, "one", 'o', true);
+  write_named(scene, "two", 't', false);
+  scene.lose("n3");
+  scene.settings["SCR_SIM_NODES"] = "n0,n1,n2";
+  mpi::InProcess(3, kStack).run([&](mpi::Comm& world) {
+    auto rt = rt::Runtime::init(rt::testing::config_from(scene.settings, scene.prefix), world);
+    ASSERT_TRUE(rt.ok()) << rt.status().to_string();
+    bool have = false;
+    std::string name;
+    EXPECT_TRUE((*rt)->have_restart(&have, &name).ok());
+    EXPECT_TRUE(have);
+    EXPECT_EQ(name, "two");
+    EXPECT_TRUE((*rt)->finalize().ok());
+  });
+  for (int r = 0; r < 4; ++r)
+    for (const char* f : {"a.dat", "b.dat"}) {
+      std::string path = scene.prefix + "/ckpt/r" + std::to_string(r) + "/" + f;
+      auto bytes = io::read_file(io::Env::posix(), path);
+      ASSERT_TRUE(bytes.ok()) << bytes.status().to_string();
+      EXPECT_EQ(*bytes, std::string(5000, 't')) << path;
+    }
+  for (const auto& e : fs::recursive_directory_iterator(scene.prefix))
+    EXPECT_FALSE(io::is_temp_name(e.path().filename().string())) << e.path();
+}
+
 }  // namespace

@@ -109,6 +109,11 @@ struct HeldBack {
     for (const auto& f : more.files) temp_of[f.dst] = f.temp;
     files.absorb(std::move(more));
   }
+  // Every held-back copy put in place: the older files are replaced.
+  Status replace() {
+    temp_of.clear();
+    return rt::replace_deferred(env, files);
+  }
   // Where the bytes copied for `path` are now.
   std::string where(const std::string& path) const {
     auto it = temp_of.find(path);
@@ -202,6 +207,11 @@ Result<Saved> save_dataset(io::Env& env, const Options& o, Caches& caches,
   HeldBack held{env, {}, {}};
   SCR_TRY(copy_intact(caches, ds, intact, progress, &entries, &suspects, &saved));
   held.add(take_deferred(o.prefix, ds.id, entries));
+  // A rebuild of lost ranks reads the copies at their names: held-back
+  // copies take them first, so that the checkpoint being scavenged comes
+  // before the older one whose names it reuses (should the rebuild then
+  // fail, that one has lost those files, as before copies were held back).
+  if (entries.size() < static_cast<size_t>(ds.world_ranks) || !suspects.empty()) SCR_TRY(held.replace());
   offline::Survey in_prefix =
       offline::survey(env, prefix_places(o.prefix, ds.id, entries), suspects);
   SCR_TRY(in_prefix.verdict());
@@ -212,7 +222,7 @@ Result<Saved> save_dataset(io::Env& env, const Options& o, Caches& caches,
   SCR_TRY(check_all_there(env, o, ds.id, in_prefix, entries, held, &saved));
   // The whole dataset is there: only now are older files of its names
   // replaced, before the summary and index record it.
-  SCR_TRY(rt::replace_deferred(env, held.files));
+  SCR_TRY(held.replace());
   SCR_TRY(rt::edit_prefix_index(env, o.prefix, [&](rt::PrefixIndex& idx) -> Status {
     SCR_ASSIGN_OR_RETURN(saved.current,
                          rt::record_flushed(env, o.prefix, idx, ds.desc, ds.world_ranks, entries,

@@ -198,10 +198,13 @@ Result<std::map<int, kv::Tree>> rebuild_share(const Job& job, int id, const kv::
 // processes in turn, each given only its sets' members' places; the
 // verdict is agreed by everyone. Returns the summary entries of the ranks
 // this process rebuilt.
+// `deferred`: this process's held-back copies, put in place before any
+// rebuild reads them.
 // `made` receives this process's rebuilt old ranks (as the result lists
 // them) even when another process failed: whatever fails after the rebuild,
 // the files it wrote into the prefix are known, to be removed.
-Result<kv::Tree> rebuild_lost(const Job& job, int id, const kv::Tree& copied, int writers, kv::Tree& made) {
+Result<kv::Tree> rebuild_lost(const Job& job, int id, const kv::Tree& copied, int writers, kv::Tree& made,
+                              Deferred& deferred) {
   std::vector<kv::Tree> shares;
   Status st;
   if (job.rank() == 0) {
@@ -210,6 +213,11 @@ Result<kv::Tree> rebuild_lost(const Job& job, int id, const kv::Tree& copied, in
   }
   SCR_TRY(mpi::agree(job.world, st));
   kv::Tree share = mpi::scatter_trees(job.world, shares, 0);
+  // The rebuild reads the copies at their names: held-back copies take
+  // them first. The newer checkpoint, which only the cache holds, comes
+  // before the older one whose names it reuses (should the rebuild then
+  // fail, that one has lost those files, as before copies were held back).
+  if (mpi::any_true(job.world, share.has("SET"))) SCR_TRY(replace_deferred_everywhere(job, deferred));
   auto rebuilt = rebuild_share(job, id, share);
   if (rebuilt)
     for (auto& [rank, entry] : *rebuilt) made.put(std::to_string(rank), std::move(entry));
@@ -284,9 +292,9 @@ Status salvage_one(const Job& job, const CacheCatalog& cache, int id, int writer
   read_copied_facts(job, id, mine);
   kv::Tree copied = gather_copied(job, mine);
   kv::Tree made;  // the old ranks this process rebuilt, also if a later step fails
-  auto rebuilt = rebuild_lost(job, id, copied, writers, made);
-  // Whole everywhere: the older files of the names it reuses are replaced
-  // only now, before the summary and index record it.
+  // The older files of the names the checkpoint reuses are replaced once it
+  // is whole everywhere, before the summary and index record it.
+  auto rebuilt = rebuild_lost(job, id, copied, writers, made, left.deferred);
   Status st = rebuilt ? replace_deferred_everywhere(job, left.deferred) : rebuilt.status();
   if (st.ok()) st = record(job, desc, writers, copied, std::move(rebuilt).value());
   if (!st.ok()) remove_copies(job, mine, left, made);
