@@ -8,6 +8,7 @@
 #include <memory>
 #include <set>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "common/crc32c.hpp"
@@ -18,6 +19,9 @@
 
 namespace scr::io {
 namespace {
+
+// Every temporary that replaces a file whole carries this before its pid.
+constexpr std::string_view kTempInfix = ".tmp.";
 
 std::string octal(uint32_t mode) {
   char buf[16];
@@ -41,11 +45,18 @@ Status check_own_dir(const std::string& dir, const FileInfo& info, bool closed_t
   return Status::Ok();
 }
 
+}  // namespace
+
 std::string temp_name(const std::string& path) {
-  return path + ".tmp." + std::to_string(::getpid());
+  return path + std::string(kTempInfix) + std::to_string(::getpid());
 }
 
-}  // namespace
+bool is_temp_name(const std::string& name) {
+  auto at = name.rfind(kTempInfix);
+  if (at == std::string::npos || at == 0) return false;
+  std::string_view pid = std::string_view(name).substr(at + kTempInfix.size());
+  return !pid.empty() && pid.find_first_not_of("0123456789") == std::string_view::npos;
+}
 
 Status write_file_atomic(Env& env, const std::string& path, const std::string& bytes,
                          uint32_t perms) {
@@ -293,6 +304,7 @@ Result<uint64_t> copy_file(Env& env, const std::string& src, const std::string& 
   auto out = open_in(env, options.dst_dir, dst, OpenMode::create_excl, perms);
   if (!out) {
     written = temp_name(dst);
+    if (options.defer) SCR_TRY(options.defer(written));
     out = open_in(env, options.dst_dir, written, OpenMode::create, perms);
     if (!out) return out.status();
   }
@@ -316,14 +328,15 @@ Result<uint64_t> copy_file(Env& env, const std::string& src, const std::string& 
   }
   Status closed = (*out)->close();
   if (st.ok()) st = closed;
-  if (st.ok() && written != dst) st = env.rename(written, dst);
+  if (st.ok() && written != dst && !options.defer) st = env.rename(written, dst);
   if (!st.ok()) {
     (void)env.unlink(written);
     return st;
   }
   // Without this the new name may be lost on power failure, after the
-  // caller already recorded the copy as done.
-  if (options.fsync && options.sync_dir) SCR_TRY(env.sync_dir(path::dirname(dst)));
+  // caller already recorded the copy as done. (A deferred temporary is
+  // made durable by its rename's sync.)
+  if (options.fsync && options.sync_dir && written == dst) SCR_TRY(env.sync_dir(path::dirname(dst)));
   if (options.crc32c) *options.crc32c = *crc;
   return meta.size;
 }

@@ -70,6 +70,11 @@ void remove_emptied_dirs(Env& env, const std::string& top, const std::vector<std
 // Delete a file if present; missing is not an error.
 Status remove_file(Env& env, const std::string& path);
 
+// The temporary beside `path` that replaces it whole: `<path>.tmp.<pid>`.
+std::string temp_name(const std::string& path);
+// Whether `name` (a file name or path) is such a temporary.
+bool is_temp_name(const std::string& name);
+
 // stat of an open file (File::info), by its path where the file cannot say.
 Result<FileInfo> info_of(Env& env, File& f);
 
@@ -93,10 +98,18 @@ struct CopyOptions {
   Dir* dst_dir = nullptr;
   // Called after each piece with bytes copied so far; may sleep to throttle.
   std::function<void(uint64_t)> progress;
+  // When set, an existing dst is not replaced: defer(temporary) is called
+  // before the temporary is created (so that the caller can record it where
+  // a later job finds it), and the complete temporary is left in place for
+  // the caller to rename over dst once it knows it wants to (a flush: when
+  // the whole dataset got through). A failing defer fails the copy. A dst
+  // that does not exist costs nothing more: it is written in place.
+  std::function<Status(const std::string& temporary)> defer;
 };
 // Stream src to dst in pieces; never holds the whole file in memory. A new
 // dst is written in place, an existing one replaced by rename of a complete
-// temporary. Returns the number of bytes copied.
+// temporary (or left to the caller: CopyOptions::defer). Returns the number
+// of bytes copied.
 Result<uint64_t> copy_file(Env& env, const std::string& src, const std::string& dst,
                            const CopyOptions& options = {});
 // CRC32C of a whole file, streamed. piece_size (also CopyOptions::piece_size)

@@ -11,6 +11,7 @@
 #include "common/crc32c.hpp"
 #include "io/env.hpp"
 #include "kvtree/tree.hpp"
+#include "runtime/prefix/deferred.hpp"
 #include "runtime/prefix/flush_copy.hpp"
 #include "runtime/prefix/summary.hpp"
 
@@ -26,7 +27,7 @@ void write(const std::string& path, const std::string& text) {
 rt::FlushJob job_for(const std::string& cache, const std::string& prefix, uint32_t crc) {
   rt::FlushJob job;
   job.id = 7;
-  job.dirs = {prefix + "/ckpt"};
+  job.dirs = {prefix + "/ckpt", prefix + "/.scr"};
   job.items.push_back({cache + "/ckpt/rank_0.dat", prefix + "/ckpt/rank_0.dat", true, crc});
   return job;
 }
@@ -37,7 +38,8 @@ TEST(FlushCopy, CopiesAFileMatchingItsRecordedCrc) {
   std::string text = "checkpoint data of rank 0";
   write(cache + "/ckpt/rank_0.dat", text);
   uint32_t crc = crc32c(text.data(), text.size());
-  auto got = rt::run_copies(io::Env::posix(), job_for(cache, prefix, crc), prefix);
+  rt::Deferred deferred;
+  auto got = rt::run_copies(io::Env::posix(), job_for(cache, prefix, crc), prefix, deferred);
   ASSERT_TRUE(got.ok()) << got.status().to_string();
   auto files = rt::summary_files(*got);
   ASSERT_TRUE(files.ok()) << files.status().to_string();
@@ -46,6 +48,7 @@ TEST(FlushCopy, CopiesAFileMatchingItsRecordedCrc) {
   EXPECT_EQ(files->front().crc, crc);
   EXPECT_EQ(files->front().size, text.size());
   EXPECT_TRUE(std::filesystem::exists(prefix + "/ckpt/rank_0.dat"));
+  EXPECT_TRUE(deferred.empty()) << "a new name was held back";
 }
 
 TEST(FlushCopy, RefusesAFileChangedSinceComplete) {
@@ -56,12 +59,14 @@ TEST(FlushCopy, RefusesAFileChangedSinceComplete) {
   write(cache + "/ckpt/rank_0.dat", "checkpoint data of rank 1");  // same size, other bytes
   // An older flush left a file of that name: it must survive the refused copy.
   write(prefix + "/ckpt/rank_0.dat", "older flushed data");
-  auto got = rt::run_copies(io::Env::posix(), job_for(cache, prefix, crc), prefix);
+  rt::Deferred deferred;
+  auto got = rt::run_copies(io::Env::posix(), job_for(cache, prefix, crc), prefix, deferred);
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.status().code(), Errc::corrupt);
   std::ifstream in(prefix + "/ckpt/rank_0.dat");
   std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(kept, "older flushed data");
+  EXPECT_TRUE(deferred.empty()) << "the failed copy left its temporary";
 }
 
 // SCR_CRC_ON_FLUSH=0 turns off the summary CRC of files without a recorded
@@ -72,7 +77,75 @@ TEST(FlushCopy, RecordedCrcIsCheckedEvenWithCrcOnFlushOff) {
   write(cache + "/ckpt/rank_0.dat", "bytes");
   rt::FlushJob job = job_for(cache, prefix, crc32c("BYTES", 5));
   job.crc = false;
-  EXPECT_EQ(rt::run_copies(io::Env::posix(), job, prefix).status().code(), Errc::corrupt);
+  rt::Deferred deferred;
+  EXPECT_EQ(rt::run_copies(io::Env::posix(), job, prefix, deferred).status().code(), Errc::corrupt);
+}
+
+std::string read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+size_t entries_in(const std::string& dir) {
+  size_t n = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++n;
+  return n;
+}
+
+// A name an older dataset's file holds: the copy keeps its temporary beside
+// it, noted in the prefix's .scr, and the older file stays until the caller
+// puts the new one in place (or drops it).
+TEST(FlushCopy, AnExistingDestinationIsReplacedOnlyWhenTheCallerSays) {
+  for (bool replace : {true, false}) {
+    SCOPED_TRACE(replace ? "replaced" : "dropped");
+    scr::testing::TempDir dir;
+    std::string cache = dir.path() + "/cache", prefix = dir.path() + "/prefix";
+    std::string text = "checkpoint data of rank 0";
+    write(cache + "/ckpt/rank_0.dat", text);
+    write(prefix + "/ckpt/rank_0.dat", "older flushed data");
+    rt::Deferred deferred;
+    auto got = rt::run_copies(io::Env::posix(), job_for(cache, prefix, crc32c(text.data(), text.size())),
+                              prefix, deferred);
+    ASSERT_TRUE(got.ok()) << got.status().to_string();
+    EXPECT_EQ(read(prefix + "/ckpt/rank_0.dat"), "older flushed data");
+    ASSERT_EQ(deferred.files.size(), 1u);
+    EXPECT_EQ(deferred.files[0].dst, prefix + "/ckpt/rank_0.dat");
+    EXPECT_EQ(read(deferred.files[0].temp), text);
+    ASSERT_EQ(deferred.lists.size(), 1u);
+    EXPECT_EQ(deferred.lists[0], rt::deferred_list_path(prefix, 7, 0));
+    EXPECT_TRUE(std::filesystem::exists(deferred.lists[0]));
+    if (replace) {
+      ASSERT_TRUE(rt::replace_deferred(io::Env::posix(), deferred).ok());
+      EXPECT_EQ(read(prefix + "/ckpt/rank_0.dat"), text);
+    } else {
+      rt::drop_deferred(io::Env::posix(), deferred);
+      EXPECT_EQ(read(prefix + "/ckpt/rank_0.dat"), "older flushed data");
+    }
+    EXPECT_TRUE(deferred.empty());
+    EXPECT_EQ(entries_in(prefix + "/ckpt"), 1u) << "a temporary was left";
+    EXPECT_EQ(entries_in(prefix + "/.scr"), 0u) << "the list was left";
+  }
+}
+
+// A job killed before it replaced or dropped them: the list names its
+// temporaries, and the sweep at the next SCR_Init removes both, and only
+// temporaries inside the prefix.
+TEST(FlushCopy, TheSweepRemovesTheTemporariesAKilledFlushHeldBack) {
+  scr::testing::TempDir dir;
+  std::string cache = dir.path() + "/cache", prefix = dir.path() + "/prefix";
+  write(cache + "/ckpt/rank_0.dat", "new");
+  write(prefix + "/ckpt/rank_0.dat", "older flushed data");
+  write(dir.path() + "/outside.tmp.1", "not ours");
+  rt::Deferred deferred;
+  ASSERT_TRUE(rt::run_copies(io::Env::posix(), job_for(cache, prefix, crc32c("new", 3)), prefix, deferred).ok());
+  std::ofstream(rt::deferred_list_path(prefix, 7, 0), std::ios::app) << "../outside.tmp.1\n";
+  std::string name = std::filesystem::path(rt::deferred_list_path(prefix, 7, 0)).filename();
+  EXPECT_FALSE(rt::sweep_deferred(io::Env::posix(), prefix, "scrpp.files.7"));
+  EXPECT_TRUE(rt::sweep_deferred(io::Env::posix(), prefix, name));
+  EXPECT_FALSE(std::filesystem::exists(deferred.files[0].temp));
+  EXPECT_FALSE(std::filesystem::exists(rt::deferred_list_path(prefix, 7, 0)));
+  EXPECT_EQ(read(prefix + "/ckpt/rank_0.dat"), "older flushed data");
+  EXPECT_TRUE(std::filesystem::exists(dir.path() + "/outside.tmp.1"));
 }
 
 }  // namespace

@@ -116,4 +116,86 @@ TEST(SalvageInProcess, RebuiltFilesGoWhenALaterStepFails) {
   EXPECT_EQ(cached, 3) << "the cache, the only copy, is kept";
 }
 
+// 4 ranks write checkpoint `name` as ckpt/r<r>/a.dat and b.dat, every byte
+// `fill`; `flush`: also to the prefix.
+void write_named(Scene& scene, const std::string& name, char fill, bool flush) {
+  scene.settings["SCR_FLUSH"] = flush ? "1" : "0";
+  mpi::InProcess(4, kStack).run([&](mpi::Comm& world) {
+    auto rt = rt::Runtime::init(rt::testing::config_from(scene.settings, scene.prefix), world);
+    ASSERT_TRUE(rt.ok()) << rt.status().to_string();
+    ASSERT_TRUE((*rt)->start_output(name, 1).ok());
+    for (const char* f : {"a.dat", "b.dat"}) {
+      auto path = (*rt)->route_file("ckpt/r" + std::to_string(world.rank()) + "/" + f);
+      ASSERT_TRUE(path.ok()) << path.status().to_string();
+      EXPECT_TRUE(io::write_file_atomic(io::Env::posix(), *path, std::string(5000, fill)).ok());
+    }
+    EXPECT_TRUE((*rt)->complete_output(true).ok());
+    EXPECT_TRUE((*rt)->finalize().ok());
+  });
+  scene.settings.erase("SCR_FLUSH");
+}
+
+// The salvage of a checkpoint whose files reuse the names of an older
+// flushed one: old ranks 0 and 1 are copied, the checkpoint cannot be made
+// whole (n2 and n3 lost), and the copies go again. The older checkpoint's
+// files were never replaced: it is still whole and the one to restart from.
+TEST(SalvageInProcess, AFailedSalvageLeavesAnOlderCheckpointOfTheSameNames) {
+  Scene scene;
+  write_named(scene, "one", 'o', true);
+  write_named(scene, "two", 't', false);
+  scene.lose("n2");
+  scene.lose("n3");
+  scene.settings["SCR_SIM_NODES"] = "n0,n1";
+  mpi::InProcess(2, kStack).run([&](mpi::Comm& world) {
+    auto rt = rt::Runtime::init(rt::testing::config_from(scene.settings, scene.prefix), world);
+    ASSERT_TRUE(rt.ok()) << rt.status().to_string();
+    bool have = false;
+    std::string name;
+    EXPECT_TRUE((*rt)->have_restart(&have, &name).ok());
+    EXPECT_TRUE(have);
+    EXPECT_EQ(name, "one");
+    EXPECT_TRUE((*rt)->finalize().ok());
+  });
+  for (int r = 0; r < 4; ++r)
+    for (const char* f : {"a.dat", "b.dat"}) {
+      std::string path = scene.prefix + "/ckpt/r" + std::to_string(r) + "/" + f;
+      auto bytes = io::read_file(io::Env::posix(), path);
+      ASSERT_TRUE(bytes.ok()) << bytes.status().to_string();
+      EXPECT_EQ(*bytes, std::string(5000, 'o')) << path << " is no longer the older checkpoint's";
+    }
+  for (const auto& e : fs::recursive_directory_iterator(scene.prefix))
+    EXPECT_FALSE(io::is_temp_name(e.path().filename().string())) << e.path();
+}
+
+// The same names, one node lost: old rank 3's files are rebuilt from the
+// copies, which must therefore hold the newer checkpoint's bytes at their
+// names before the rebuild reads them. The salvage makes "two" whole and the
+// job restarts from it.
+TEST(SalvageInProcess, ASalvageRebuildsFromCopiesThatReuseAnOlderCheckpointsNames) {
+  Scene scene;
+  write_named(scene, "one", 'o', true);
+  write_named(scene, "two", 't', false);
+  scene.lose("n3");
+  scene.settings["SCR_SIM_NODES"] = "n0,n1,n2";
+  mpi::InProcess(3, kStack).run([&](mpi::Comm& world) {
+    auto rt = rt::Runtime::init(rt::testing::config_from(scene.settings, scene.prefix), world);
+    ASSERT_TRUE(rt.ok()) << rt.status().to_string();
+    bool have = false;
+    std::string name;
+    EXPECT_TRUE((*rt)->have_restart(&have, &name).ok());
+    EXPECT_TRUE(have);
+    EXPECT_EQ(name, "two");
+    EXPECT_TRUE((*rt)->finalize().ok());
+  });
+  for (int r = 0; r < 4; ++r)
+    for (const char* f : {"a.dat", "b.dat"}) {
+      std::string path = scene.prefix + "/ckpt/r" + std::to_string(r) + "/" + f;
+      auto bytes = io::read_file(io::Env::posix(), path);
+      ASSERT_TRUE(bytes.ok()) << bytes.status().to_string();
+      EXPECT_EQ(*bytes, std::string(5000, 't')) << path;
+    }
+  for (const auto& e : fs::recursive_directory_iterator(scene.prefix))
+    EXPECT_FALSE(io::is_temp_name(e.path().filename().string())) << e.path();
+}
+
 }  // namespace

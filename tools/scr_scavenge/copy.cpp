@@ -5,6 +5,7 @@
 #include <future>
 #include <map>
 
+#include "io/files.hpp"
 #include "io/path.hpp"
 #include "runtime/prefix/flush_copy.hpp"
 #include "runtime/prefix/prefix_index.hpp"
@@ -16,6 +17,8 @@ namespace {
 // The job's own flush plan for this rank, from its holding. Each copy is
 // checksummed; a file that changed since Complete is found afterwards
 // (changed_files), so the rest of the rank's files are still saved.
+constexpr const char* kDeferredKey = "DEFERRED";
+
 rt::FlushJob flush_job(const Holding& h, const kv::Tree& desc, const std::string& prefix) {
   rt::FlushJob job = rt::plan_copies(*h.filemap, h.id, h.dir, prefix);
   job.desc = desc;
@@ -42,7 +45,8 @@ Result<kv::Tree> copy_rank(io::Env& env, const Holding& h, const kv::Tree& desc,
   rt::FlushJob job = flush_job(h, desc, prefix);
   std::atomic<uint64_t> copied{0};
   job.progress = &copied;
-  auto work = std::async(std::launch::async, [&] { return rt::run_copies(env, job, prefix); });
+  rt::Deferred deferred;
+  auto work = std::async(std::launch::async, [&] { return rt::run_copies(env, job, prefix, deferred); });
   uint64_t shown = 0;
   auto report = [&] {
     uint64_t now = copied.load();
@@ -51,7 +55,38 @@ Result<kv::Tree> copy_rank(io::Env& env, const Holding& h, const kv::Tree& desc,
   };
   while (work.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready) report();
   report();
-  return work.get();
+  auto entry = work.get();
+  // Sent with the entry (from an agent, over the wire) to the scavenge,
+  // which alone knows when the whole dataset is there.
+  if (entry)
+    for (const auto& [temp, dst] : deferred.files) {
+      auto rel_dst = io::path::relative_to(prefix, dst);
+      auto rel_temp = io::path::relative_to(prefix, temp);
+      if (!rel_dst || !rel_temp) {
+        rt::drop_deferred(env, deferred);
+        return Error(Errc::invalid_argument, dst + " is not inside " + prefix);
+      }
+      entry->child(kDeferredKey).set(*rel_dst, *rel_temp);
+    }
+  return entry;
+}
+
+rt::Deferred take_deferred(const std::string& prefix, int id, std::map<int, kv::Tree>& entries) {
+  rt::Deferred held;
+  held.prefix = prefix;
+  for (auto& [rank, entry] : entries) {
+    const kv::Tree* pairs = entry.get(kDeferredKey);
+    if (!pairs) continue;
+    for (const auto& [dst, unused] : pairs->children()) {
+      std::string t = io::path::join(prefix, pairs->value_or(dst, ""));
+      // Only a temporary of the name it replaces, inside the prefix.
+      if (io::path::dirname(t) == io::path::dirname(io::path::join(prefix, dst)) && io::is_temp_name(t))
+        held.files.push_back({t, io::path::join(prefix, dst)});
+    }
+    held.lists.push_back(rt::deferred_list_path(prefix, id, rank));
+    entry.erase(kDeferredKey);
+  }
+  return held;
 }
 
 std::vector<std::string> changed_files(const Holding& h, const kv::Tree& copied) {

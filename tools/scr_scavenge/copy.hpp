@@ -4,11 +4,13 @@
 // {FILE/<name>/{SIZE, CRC}, REDFILE/<name>/SIZE}.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "common/status.hpp"
 #include "io/env.hpp"
 #include "kvtree/tree.hpp"
+#include "runtime/prefix/deferred.hpp"
 #include "tools/common/progress.hpp"
 #include "tools/scr_scavenge/node_caches.hpp"
 
@@ -19,8 +21,16 @@ uint64_t holding_bytes(io::Env& env, const Holding& h);
 
 // Copies the holding's application files to their names in the prefix and
 // its redundancy files to .scr/scr.dataset.<id>/; returns the summary entry.
+// A name an older dataset's file holds is not replaced: the entry's
+// DEFERRED/<name> names the temporary the scavenge puts in place once the
+// whole dataset is in the prefix (take_deferred).
 Result<kv::Tree> copy_rank(io::Env& env, const Holding& h, const kv::Tree& desc,
                            const std::string& prefix, Progress& progress);
+
+// The DEFERRED entries of every rank's entry, taken out of them (they are no
+// part of a summary): the replacements to make before the dataset is
+// recorded (rt::replace_deferred), or to drop.
+rt::Deferred take_deferred(const std::string& prefix, int id, std::map<int, kv::Tree>& entries);
 
 // Files whose CRC32C as copied differs from the one the filemap recorded at
 // SCR_Complete_output: their cached copy changed since.

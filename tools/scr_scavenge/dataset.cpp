@@ -98,10 +98,34 @@ Status rebuild_lost(io::Env& env, const Options& o, int id, const offline::Surve
   return Status::Ok();
 }
 
+// Replacements of older files of the same names, held back until the whole
+// dataset is in the prefix; removed if the scavenge stops before that.
+struct HeldBack {
+  io::Env& env;
+  rt::Deferred files;
+  std::map<std::string, std::string> temp_of;  // destination -> temporary
+  ~HeldBack() { rt::drop_deferred(env, files); }
+  void add(rt::Deferred&& more) {
+    for (const auto& f : more.files) temp_of[f.dst] = f.temp;
+    files.absorb(std::move(more));
+  }
+  // Every held-back copy put in place: the older files are replaced.
+  Status replace() {
+    temp_of.clear();
+    return rt::replace_deferred(env, files);
+  }
+  // Where the bytes copied for `path` are now.
+  std::string where(const std::string& path) const {
+    auto it = temp_of.find(path);
+    return it == temp_of.end() ? path : it->second;
+  }
+};
+
 // Step 5: every rank's files, as its redundancy header lists them, are in
-// the prefix at their size, each with a CRC32C; every redundancy file too.
+// the prefix at their size (or in the temporary that replaces an older file
+// of their name), each with a CRC32C; every redundancy file too.
 Status check_all_there(io::Env& env, const Options& o, int id, const offline::Survey& survey,
-                       const std::map<int, kv::Tree>& entries, Saved* saved) {
+                       const std::map<int, kv::Tree>& entries, const HeldBack& held, Saved* saved) {
   for (int r = 0; r < survey.world_ranks; ++r) {
     auto entry = entries.find(r);
     SCR_ASSIGN_OR_RETURN(auto files, survey.files(r));
@@ -114,7 +138,7 @@ Status check_all_there(io::Env& env, const Options& o, int id, const offline::Su
     }
     for (const auto& f : files) {
       auto e = listed.find(f.name);
-      auto info = env.stat(io::path::join(o.prefix, f.name));
+      auto info = env.stat(held.where(io::path::join(o.prefix, f.name)));
       if (e == listed.end() || !e->second.crc || e->second.size != f.meta.size || !info ||
           info->size != f.meta.size)
         return Error(Errc::corrupt,
@@ -129,7 +153,7 @@ Status check_all_there(io::Env& env, const Options& o, int id, const offline::Su
       return Error(Errc::corrupt,
                    "the redundancy file of rank " + std::to_string(r) + " is missing");
     for (const auto& [name, meta] : red->children())
-      if (!env.exists(io::path::join(rt::prefix_dataset_dir(o.prefix, id), name)))
+      if (!env.exists(held.where(io::path::join(rt::prefix_dataset_dir(o.prefix, id), name))))
         return Error(Errc::corrupt, "redundancy file " + name + " is missing");
     saved->files += files.size();
     saved->bytes += bytes_of(files);
@@ -180,7 +204,14 @@ Result<Saved> save_dataset(io::Env& env, const Options& o, Caches& caches,
   Progress progress("scavenging " + ds.info.name, work_bytes(caches, ds, in_cache, intact));
   std::map<int, kv::Tree> entries;  // summary entry of each rank
   std::set<int> suspects;
+  HeldBack held{env, {}, {}};
   SCR_TRY(copy_intact(caches, ds, intact, progress, &entries, &suspects, &saved));
+  held.add(take_deferred(o.prefix, ds.id, entries));
+  // A rebuild of lost ranks reads the copies at their names: held-back
+  // copies take them first, so that the checkpoint being scavenged comes
+  // before the older one whose names it reuses (should the rebuild then
+  // fail, that one has lost those files, as before copies were held back).
+  if (entries.size() < static_cast<size_t>(ds.world_ranks) || !suspects.empty()) SCR_TRY(held.replace());
   offline::Survey in_prefix =
       offline::survey(env, prefix_places(o.prefix, ds.id, entries), suspects);
   SCR_TRY(in_prefix.verdict());
@@ -188,7 +219,10 @@ Result<Saved> save_dataset(io::Env& env, const Options& o, Caches& caches,
   progress.finish();
   std::sort(saved.rebuilt.begin(), saved.rebuilt.end());
 
-  SCR_TRY(check_all_there(env, o, ds.id, in_prefix, entries, &saved));
+  SCR_TRY(check_all_there(env, o, ds.id, in_prefix, entries, held, &saved));
+  // The whole dataset is there: only now are older files of its names
+  // replaced, before the summary and index record it.
+  SCR_TRY(held.replace());
   SCR_TRY(rt::edit_prefix_index(env, o.prefix, [&](rt::PrefixIndex& idx) -> Status {
     SCR_ASSIGN_OR_RETURN(saved.current,
                          rt::record_flushed(env, o.prefix, idx, ds.desc, ds.world_ranks, entries,

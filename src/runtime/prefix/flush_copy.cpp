@@ -20,29 +20,9 @@ void throttle(uint64_t rate, uint64_t done, std::chrono::steady_clock::time_poin
   std::this_thread::sleep_until(std::chrono::time_point_cast<std::chrono::steady_clock::duration>(due));
 }
 
-}  // namespace
-
-FlushJob plan_copies(const Filemap& fm, int id, const std::string& dir, const std::string& prefix) {
-  FlushJob job;
-  job.id = id;
-  const kv::Tree* desc = fm.desc(id);
-  job.desc = desc ? *desc : kv::Tree();
-  job.started = wall_seconds();
-  job.src_dir = dir;
-  std::string meta_dir = prefix_dataset_dir(prefix, id);
-  job.dirs.push_back(meta_dir);
-  for (const auto& f : fm.file_records(id)) {
-    std::string dst = io::path::join(prefix, f.name);
-    job.dirs.push_back(io::path::dirname(dst));
-    job.items.push_back({io::path::join(dir, f.name), dst, true, f.crc});
-  }
-  for (const auto& name : fm.redundancy_files(id))
-    job.items.push_back({io::path::join(dir, name), io::path::join(meta_dir, io::path::basename(name)), false});
-  return job;
-}
-
-Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string& prefix,
-                            std::vector<std::string>* finished) {
+// run_copies without the cleanup of what it deferred when it fails.
+Result<kv::Tree> copy_all(io::Env& env, const FlushJob& job, const std::string& prefix, Deferred& deferred,
+                          std::vector<std::string>* finished) {
   // Each directory once, however many files go into it.
   for (const auto& d : std::set<std::string>(job.dirs.begin(), job.dirs.end()))
     SCR_TRY(io::make_dirs_within(env, prefix, d, 0755));
@@ -60,7 +40,16 @@ Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string
   opt.src_dir = from.get();
   opt.dst_dir = to.get();
   std::set<std::string> synced;
+  // Only a destination that exists already reaches this: the normal case
+  // (new names) pays nothing for it.
+  std::string held_back;
+  std::string list = deferred_list_path(prefix, job.id, job.owner);
+  opt.defer = [&](const std::string& temp) {
+    held_back = temp;
+    return note_deferred(env, deferred, list, temp);
+  };
   for (const auto& item : job.items) {
+    held_back.clear();
     uint64_t before = total;
     opt.progress = [&](uint64_t copied) {
       throttle(job.bytes_per_second, before + copied, start);
@@ -75,7 +64,12 @@ Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string
     opt.expect_crc32c = item.app_file ? item.expect_crc : std::nullopt;
     auto copied = io::copy_file(env, item.src, item.dst, opt);
     if (!copied) return copied.status().with_context("flush of " + item.src);
-    if (finished) finished->push_back(item.dst);
+    if (!held_back.empty()) {
+      deferred.files.push_back({held_back, item.dst});
+    } else {
+      if (finished) finished->push_back(item.dst);
+      synced.insert(io::path::dirname(item.dst));
+    }
     uint64_t bytes = *copied;
     total += bytes;
     if (item.app_file) {
@@ -87,12 +81,41 @@ Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string
     } else {
       add_summary_redundancy(mine, io::path::basename(item.dst), bytes, crc);
     }
-    synced.insert(io::path::dirname(item.dst));
   }
   // The renames must be durable before the caller records the flush.
   for (const auto& d : synced) SCR_TRY(env.sync_dir(d));
   set_summary_files(mine, files);
   return mine;
+}
+
+}  // namespace
+
+FlushJob plan_copies(const Filemap& fm, int id, const std::string& dir, const std::string& prefix) {
+  FlushJob job;
+  job.id = id;
+  const kv::Tree* desc = fm.desc(id);
+  job.desc = desc ? *desc : kv::Tree();
+  job.started = wall_seconds();
+  job.owner = fm.owner();
+  job.src_dir = dir;
+  std::string meta_dir = prefix_dataset_dir(prefix, id);
+  job.dirs.push_back(meta_dir);
+  for (const auto& f : fm.file_records(id)) {
+    std::string dst = io::path::join(prefix, f.name);
+    job.dirs.push_back(io::path::dirname(dst));
+    job.items.push_back({io::path::join(dir, f.name), dst, true, f.crc});
+  }
+  for (const auto& name : fm.redundancy_files(id))
+    job.items.push_back({io::path::join(dir, name), io::path::join(meta_dir, io::path::basename(name)), false});
+  return job;
+}
+
+Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string& prefix, Deferred& deferred,
+                            std::vector<std::string>* finished) {
+  deferred.prefix = prefix;
+  auto copied = copy_all(env, job, prefix, deferred, finished);
+  if (!copied) drop_deferred(env, deferred);
+  return copied;
 }
 
 }  // namespace scr::rt

@@ -17,6 +17,7 @@
 #include "io/env.hpp"
 #include "kvtree/tree.hpp"
 #include "runtime/prefix/dataset.hpp"
+#include "runtime/prefix/deferred.hpp"
 
 namespace scr::rt {
 
@@ -33,6 +34,7 @@ struct FlushJob {
   int id = 0;
   kv::Tree desc;
   std::vector<CopyItem> items;
+  int owner = 0;                  // the rank whose files these are (names the deferred list)
   std::string src_dir;            // the dataset's directory in cache, where the items come from
   std::vector<std::string> dirs;  // prefix directories to create first
   bool crc = true;
@@ -48,9 +50,15 @@ struct FlushJob {
 // plans with this, from a node's filemap, as a job's flush does).
 FlushJob plan_copies(const Filemap& fm, int id, const std::string& dir, const std::string& prefix);
 // Local, MPI-free: copy the files; returns {FILE/<rel>/{SIZE,CRC}, REDFILE/..}.
-// `finished`, when given, receives the destination of each copy as it is
-// done, whether or not a later one fails (what a failed run left behind).
-Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string& prefix,
+// A destination that exists already (an older dataset's file of the same
+// name) is not replaced yet: its complete temporary goes to `deferred`, for
+// the caller to replace_deferred once the whole dataset got through, or
+// drop_deferred (runtime/prefix/deferred.hpp). When the run fails, what it
+// deferred is dropped before it returns.
+// `finished`, when given, receives the destination of each copy written in
+// place as it is done, whether or not a later one fails (what a failed run
+// left behind; never a file an older dataset still owns).
+Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string& prefix, Deferred& deferred,
                             std::vector<std::string>* finished = nullptr);
 
 }  // namespace scr::rt

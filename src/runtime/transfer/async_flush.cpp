@@ -5,8 +5,10 @@
 namespace scr::rt {
 
 AsyncFlusher::~AsyncFlusher() {
-  for (auto& [id, f] : flights_)
+  for (auto& [id, f] : flights_) {
     if (f->thread.joinable()) f->thread.join();
+    drop_deferred(*job_.env, f->deferred);
+  }
 }
 
 uint64_t AsyncFlusher::progress(int id) const {
@@ -32,7 +34,7 @@ Status AsyncFlusher::start(int id) {
   // The copy's messages carry this rank (each in-process rank has its own).
   f->thread = std::thread([f, env, prefix, speaker = log::current_speaker()] {
     log::SpeakAs speak_as(speaker);
-    f->result = run_copies(*env, f->job, prefix);
+    f->result = run_copies(*env, f->job, prefix, f->deferred);
     f->done = true;
   });
   flights_[id] = std::move(flight);
@@ -43,7 +45,7 @@ Status AsyncFlusher::finish(int id) {
   auto node = flights_.extract(id);
   Flight& f = *node.mapped();
   f.thread.join();
-  Status st = end_flush(job_, cache_, events_, f.job, f.result);
+  Status st = end_flush(job_, cache_, events_, f.job, f.result, f.deferred);
   // Not flushed after all: it is complete, as before the flush began.
   if (cache_.has(id) && cache_.state(id) == CacheState::flushing) {
     (void)cache_.transition(id, CacheState::complete);

@@ -37,7 +37,9 @@ class AsyncFlusher {
   // both outlive it (the run state owning the flusher owns them too).
   AsyncFlusher(const Job& job, CacheCatalog& cache, EventLog& events)
       : job_(job), cache_(cache), events_(events) {}
-  ~AsyncFlusher();  // joins threads still running (their results are dropped)
+  // Joins threads still running; their results are dropped, and with them
+  // the replacements they held back (the older files stay).
+  ~AsyncFlusher();
   AsyncFlusher(const AsyncFlusher&) = delete;
   AsyncFlusher& operator=(const AsyncFlusher&) = delete;
 
@@ -60,6 +62,7 @@ class AsyncFlusher {
     std::atomic<uint64_t> copied{0};
     std::atomic<bool> done{false};
     Result<kv::Tree> result = Status(Errc::io_error, "flush still running");
+    Deferred deferred;  // the copy's held-back replacements (deferred.hpp)
     std::thread thread;
   };
   Status finish(int id);

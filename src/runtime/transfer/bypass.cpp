@@ -84,7 +84,8 @@ Status complete_bypass(const Job& job, CacheCatalog& cache, EventLog& events, in
     if (auto list = summary_files(*mine))
       for (const auto& f : *list) files += f.shared ? 0 : 1;
   flush.desc.set_int("FILES", mpi::sum(job.world, files));
-  return end_flush(job, cache, events, flush, mine);
+  Deferred nothing;  // written in place by the application: nothing held back
+  return end_flush(job, cache, events, flush, mine, nothing);
 }
 
 }  // namespace scr::rt

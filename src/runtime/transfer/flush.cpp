@@ -31,10 +31,19 @@ Status begin_flush(const Job& job, const FlushJob& flush) {
   });
 }
 
+Status replace_deferred_everywhere(const Job& job, Deferred& deferred) {
+  Status st = mpi::agree(job.world, replace_deferred(job.fs(), deferred));
+  if (!st.ok()) drop_deferred(job.fs(), deferred);
+  return st;
+}
+
 Status end_flush(const Job& job, CacheCatalog& cache, EventLog& events, const FlushJob& flush,
-                 const Result<kv::Tree>& mine) {
+                 const Result<kv::Tree>& mine, Deferred& deferred) {
   DatasetInfo info = DatasetInfo::from_tree(flush.desc);
-  SCR_TRY(mpi::agree(job.world, mine.status()).with_context("flush of dataset " + info.name));
+  Status copied = mpi::agree(job.world, mine.status());
+  if (!copied.ok()) drop_deferred(job.fs(), deferred);
+  SCR_TRY(copied.with_context("flush of dataset " + info.name));
+  SCR_TRY(replace_deferred_everywhere(job, deferred).with_context("flush of dataset " + info.name));
   int64_t my_bytes = 0;
   if (auto files = summary_files(*mine))
     for (const auto& f : *files)
@@ -71,11 +80,12 @@ Status flush_dataset(const Job& job, CacheCatalog& cache, EventLog& events, int 
   // SCR_FLUSH_WIDTH processes copy at a time; a copy's error is agreed on
   // in end_flush like any other.
   Result<kv::Tree> mine = Status(Errc::io_error, "flush of dataset " + std::to_string(id) + " did not run");
+  Deferred deferred;
   SCR_TRY(mpi::in_turns(job.world, job.settings.flush_width, [&] {
-    mine = run_copies(job.fs(), flush, job.settings.prefix);
+    mine = run_copies(job.fs(), flush, job.settings.prefix, deferred);
     return Status::Ok();
   }));
-  return end_flush(job, cache, events, flush, mine);
+  return end_flush(job, cache, events, flush, mine, deferred);
 }
 
 bool flush_due(const Settings& s, const DatasetInfo& info) {

@@ -66,7 +66,8 @@ Status drop_rescaled(const Job& job, std::unique_ptr<Rescaled>& rescaled);
 
 // Collective. Remove directories left by a rescaled restart this job id
 // started before a crash (they are never reused), and restart file tables
-// an earlier job left in the prefix.
+// and a killed flush's held-back temporaries (prefix/deferred.hpp) an
+// earlier job left in the prefix.
 void sweep_rescaled(const Job& job);
 
 }  // namespace scr::rt

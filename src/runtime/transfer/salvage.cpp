@@ -50,6 +50,9 @@ int old_size(const Job& job, const CacheCatalog& cache, int id) {
 // copied, and every destination it planned, whose directories it made.
 struct LeftBehind {
   std::vector<std::string> copied, planned;
+  // The held-back replacements of the ranks copied whole: put in place only
+  // once the checkpoint is whole everywhere (flush.hpp, end_flush).
+  Deferred deferred;
 };
 
 // Step 1, local: copy the old ranks' files this process holds. Returns
@@ -64,8 +67,10 @@ kv::Tree copy_held(const Job& job, const CacheCatalog& cache, int id, LeftBehind
     std::string rank = std::to_string(fm->owner());
     FlushJob plan = plan_copies(job.settings, cache, *fm, id);
     std::vector<std::string> finished;
-    auto copied = run_copies(job.fs(), plan, job.settings.prefix, &finished);
+    Deferred deferred;  // this rank's alone: a failed copy drops only its own
+    auto copied = run_copies(job.fs(), plan, job.settings.prefix, deferred, &finished);
     if (copied) {
+      left.deferred.absorb(std::move(deferred));
       out.child("OLD").put(rank, std::move(copied).value());
     } else {
       // Rebuilt in place if the checkpoint can be made whole; removed with
@@ -193,10 +198,13 @@ Result<std::map<int, kv::Tree>> rebuild_share(const Job& job, int id, const kv::
 // processes in turn, each given only its sets' members' places; the
 // verdict is agreed by everyone. Returns the summary entries of the ranks
 // this process rebuilt.
+// `deferred`: this process's held-back copies, put in place before any
+// rebuild reads them.
 // `made` receives this process's rebuilt old ranks (as the result lists
 // them) even when another process failed: whatever fails after the rebuild,
 // the files it wrote into the prefix are known, to be removed.
-Result<kv::Tree> rebuild_lost(const Job& job, int id, const kv::Tree& copied, int writers, kv::Tree& made) {
+Result<kv::Tree> rebuild_lost(const Job& job, int id, const kv::Tree& copied, int writers, kv::Tree& made,
+                              Deferred& deferred) {
   std::vector<kv::Tree> shares;
   Status st;
   if (job.rank() == 0) {
@@ -205,6 +213,11 @@ Result<kv::Tree> rebuild_lost(const Job& job, int id, const kv::Tree& copied, in
   }
   SCR_TRY(mpi::agree(job.world, st));
   kv::Tree share = mpi::scatter_trees(job.world, shares, 0);
+  // The rebuild reads the copies at their names: held-back copies take
+  // them first. The newer checkpoint, which only the cache holds, comes
+  // before the older one whose names it reuses (should the rebuild then
+  // fail, that one has lost those files, as before copies were held back).
+  if (mpi::any_true(job.world, share.has("SET"))) SCR_TRY(replace_deferred_everywhere(job, deferred));
   auto rebuilt = rebuild_share(job, id, share);
   if (rebuilt)
     for (auto& [rank, entry] : *rebuilt) made.put(std::to_string(rank), std::move(entry));
@@ -243,13 +256,20 @@ Status record(const Job& job, const kv::Tree& desc, int writers, const kv::Tree&
 // finished, those it rebuilt there, and the directories left empty (an empty step.30/
 // would pass for a checkpoint). A planned file a failed copy never reached
 // is not touched: only its directory goes, and only if empty.
-void remove_copies(const Job& job, const kv::Tree& mine, const LeftBehind& left, const kv::Tree& rebuilt) {
+// A name whose copy was held back still holds an older dataset's file: it
+// stays, and so does the temporary's directory (it holds that file).
+void remove_copies(const Job& job, const kv::Tree& mine, LeftBehind& left, const kv::Tree& rebuilt) {
+  std::set<std::string> older;
+  for (const auto& f : left.deferred.files) older.insert(f.dst);
+  drop_deferred(job.fs(), left.deferred);
   std::vector<std::string> removed = left.copied;
   auto listed = [&](const kv::Tree* entries) {
     if (entries)
       for (const auto& [rank, entry] : entries->children())
         if (auto files = summary_files(*entry))
-          for (const auto& f : *files) removed.push_back(io::path::join(job.settings.prefix, f.name));
+          for (const auto& f : *files)
+            if (std::string p = io::path::join(job.settings.prefix, f.name); !older.count(p))
+              removed.push_back(std::move(p));
   };
   listed(mine.get("OLD"));
   listed(&rebuilt);
@@ -272,8 +292,11 @@ Status salvage_one(const Job& job, const CacheCatalog& cache, int id, int writer
   read_copied_facts(job, id, mine);
   kv::Tree copied = gather_copied(job, mine);
   kv::Tree made;  // the old ranks this process rebuilt, also if a later step fails
-  auto rebuilt = rebuild_lost(job, id, copied, writers, made);
-  Status st = rebuilt ? record(job, desc, writers, copied, std::move(rebuilt).value()) : rebuilt.status();
+  // The older files of the names the checkpoint reuses are replaced once it
+  // is whole everywhere, before the summary and index record it.
+  auto rebuilt = rebuild_lost(job, id, copied, writers, made, left.deferred);
+  Status st = rebuilt ? replace_deferred_everywhere(job, left.deferred) : rebuilt.status();
+  if (st.ok()) st = record(job, desc, writers, copied, std::move(rebuilt).value());
   if (!st.ok()) remove_copies(job, mine, left, made);
   // Files the prefix could not take were counted lost: whatever failed next
   // is the prefix's doing, not the checkpoint's.

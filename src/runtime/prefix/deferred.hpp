@@ -1,0 +1,61 @@
+// Replacements a flush holds back. An application may write every
+// checkpoint to the same paths; a flush that replaced the older checkpoint's
+// files as it copied, then failed (no space, a damaged cache file, another
+// process's failure), would lose both checkpoints. So a copy whose
+// destination already exists keeps its complete temporary beside it
+// (io::CopyOptions::defer), and only once the whole job agrees that the
+// dataset got through does each process rename its temporaries into place
+// (replace_deferred), before the summary and index record the flush. On
+// failure they are removed (drop_deferred) and the older files stay as they
+// were. Distinct names per checkpoint defer nothing and cost nothing.
+//
+// Each held-back temporary is first noted in a list in <prefix>/.scr
+// (scrpp.deferred.<id>.<rank>), removed once the temporaries are renamed or
+// removed; a list found at SCR_Init was left by a killed job, and its
+// temporaries are swept with it (sweep_deferred).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+#include "io/env.hpp"
+
+namespace scr::rt {
+
+inline constexpr const char* kDeferredListPrefix = "scrpp.deferred.";
+
+// One process's held-back replacements for one dataset (of one or, merged
+// with absorb, several owner ranks' files).
+struct Deferred {
+  struct Pair {
+    std::string temp, dst;
+  };
+  std::string prefix;
+  std::vector<std::string> lists;  // where the temporaries are noted
+  std::vector<Pair> files;
+  bool empty() const { return files.empty() && lists.empty(); }
+  void absorb(Deferred&& other);
+};
+
+// <prefix>/.scr/scrpp.deferred.<id>.<rank>
+std::string deferred_list_path(const std::string& prefix, int id, int rank);
+
+// Notes `temp` in the list at `list_path` before the temporary is made, so
+// that a job killed from here on leaves it findable.
+Status note_deferred(io::Env& env, Deferred& d, const std::string& list_path, const std::string& temp);
+
+// The whole dataset got through: each temporary renamed over its
+// destination, their directories synced, then the list removed. On an error
+// the temporaries not yet renamed stay listed in `d` (drop_deferred them).
+Status replace_deferred(io::Env& env, Deferred& d);
+// The flush failed: the temporaries and the list removed; the files they
+// would have replaced are untouched.
+void drop_deferred(io::Env& env, Deferred& d);
+
+// At SCR_Init (one job uses a prefix at a time): `name` in <prefix>/.scr is
+// a list a killed job left; its temporaries and then the list are removed.
+// Returns whether `name` was such a list.
+bool sweep_deferred(io::Env& env, const std::string& prefix, const std::string& name);
+
+}  // namespace scr::rt

@@ -1,0 +1,113 @@
+// Checkpoints that reuse their file names (every one writes ckpt/rank_<r>.dat):
+// a flush that fails part-way must leave the older flushed checkpoint as it
+// was, loadable byte for byte from the prefix; only a flush the whole job
+// got through replaces its files. 4 in-process ranks on 4 simulated nodes
+// (sim_job.hpp), XOR, cache on.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <string>
+
+#include "io/fault_env.hpp"
+#include "io/files.hpp"
+#include "sim_job.hpp"
+
+namespace scr::rt::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The one name every checkpoint of these tests gives rank `rank`'s file.
+std::string reused_name(int rank) { return "ckpt/rank_" + std::to_string(rank) + ".dat"; }
+
+// Writes checkpoint `name` with this rank's bytes for it under the reused name.
+Status write_reused(Runtime& rt, int rank, const std::string& name) {
+  SCR_TRY(rt.start_output(name, kFlagCheckpoint));
+  auto path = rt.route_file(reused_name(rank));
+  Status written = path.ok() ? io::write_file_atomic(io::Env::posix(), *path, file_bytes(name, rank))
+                             : path.status();
+  Status completed = rt.complete_output(written.ok());
+  return written.ok() ? completed : written;
+}
+
+// One job that restarts from the prefix (every node lost before) and must
+// get checkpoint `name` with the bytes each rank wrote for it.
+void restart_reused(SimJob& job, const std::string& name) {
+  job.lose_every_node();
+  job.run([&](mpi::Comm& world, Runtime& rt) {
+    bool have = false;
+    std::string got;
+    ASSERT_TRUE(rt.have_restart(&have, &got).ok());
+    ASSERT_TRUE(have) << "nothing to restart from";
+    EXPECT_EQ(got, name);
+    ASSERT_TRUE(rt.start_restart().ok());
+    auto path = rt.route_file(reused_name(world.rank()));
+    ASSERT_TRUE(path.ok()) << path.status().to_string();
+    auto bytes = io::read_file(io::Env::posix(), *path, 1 << 20);
+    ASSERT_TRUE(bytes.ok()) << bytes.status().to_string();
+    bool same = *bytes == file_bytes(name, world.rank());
+    EXPECT_TRUE(same) << "rank " << world.rank() << " did not get the bytes of " << name;
+    EXPECT_TRUE(rt.complete_restart(same).ok());
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+}
+
+// Nothing a flush held back is left in the prefix: no temporary beside the
+// reused names, no list in .scr.
+void expect_no_leftovers(const SimJob& job) {
+  for (const auto& e : fs::recursive_directory_iterator(job.prefix())) {
+    std::string name = e.path().filename();
+    EXPECT_FALSE(io::is_temp_name(name)) << e.path();
+    EXPECT_FALSE(name.starts_with(kDeferredListPrefix)) << e.path();
+  }
+}
+
+// ckpt.1 flushed, then ckpt.2 under the same names whose flush fails on
+// rank 2 (ENOSPC on its first write into the prefix's ckpt/, while the
+// other ranks copied theirs), sync or async.
+void fail_second_flush(bool async) {
+  SimJob job;
+  job.set("SCR_FLUSH", "1");
+  if (async) job.set("SCR_FLUSH_ASYNC", "1");
+  job.run([&](mpi::Comm& world, Runtime& rt) {
+    ASSERT_TRUE(write_reused(rt, world.rank(), "ckpt.1").ok());
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+  ASSERT_TRUE(flushed(job, "ckpt.1"));
+  job.run([&](mpi::Comm& world, Runtime& rt) {
+    if (world.rank() == 2) inject_faults(rt).fail_write(1, ENOSPC, job.prefix() + "/ckpt/");
+    Status st = write_reused(rt, world.rank(), "ckpt.2");
+    if (!async) EXPECT_FALSE(mpi::all_true(world, st.ok())) << "the flush of ckpt.2 did not fail";
+    (void)rt.finalize();
+  });
+  EXPECT_FALSE(flushed(job, "ckpt.2"));
+  expect_no_leftovers(job);
+  restart_reused(job, "ckpt.1");
+}
+
+TEST(FlushReusedNames, AFailedFlushLeavesTheOlderCheckpointLoadable) { fail_second_flush(false); }
+
+TEST(FlushReusedNames, AFailedAsyncFlushLeavesTheOlderCheckpointLoadable) { fail_second_flush(true); }
+
+// The flush that gets through replaces the older files: the restart loads
+// the newer checkpoint, and nothing held back is left.
+TEST(FlushReusedNames, AFlushThatGetsThroughPutsTheNewBytesInPlace) {
+  for (bool async : {false, true}) {
+    SCOPED_TRACE(async ? "async" : "sync");
+    SimJob job;
+    job.set("SCR_FLUSH", "1");
+    if (async) job.set("SCR_FLUSH_ASYNC", "1");
+    job.run([&](mpi::Comm& world, Runtime& rt) {
+      ASSERT_TRUE(write_reused(rt, world.rank(), "ckpt.1").ok());
+      ASSERT_TRUE(write_reused(rt, world.rank(), "ckpt.2").ok());
+      EXPECT_TRUE(rt.finalize().ok());
+    });
+    ASSERT_TRUE(flushed(job, "ckpt.2"));
+    expect_no_leftovers(job);
+    restart_reused(job, "ckpt.2");
+  }
+}
+
+}  // namespace
+}  // namespace scr::rt::testing

@@ -1,0 +1,103 @@
+// scr_scavenge of a cached checkpoint whose files reuse the names of an
+// older flushed one (ckpt/r<r>/a.dat, b.dat in both): 4 in-process ranks on
+// 4 simulated nodes (XOR, one set of 4) write "one" to the prefix and "two"
+// to the cache only; then the real scr_scavenge runs, as scr_run calls it
+// after the job's last run.
+//  - one node lost: its ranks are rebuilt from the copies, so the copies
+//    must hold "two"'s bytes at their names first; "two" is saved whole;
+//  - two nodes lost: "two" cannot be saved, and "one" keeps every file.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "io/files.hpp"
+#include "mpi/in_process.hpp"
+#include "runtime/runtime.hpp"
+#include "../runtime/sim_job.hpp"
+
+namespace {
+
+using namespace scr;
+namespace fs = std::filesystem;
+
+struct Scene {
+  Scene() {
+    char tmpl[] = "/dev/shm/scr_scavenge_names.XXXXXX";
+    EXPECT_NE(::mkdtemp(tmpl), nullptr);
+    root = tmpl;
+    prefix = root + "/prefix";
+    EXPECT_TRUE(io::make_dirs(io::Env::posix(), prefix, 0700).ok());
+    settings = rt::testing::sim_settings(root);
+    settings["SCR_SET_SIZE"] = "4";
+  }
+  ~Scene() { (void)io::remove_tree(io::Env::posix(), root); }
+  void lose(const std::string& node) const {
+    (void)io::remove_tree(io::Env::posix(), root + "/cache/" + node);
+    (void)io::remove_tree(io::Env::posix(), root + "/cntl/" + node);
+  }
+  // 4 ranks write checkpoint `name`, every byte `fill`; `flush`: to the prefix too.
+  void write(const std::string& name, char fill, bool flush) {
+    settings["SCR_FLUSH"] = flush ? "1" : "0";
+    mpi::InProcess(4, 1 << 20).run([&](mpi::Comm& world) {
+      auto rt = rt::Runtime::init(rt::testing::config_from(settings, prefix), world);
+      ASSERT_TRUE(rt.ok()) << rt.status().to_string();
+      ASSERT_TRUE((*rt)->start_output(name, 1).ok());
+      for (const char* f : {"a.dat", "b.dat"}) {
+        auto path = (*rt)->route_file("ckpt/r" + std::to_string(world.rank()) + "/" + f);
+        ASSERT_TRUE(path.ok()) << path.status().to_string();
+        EXPECT_TRUE(io::write_file_atomic(io::Env::posix(), *path, std::string(5000, fill)).ok());
+      }
+      EXPECT_TRUE((*rt)->complete_output(true).ok());
+      EXPECT_TRUE((*rt)->finalize().ok());
+    });
+    settings["SCR_FLUSH"] = "0";
+  }
+  // scr_scavenge's exit code.
+  int scavenge() const {
+    std::string cmd = "env";
+    for (const char* key : {"SCR_CACHE_BASE", "SCR_CNTL_BASE", "SCR_SIM_NODES", "SCR_JOB_ID", "SCR_USER_NAME",
+                            "SCR_SYSTEM_CONF_FILE", "SCR_CACHE_BYPASS"})
+      cmd += " " + std::string(key) + "='" + settings.at(key) + "'";
+    cmd += " " SCR_SCAVENGE_BIN " --prefix '" + prefix + "' >/dev/null 2>&1";
+    int rc = std::system(cmd.c_str());
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  }
+  // Every file of ckpt/ in the prefix holds `fill` only; no temporary is left.
+  void expect_files(char fill) const {
+    for (int r = 0; r < 4; ++r)
+      for (const char* f : {"a.dat", "b.dat"}) {
+        std::string path = prefix + "/ckpt/r" + std::to_string(r) + "/" + f;
+        auto bytes = io::read_file(io::Env::posix(), path);
+        ASSERT_TRUE(bytes.ok()) << bytes.status().to_string();
+        EXPECT_EQ(*bytes, std::string(5000, fill)) << path;
+      }
+    for (const auto& e : fs::recursive_directory_iterator(prefix))
+      EXPECT_FALSE(io::is_temp_name(e.path().filename().string())) << e.path();
+  }
+  std::string root, prefix;
+  std::map<std::string, std::string> settings;
+};
+
+TEST(ScavengeReusedNames, RebuildsLostRanksFromTheNewerCopies) {
+  Scene scene;
+  scene.write("one", 'o', true);
+  scene.write("two", 't', false);
+  scene.lose("n3");
+  EXPECT_EQ(scene.scavenge(), 0);
+  scene.expect_files('t');
+}
+
+TEST(ScavengeReusedNames, AScavengeThatCannotSaveLeavesTheOlderCheckpointWhole) {
+  Scene scene;
+  scene.write("one", 'o', true);
+  scene.write("two", 't', false);
+  scene.lose("n2");
+  scene.lose("n3");
+  EXPECT_EQ(scene.scavenge(), 3);
+  scene.expect_files('o');
+}
+
+}  // namespace
