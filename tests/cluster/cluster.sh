@@ -12,6 +12,8 @@
 #   CLUSTER_HOSTS=n0:2,n1:2 "$CLUSTER_MPIRUN" -n 4 ./app   # mpirun across nodes
 #   cluster_lose_node NODE             # every process killed, its tmpfs gone
 #   cluster_boot_node NODE             # the lost node back, empty (a reboot)
+#   cluster_boot_lost                  # every lost node back, empty
+#   cluster_lose_replace OUT "1 2" n0 n1 n2 n3 -- s0 s1   # OUT=(n0 s0 s1 n3)
 #   cluster_stop                       # also run by the EXIT trap
 #
 # SLURM across the nodes (slurmctld on the host, slurmd per node) is in
@@ -257,6 +259,37 @@ cluster_lose_node() {
   cluster_kill_namespace "$pid"
   rm -f "$CLUSTER_DIR/nodes/$node.pid"
   cluster_say "lost node $node"
+}
+
+# Every node of the cluster that is down (lost) booted again, empty.
+cluster_boot_lost() {
+  local node
+  for node in "${CLUSTER_NODES[@]}"; do
+    cluster_node_pid "$node" >/dev/null || cluster_boot_node "$node"
+  done
+}
+
+# cluster_lose_replace OUT "I..." NODE... -- SPARE...: the nodes at
+# positions I (from 0) of NODE... lost for real; OUT, an array's name, is
+# set to NODE... with the spares, in order, in their places.
+cluster_lose_replace() {
+  local -n replaced="$1"
+  local lose=" $2 " i
+  shift 2
+  local -a listed=()
+  while [[ "$1" != -- ]]; do listed+=("$1"); shift; done
+  shift
+  replaced=()
+  for ((i = 0; i < ${#listed[@]}; i++)); do
+    if [[ "$lose" == *" $i "* ]]; then
+      [[ $# -gt 0 ]] || cluster_die "cluster_lose_replace: no spare left for ${listed[i]}"
+      cluster_lose_node "${listed[i]}"
+      replaced+=("$1")
+      shift
+    else
+      replaced+=("${listed[i]}")
+    fi
+  done
 }
 
 # cluster_on NODE CMD...: run CMD in NODE's namespaces (from the current

@@ -16,34 +16,13 @@
 #      rebuilt in the caches, and finish with an uninterrupted run's result.
 source "$(dirname "$0")/../e2e/lib.sh"
 source "$(dirname "$0")/cluster.sh"
+source "$(dirname "$0")/heat_job.sh"
 cluster_need
-# shellcheck disable=SC2034  # read by e2e_tmp_base in lib.sh
-SCR_E2E_TMP=/tmp  # shared by the nodes (their /dev/shm is their own); not exported
-E2E_NP=8
-e2e_begin cluster_fetch_protect
-cluster_start 6
-MPIEXEC="$CLUSTER_MPIRUN"
-N=("${CLUSTER_NODES[@]}")
+heat_cluster_begin cluster_fetch_protect 6
 ARGS=(-n 30 -c 10)
 # Every checkpoint flushed; SCR_DEBUG=1 makes rank 0 say where a checkpoint
 # came from (fetched, or intact in cache).
-SETTINGS=(SCR_FLUSH=1 SCR_DEBUG=1)
-
-# cjob NODE... -- [VAR=VALUE...] HEAT_ARGS...: 8 ranks of heat, 2 per node.
-cjob() {
-  local -a nodes=() vars=()
-  while [[ "$1" != -- ]]; do nodes+=("$1"); shift; done
-  shift
-  while [[ "${1:-}" == *=* ]]; do vars+=("$1"); shift; done
-  export CLUSTER_HOSTS
-  CLUSTER_HOSTS="$(cluster_hosts 2 "${nodes[@]}")"
-  run_job SCR_SIM_NODES= "${SETTINGS[@]}" "${vars[@]}" -- 8 "$HEAT" "$@"
-}
-
-boot_lost_nodes() {
-  local n
-  for n in "${N[@]}"; do cluster_node_pid "$n" >/dev/null || cluster_boot_node "$n"; done
-}
+HEAT_JOB_SETTINGS=(SCR_FLUSH=1 SCR_DEBUG=1)
 
 # expect_cached_as_flushed NODE META: the node caches a redundancy file for
 # each of its 2 ranks, each the same bytes as the one of that name in the
@@ -60,29 +39,25 @@ expect_cached_as_flushed() {
   assert_eq "$n" 2 "redundancy files cached on $node"
 }
 
-use_dirs "$E2E_DIR/reference"
-CACHE=/dev/shm/reference CNTL=/dev/shm/reference.cntl
-cjob "${N[@]:0:4}" -- "${ARGS[@]}"
-expect_ok "uninterrupted reference run"
-REFERENCE="$(result_line)"
+heat_reference "${N[@]:0:4}" -- "${ARGS[@]}"
 
 # run_scheme TYPE "nodes to lose after the fetch (indexes of the first 4)"
 run_scheme() {
-  local type="$1" lose="$2" n i
+  local type="$1" lose="$2" n
   E2E_COPY_TYPE="$type"
   E2E_NAME="cluster_fetch_protect[$type]"
-  boot_lost_nodes
+  cluster_boot_lost
   use_dirs "$E2E_DIR/$type"
   CACHE="/dev/shm/$type" CNTL="/dev/shm/$type.cntl"
   local -a hosts=("${N[@]:0:4}")
-  cjob "${hosts[@]}" -- "${ARGS[@]}" --crash-at 15
+  heat_job "${hosts[@]}" -- "${ARGS[@]}" --crash-at 15
   expect_crashed "$type: job A, killed at step 15"
   expect_checkpoint_steps "10"
   expect_index step.10 flushed 1
 
   for n in "${hosts[@]}"; do cluster_lose_node "$n"; done
-  boot_lost_nodes
-  cjob "${hosts[@]}" -- "${ARGS[@]}" --crash-at 15
+  cluster_boot_lost
+  heat_job "${hosts[@]}" -- "${ARGS[@]}" --crash-at 15
   expect_crashed "$type: job B on empty caches, killed at step 15"
   expect_resumed_from step.10
   expect_said "fetched checkpoint step.10 from the prefix"
@@ -94,23 +69,14 @@ run_scheme() {
 
   # Only the caches can serve step.10 now.
   rm -rf "${PREFIX:?}/step.10"
-  local -a survivors=() spares=("${N[@]:4}")
-  for i in 0 1 2 3; do
-    if [[ " $lose " == *" $i "* ]]; then
-      cluster_lose_node "${hosts[i]}"
-      survivors+=("${spares[0]}")
-      spares=("${spares[@]:1}")
-    else
-      survivors+=("${hosts[i]}")
-    fi
-  done
-  cjob "${survivors[@]}" -- "${ARGS[@]}"
+  local -a survivors=()
+  cluster_lose_replace survivors "$lose" "${hosts[@]}" -- "${N[@]:4}"
+  heat_job "${survivors[@]}" -- "${ARGS[@]}"
   expect_ok "$type: job C on ${survivors[*]}"
   expect_resumed_from step.10
   expect_said "dataset step.10 is intact in cache"
   expect_no_err "fetched checkpoint step.10"
-  [[ "$(result_line)" == "$REFERENCE" ]] ||
-    fail "$type: '$(result_line)' differs from the uninterrupted run's '$REFERENCE'"
+  expect_reference_result "$type"
   say "lost node(s) [$lose] after the fetch: step.10 rebuilt from the caches, the uninterrupted result"
 }
 

@@ -39,10 +39,6 @@ cjob() {
   CLUSTER_HOSTS="$(cluster_hosts 2 $nodes)"
   run_job SCR_SIM_NODES= "${vars[@]}" -- "$np" "$@"
 }
-boot_lost_nodes() {
-  local n
-  for n in "${N[@]}"; do cluster_node_pid "$n" >/dev/null || cluster_boot_node "$n"; done
-}
 FIRST4="${N[*]:0:4}"
 
 use_dirs "$E2E_DIR/reference"
@@ -86,7 +82,7 @@ for _ in $(seq 1 600); do grep -q "holding until killed" "$held" 2>/dev/null && 
 grep -q "holding until killed" "$held" || fail "the job never held at step 30: $(cat "$held")"
 for n in "${N[@]:0:4}"; do cluster_lose_node "$n"; done
 wait "$job" || true
-boot_lost_nodes
+cluster_boot_lost
 cjob 8 "$FIRST4" -- SCR_FLUSH=1 SCR_FLUSH_ASYNC=1 "$HEAT" -n 50 -c 10 "${GRID[@]}"
 expect_ok "the restart after every node was lost during the async flush"
 from="$(resumed_from)"

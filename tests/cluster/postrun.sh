@@ -14,31 +14,12 @@
 #   step.20 stays the restart point, and the restart resumes from it.
 source "$(dirname "$0")/../e2e/lib.sh"
 source "$(dirname "$0")/cluster.sh"
+source "$(dirname "$0")/heat_job.sh"
 cluster_need
-# shellcheck disable=SC2034  # read by e2e_tmp_base in lib.sh
-SCR_E2E_TMP=/tmp  # shared by the nodes (their /dev/shm is their own); not exported
-E2E_NP=8
-e2e_begin cluster_postrun
-cluster_start 4
-MPIEXEC="$CLUSTER_MPIRUN"
-N=("${CLUSTER_NODES[@]}")
+heat_cluster_begin cluster_postrun 4
 ARGS=(-n 50 -c 10)
 POSTRUN="$SCRPP_BUILD/tools/scr_postrun/scr_postrun"
 need_file "$POSTRUN"
-
-# cjob [VAR=VALUE...] HEAT_ARGS...: 8 ranks of heat, 2 on each of the 4 nodes.
-cjob() {
-  local -a vars=()
-  while [[ "${1:-}" == *=* ]]; do vars+=("$1"); shift; done
-  export CLUSTER_HOSTS
-  CLUSTER_HOSTS="$(cluster_hosts 2 "${N[@]}")"
-  run_job SCR_SIM_NODES= "${vars[@]}" -- 8 "$HEAT" "$@"
-}
-
-boot_lost_nodes() {
-  local n
-  for n in "${N[@]}"; do cluster_node_pid "$n" >/dev/null || cluster_boot_node "$n"; done
-}
 
 # postrun [METHOD]: SCR's last line of a job script, run on the first live
 # node as a batch script would, with the job's settings and its hosts
@@ -65,21 +46,17 @@ postrun() {
   cat "$E2E_DIR/postrun.out" "$E2E_DIR/postrun.err"
 }
 
-use_dirs "$E2E_DIR/reference"
-CACHE=/dev/shm/reference CNTL=/dev/shm/reference.cntl
-cjob "${ARGS[@]}"
-expect_ok "uninterrupted reference run"
-REFERENCE="$(result_line)"
+heat_reference "${N[@]}" -- "${ARGS[@]}"
 
 # scenario TYPE "nodes to lose" saved|lost [METHOD]
 scenario() {
   local type="$1" lose="$2" outcome="$3" method="${4:-}" i
   E2E_COPY_TYPE="$type"
   E2E_NAME="cluster_postrun[$type, lose $lose]"
-  boot_lost_nodes
+  cluster_boot_lost
   use_dirs "$E2E_DIR/$type.${lose// /}"
   CACHE="/dev/shm/$type.${lose// /}" CNTL="/dev/shm/$type.${lose// /}.cntl"
-  cjob SCR_FLUSH=2 "${ARGS[@]}" --crash-at 35
+  heat_job "${N[@]}" -- SCR_FLUSH=2 "${ARGS[@]}" --crash-at 35
   expect_crashed "$type: the job, killed at step 35"
   expect_checkpoint_steps "10 20 30"
   expect_index step.20 flushed 1
@@ -100,13 +77,12 @@ scenario() {
   fi
 
   # A fresh allocation: every node up, caches empty.
-  boot_lost_nodes
+  cluster_boot_lost
   CACHE="/dev/shm/$type.fresh" CNTL="/dev/shm/$type.fresh.cntl"
-  cjob SCR_FLUSH=0 "${ARGS[@]}"
+  heat_job "${N[@]}" -- SCR_FLUSH=0 "${ARGS[@]}"
   expect_ok "$type: the job of the next allocation"
   if [[ "$outcome" == saved ]]; then expect_resumed_from step.30; else expect_resumed_from step.20; fi
-  [[ "$(result_line)" == "$REFERENCE" ]] ||
-    fail "$type: '$(result_line)' differs from the uninterrupted run's '$REFERENCE'"
+  expect_reference_result "$type"
   say "scr_postrun after losing node(s) [$lose]: $outcome; restarted from the prefix"
 }
 

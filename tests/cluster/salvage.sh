@@ -20,54 +20,27 @@
 #      from step.20 with the same result.
 source "$(dirname "$0")/../e2e/lib.sh"
 source "$(dirname "$0")/cluster.sh"
+source "$(dirname "$0")/heat_job.sh"
 cluster_need
-# shellcheck disable=SC2034  # read by e2e_tmp_base in lib.sh
-SCR_E2E_TMP=/tmp  # shared by the nodes (their /dev/shm is their own); not exported
-E2E_NP=8
 E2E_COPY_TYPE=XOR
-e2e_begin cluster_salvage
-cluster_start 4
-MPIEXEC="$CLUSTER_MPIRUN"
-N=("${CLUSTER_NODES[@]}")
+heat_cluster_begin cluster_salvage 4
 ARGS=(-n 50 -c 10)
 # The same job script every time: every 2nd checkpoint flushed, sets of 4.
 # SCR_DEBUG=1 makes rank 0 say what the salvage did.
-SETTINGS=(SCR_FLUSH=2 SCR_SET_SIZE=4 SCR_DEBUG=1)
-
-# cjob NP NODE... -- [VAR=VALUE...] HEAT_ARGS...: NP ranks of heat, 2 per node.
-cjob() {
-  local np="$1"
-  local -a nodes=() vars=()
-  shift
-  while [[ "$1" != -- ]]; do nodes+=("$1"); shift; done
-  shift
-  while [[ "${1:-}" == *=* ]]; do vars+=("$1"); shift; done
-  export CLUSTER_HOSTS
-  CLUSTER_HOSTS="$(cluster_hosts 2 "${nodes[@]}")"
-  run_job SCR_SIM_NODES= "${SETTINGS[@]}" "${vars[@]}" -- "$np" "$HEAT" "$@"
-}
-
-boot_lost_nodes() {
-  local n
-  for n in "${N[@]}"; do cluster_node_pid "$n" >/dev/null || cluster_boot_node "$n"; done
-}
+HEAT_JOB_SETTINGS=(SCR_FLUSH=2 SCR_SET_SIZE=4 SCR_DEBUG=1)
 
 # first_job: the 8-rank job on every host, killed at 35 with step.30 in the
 # caches only.
 first_job() {
-  boot_lost_nodes
-  cjob 8 "${N[@]}" -- "${ARGS[@]}" --crash-at 35
+  cluster_boot_lost
+  heat_job "${N[@]}" -- "${ARGS[@]}" --crash-at 35
   expect_crashed "the 8-rank job, killed at step 35"
   expect_checkpoint_steps "10 20 30"
   expect_index step.20 flushed 1
   expect_index step.30 flushed absent
 }
 
-use_dirs "$E2E_DIR/reference"
-CACHE=/dev/shm/reference CNTL=/dev/shm/reference.cntl
-cjob 8 "${N[@]}" -- "${ARGS[@]}"
-expect_ok "uninterrupted reference run"
-REFERENCE="$(result_line)"
+heat_reference "${N[@]}" -- "${ARGS[@]}"
 
 # --- one host lost: step.30 salvaged at 6 ranks ---------------------------------
 E2E_NAME="cluster_salvage[one host lost, 6 ranks]"
@@ -81,12 +54,11 @@ cluster_on "${N[3]}" find "$CACHE" -path '*/step.30/rank_*.dat' -exec cp {} "$E2
 assert_eq "$(find "$E2E_DIR/lost" -type f -printf '%f\n' | sort | tr '\n' ' ')" "rank_6.dat rank_7.dat " \
   "step.30 files cached on ${N[3]}"
 cluster_lose_node "${N[3]}"
-cjob 6 "${N[@]:0:3}" -- "${ARGS[@]}"
+heat_job "${N[@]:0:3}" -- "${ARGS[@]}"
 expect_ok "the 6-rank restart on 3 hosts"
 expect_resumed_from step.30
 expect_said "checkpoint step.30 of the job of 8 processes was only in cache: made whole and saved to the prefix"
-[[ "$(result_line)" == "$REFERENCE" ]] ||
-  fail "'$(result_line)' differs from the uninterrupted run's '$REFERENCE'"
+expect_reference_result "6 ranks"
 # In the prefix as the old job's: complete and flushed, its summary of 8
 # writers, every old rank's file and redundancy file there.
 expect_index step.30 complete 1
@@ -110,12 +82,11 @@ CACHE=/dev/shm/salvage.two CNTL=/dev/shm/salvage.two.cntl
 first_job
 cluster_lose_node "${N[2]}"
 cluster_lose_node "${N[3]}"
-cjob 4 "${N[@]:0:2}" -- "${ARGS[@]}"
+heat_job "${N[@]:0:2}" -- "${ARGS[@]}"
 expect_ok "the 4-rank restart on 2 hosts"
 expect_said "cached checkpoint step.30 of the job of 8 processes cannot be made whole"
 expect_resumed_from step.20
-[[ "$(result_line)" == "$REFERENCE" ]] ||
-  fail "'$(result_line)' differs from the uninterrupted run's '$REFERENCE'"
+expect_reference_result "4 ranks"
 # Nothing of the old step.30 left in the prefix: the files the hosts left
 # copied were removed, with the directories they made and its index entry.
 # (The 4-rank job's own step.30 stays in its caches: it flushes step.40,
