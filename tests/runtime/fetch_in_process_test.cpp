@@ -87,6 +87,15 @@ TEST(RuntimeInProcess, AFetchedSingleCheckpointKeepsItsChecksumsInCache) {
   job.restart_from("");  // nothing usable: never the damaged bytes
 }
 
+// Checkpoint ckpt.1 written with `scheme` and flushed, then every node's
+// cache lost: the next job must fetch it.
+void flushed_then_every_cache_lost(SimJob& job, const char* scheme) {
+  job.set("SCR_COPY_TYPE", scheme);
+  job.set("SCR_FLUSH", "1");
+  job.checkpoint("ckpt.1");
+  job.lose_every_node();
+}
+
 // A checkpoint fetched into cache is protected again from what the fetch
 // recorded of each copy (its size, mode and times, taken from the copy
 // itself): that protection must hold on its own. With the prefix copy gone,
@@ -96,10 +105,7 @@ TEST(RuntimeInProcess, AFetchedCheckpointIsProtectedWellEnoughToRebuildANode) {
   for (const char* scheme : {"XOR", "RS", "PARTNER"}) {
     SCOPED_TRACE(scheme);
     SimJob job;
-    job.set("SCR_COPY_TYPE", scheme);
-    job.set("SCR_FLUSH", "1");
-    job.checkpoint("ckpt.1");
-    job.lose_every_node();
+    flushed_then_every_cache_lost(job, scheme);
     const timespec mtime{1600000000, 123456789};
     for (int r = 0; r < SimJob::kRanks; ++r) {
       fs::path f = fs::path(job.prefix()) / "ckpt.1" / ("rank_" + std::to_string(r) + ".dat");
@@ -154,10 +160,7 @@ TEST(RuntimeInProcess, AFetchTakesBackTheRedundancyFlushedWithTheCheckpoint) {
   for (const char* scheme : {"XOR", "RS", "SINGLE"}) {
     SCOPED_TRACE(scheme);
     SimJob job;
-    job.set("SCR_COPY_TYPE", scheme);
-    job.set("SCR_FLUSH", "1");
-    job.checkpoint("ckpt.1");
-    job.lose_every_node();
+    flushed_then_every_cache_lost(job, scheme);
     job.restart_from("ckpt.1");
     EXPECT_EQ(cached_as_flushed(job), SimJob::kRanks);
     if (std::string(scheme) == "SINGLE") continue;  // nothing to rebuild from
@@ -171,10 +174,7 @@ TEST(RuntimeInProcess, AFetchTakesBackTheRedundancyFlushedWithTheCheckpoint) {
 // fetch encodes again rather than read it from the prefix.
 TEST(RuntimeInProcess, AFetchEncodesPartnerAgain) {
   SimJob job;
-  job.set("SCR_COPY_TYPE", "PARTNER");
-  job.set("SCR_FLUSH", "1");
-  job.checkpoint("ckpt.1");
-  job.lose_every_node();
+  flushed_then_every_cache_lost(job, "PARTNER");
   job.restart_from("ckpt.1");
   EXPECT_EQ(cached_as_flushed(job), 0);
 }

@@ -116,22 +116,11 @@ TEST(SalvageInProcess, RebuiltFilesGoWhenALaterStepFails) {
   EXPECT_EQ(cached, 3) << "the cache, the only copy, is kept";
 }
 
-// 4 ranks write checkpoint `name` as ckpt/r<r>/a.dat and b.dat, every byte
-// `fill`; `flush`: also to the prefix.
+// 4 ranks write checkpoint `name` (rt::testing::write_same_names); `flush`:
+// also to the prefix.
 void write_named(Scene& scene, const std::string& name, char fill, bool flush) {
   scene.settings["SCR_FLUSH"] = flush ? "1" : "0";
-  mpi::InProcess(4, kStack).run([&](mpi::Comm& world) {
-    auto rt = rt::Runtime::init(rt::testing::config_from(scene.settings, scene.prefix), world);
-    ASSERT_TRUE(rt.ok()) << rt.status().to_string();
-    ASSERT_TRUE((*rt)->start_output(name, 1).ok());
-    for (const char* f : {"a.dat", "b.dat"}) {
-      auto path = (*rt)->route_file("ckpt/r" + std::to_string(world.rank()) + "/" + f);
-      ASSERT_TRUE(path.ok()) << path.status().to_string();
-      EXPECT_TRUE(io::write_file_atomic(io::Env::posix(), *path, std::string(5000, fill)).ok());
-    }
-    EXPECT_TRUE((*rt)->complete_output(true).ok());
-    EXPECT_TRUE((*rt)->finalize().ok());
-  });
+  rt::testing::write_same_names(scene.settings, scene.prefix, name, fill);
   scene.settings.erase("SCR_FLUSH");
 }
 
@@ -146,25 +135,8 @@ TEST(SalvageInProcess, AFailedSalvageLeavesAnOlderCheckpointOfTheSameNames) {
   scene.lose("n2");
   scene.lose("n3");
   scene.settings["SCR_SIM_NODES"] = "n0,n1";
-  mpi::InProcess(2, kStack).run([&](mpi::Comm& world) {
-    auto rt = rt::Runtime::init(rt::testing::config_from(scene.settings, scene.prefix), world);
-    ASSERT_TRUE(rt.ok()) << rt.status().to_string();
-    bool have = false;
-    std::string name;
-    EXPECT_TRUE((*rt)->have_restart(&have, &name).ok());
-    EXPECT_TRUE(have);
-    EXPECT_EQ(name, "one");
-    EXPECT_TRUE((*rt)->finalize().ok());
-  });
-  for (int r = 0; r < 4; ++r)
-    for (const char* f : {"a.dat", "b.dat"}) {
-      std::string path = scene.prefix + "/ckpt/r" + std::to_string(r) + "/" + f;
-      auto bytes = io::read_file(io::Env::posix(), path);
-      ASSERT_TRUE(bytes.ok()) << bytes.status().to_string();
-      EXPECT_EQ(*bytes, std::string(5000, 'o')) << path << " is no longer the older checkpoint's";
-    }
-  for (const auto& e : fs::recursive_directory_iterator(scene.prefix))
-    EXPECT_FALSE(io::is_temp_name(e.path().filename().string())) << e.path();
+  rt::testing::expect_offered(scene.settings, scene.prefix, 2, "one");
+  rt::testing::expect_same_names(scene.prefix, 'o');
 }
 
 // The same names, one node lost: old rank 3's files are rebuilt from the
@@ -177,25 +149,8 @@ TEST(SalvageInProcess, ASalvageRebuildsFromCopiesThatReuseAnOlderCheckpointsName
   write_named(scene, "two", 't', false);
   scene.lose("n3");
   scene.settings["SCR_SIM_NODES"] = "n0,n1,n2";
-  mpi::InProcess(3, kStack).run([&](mpi::Comm& world) {
-    auto rt = rt::Runtime::init(rt::testing::config_from(scene.settings, scene.prefix), world);
-    ASSERT_TRUE(rt.ok()) << rt.status().to_string();
-    bool have = false;
-    std::string name;
-    EXPECT_TRUE((*rt)->have_restart(&have, &name).ok());
-    EXPECT_TRUE(have);
-    EXPECT_EQ(name, "two");
-    EXPECT_TRUE((*rt)->finalize().ok());
-  });
-  for (int r = 0; r < 4; ++r)
-    for (const char* f : {"a.dat", "b.dat"}) {
-      std::string path = scene.prefix + "/ckpt/r" + std::to_string(r) + "/" + f;
-      auto bytes = io::read_file(io::Env::posix(), path);
-      ASSERT_TRUE(bytes.ok()) << bytes.status().to_string();
-      EXPECT_EQ(*bytes, std::string(5000, 't')) << path;
-    }
-  for (const auto& e : fs::recursive_directory_iterator(scene.prefix))
-    EXPECT_FALSE(io::is_temp_name(e.path().filename().string())) << e.path();
+  rt::testing::expect_offered(scene.settings, scene.prefix, 3, "two");
+  rt::testing::expect_same_names(scene.prefix, 't');
 }
 
 }  // namespace

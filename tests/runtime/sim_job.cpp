@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include <atomic>
+#include <filesystem>
 
 #include "io/env.hpp"
 #include "io/fault_env.hpp"
@@ -188,6 +189,48 @@ bool flushed(const SimJob& job, const std::string& name) {
   PrefixIndex idx = load_index(job);
   auto id = idx.find_name(name);
   return id && idx.loadable(*id);
+}
+
+void write_same_names(const std::map<std::string, std::string>& settings, const std::string& cwd,
+                      const std::string& name, char fill) {
+  mpi::InProcess(4, 1 << 20).run([&](mpi::Comm& world) {
+    auto rt = Runtime::init(config_from(settings, cwd), world);
+    ASSERT_TRUE(rt.ok()) << rt.status().to_string();
+    ASSERT_TRUE((*rt)->start_output(name, 1).ok());
+    for (const char* f : {"a.dat", "b.dat"}) {
+      auto path = (*rt)->route_file("ckpt/r" + std::to_string(world.rank()) + "/" + f);
+      ASSERT_TRUE(path.ok()) << path.status().to_string();
+      EXPECT_TRUE(io::write_file_atomic(io::Env::posix(), *path, std::string(5000, fill)).ok());
+    }
+    EXPECT_TRUE((*rt)->complete_output(true).ok());
+    EXPECT_TRUE((*rt)->finalize().ok());
+  });
+}
+
+void expect_same_names(const std::string& prefix, char fill) {
+  for (int r = 0; r < 4; ++r)
+    for (const char* f : {"a.dat", "b.dat"}) {
+      std::string path = prefix + "/ckpt/r" + std::to_string(r) + "/" + f;
+      auto bytes = io::read_file(io::Env::posix(), path);
+      ASSERT_TRUE(bytes.ok()) << bytes.status().to_string();
+      EXPECT_EQ(*bytes, std::string(5000, fill)) << path;
+    }
+  for (const auto& e : std::filesystem::recursive_directory_iterator(prefix))
+    EXPECT_FALSE(io::is_temp_name(e.path().filename().string())) << e.path();
+}
+
+void expect_offered(const std::map<std::string, std::string>& settings, const std::string& cwd, int ranks,
+                    const std::string& name) {
+  mpi::InProcess(ranks, 1 << 20).run([&](mpi::Comm& world) {
+    auto rt = Runtime::init(config_from(settings, cwd), world);
+    ASSERT_TRUE(rt.ok()) << rt.status().to_string();
+    bool have = false;
+    std::string offered;
+    EXPECT_TRUE((*rt)->have_restart(&have, &offered).ok());
+    EXPECT_TRUE(have);
+    EXPECT_EQ(offered, name);
+    EXPECT_TRUE((*rt)->finalize().ok());
+  });
 }
 
 }  // namespace scr::rt::testing

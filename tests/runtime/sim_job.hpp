@@ -100,6 +100,18 @@ io::FaultEnv& inject_faults(Runtime& rt);
 // calls nothing more. Returns how many ranks crashed.
 int crash_while_writing(SimJob& job, int n, const std::string& name);
 
+// Checkpoints that reuse file names: 4 in-process ranks, configured by
+// `settings` and working in `cwd`, write checkpoint `name` as
+// ckpt/r<r>/a.dat and b.dat, 5000 bytes of `fill` each.
+void write_same_names(const std::map<std::string, std::string>& settings, const std::string& cwd,
+                      const std::string& name, char fill);
+// Every ckpt/r<r>/{a,b}.dat of those in `prefix` holds `fill` only, and no
+// temporary of a copy is left below `prefix`.
+void expect_same_names(const std::string& prefix, char fill);
+// A job of `ranks` in-process ranks whose SCR_Init offers checkpoint `name`.
+void expect_offered(const std::map<std::string, std::string>& settings, const std::string& cwd, int ranks,
+                    const std::string& name);
+
 // The job's prefix index as the last job left it.
 PrefixIndex load_index(const SimJob& job);
 // Checkpoint `name` is in the prefix, complete and loadable.

@@ -41,18 +41,7 @@ struct Scene {
   // 4 ranks write checkpoint `name`, every byte `fill`; `flush`: to the prefix too.
   void write(const std::string& name, char fill, bool flush) {
     settings["SCR_FLUSH"] = flush ? "1" : "0";
-    mpi::InProcess(4, 1 << 20).run([&](mpi::Comm& world) {
-      auto rt = rt::Runtime::init(rt::testing::config_from(settings, prefix), world);
-      ASSERT_TRUE(rt.ok()) << rt.status().to_string();
-      ASSERT_TRUE((*rt)->start_output(name, 1).ok());
-      for (const char* f : {"a.dat", "b.dat"}) {
-        auto path = (*rt)->route_file("ckpt/r" + std::to_string(world.rank()) + "/" + f);
-        ASSERT_TRUE(path.ok()) << path.status().to_string();
-        EXPECT_TRUE(io::write_file_atomic(io::Env::posix(), *path, std::string(5000, fill)).ok());
-      }
-      EXPECT_TRUE((*rt)->complete_output(true).ok());
-      EXPECT_TRUE((*rt)->finalize().ok());
-    });
+    rt::testing::write_same_names(settings, prefix, name, fill);
     settings["SCR_FLUSH"] = "0";
   }
   // scr_scavenge's exit code.
@@ -65,18 +54,7 @@ struct Scene {
     int rc = std::system(cmd.c_str());
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
   }
-  // Every file of ckpt/ in the prefix holds `fill` only; no temporary is left.
-  void expect_files(char fill) const {
-    for (int r = 0; r < 4; ++r)
-      for (const char* f : {"a.dat", "b.dat"}) {
-        std::string path = prefix + "/ckpt/r" + std::to_string(r) + "/" + f;
-        auto bytes = io::read_file(io::Env::posix(), path);
-        ASSERT_TRUE(bytes.ok()) << bytes.status().to_string();
-        EXPECT_EQ(*bytes, std::string(5000, fill)) << path;
-      }
-    for (const auto& e : fs::recursive_directory_iterator(prefix))
-      EXPECT_FALSE(io::is_temp_name(e.path().filename().string())) << e.path();
-  }
+  void expect_files(char fill) const { rt::testing::expect_same_names(prefix, fill); }
   std::string root, prefix;
   std::map<std::string, std::string> settings;
 };
