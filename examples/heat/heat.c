@@ -4,7 +4,7 @@
  * the workhorse of the end-to-end tests.
  *
  *   heat [-n steps] [-c every] [-g rows cols] [-o every] [--crash-at step]
- *        [--crash-rank r] [--hold-at step] [--invalid-restart-rank r] [--quiet]
+ *        [--crash-rank r] [--hold-at step] [--invalid-restart-rank r] [--same-names] [--quiet]
  *
  * -c every   checkpoint every N steps (0: ask SCR_Need_checkpoint each step)
  * -o every   also write an output dataset every N steps (heat.<step>.txt)
@@ -14,6 +14,9 @@
  *            is killed (a test loses a real node while the job holds).
  * --invalid-restart-rank r: on restart, rank r reports the first checkpoint
  *            it is offered as invalid (tests SCR_Complete_restart(0)).
+ * --same-names: every checkpoint writes ckpt/rank_<r>.dat, the same paths
+ *            each time (as many applications do), instead of
+ *            step.<n>/rank_<r>.dat.
  *
  * Rank 0 prints what happens in plain words and ends with
  *   RESULT steps=<n> checksum=<hex>
@@ -37,7 +40,7 @@
 #include "scr/scr_ext.h"
 
 typedef struct {
-  int steps, every, out_every, rows, cols, crash_at, crash_rank, bad_restart_rank, quiet, hold_at;
+  int steps, every, out_every, rows, cols, crash_at, crash_rank, bad_restart_rank, quiet, hold_at, same_names;
 } Options;
 
 typedef struct {
@@ -46,6 +49,7 @@ typedef struct {
 } Grid;
 
 static int rank_g = 0;
+static int same_names_g = 0; /* --same-names */
 
 static void say(const Options* o, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(const Options* o, const char* fmt, ...) {
@@ -65,7 +69,7 @@ static void die(const char* what) {
 }
 
 static Options parse(int argc, char** argv) {
-  Options o = {60, 10, 0, 64, 64, -1, 0, -1, 0, -1};
+  Options o = {60, 10, 0, 64, 64, -1, 0, -1, 0, -1, 0};
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "-n") && i + 1 < argc) o.steps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "-c") && i + 1 < argc) o.every = atoi(argv[++i]);
@@ -78,6 +82,7 @@ static Options parse(int argc, char** argv) {
     else if (!strcmp(argv[i], "--hold-at") && i + 1 < argc) o.hold_at = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--invalid-restart-rank") && i + 1 < argc) o.bad_restart_rank = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--quiet")) o.quiet = 1;
+    else if (!strcmp(argv[i], "--same-names")) o.same_names = 1;
     else {
       if (rank_g == 0) fprintf(stderr, "heat: unknown argument '%s'\n", argv[i]);
       MPI_Abort(MPI_COMM_WORLD, 1);
@@ -166,7 +171,7 @@ static uint64_t checksum(Grid* g, int rows) {
 }
 
 static void file_name(char* buf, size_t n, const char* dataset, int rank) {
-  snprintf(buf, n, "%s/rank_%d.dat", dataset, rank);
+  snprintf(buf, n, "%s/rank_%d.dat", same_names_g ? "ckpt" : dataset, rank);
 }
 
 /* Returns 1 if this process wrote its piece successfully. */
@@ -272,6 +277,7 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &g.ranks);
   rank_g = g.rank;
   Options o = parse(argc, argv);
+  same_names_g = o.same_names;
   if (o.rows < g.ranks) die("the grid needs at least one row per rank");
   g.cols = o.cols;
   rows_of(o.rows, g.ranks, g.rank, &g.first_row, &g.local_rows);

@@ -67,4 +67,28 @@ for pattern in step.20/rank_0.dat step.20/rank_1.dat scr.dataset.2/reddesc.0 \
   check_consistent "SIGKILL creating $pattern"
 done
 say "$kills kill points checked"
+
+# c) The same file names in every checkpoint (heat --same-names writes
+# ckpt/rank_<r>.dat each time): the flush of step.20 is killed when rank 1
+# creates its redundancy file in the prefix, after its own ckpt/rank_1.dat
+# was copied. That copy replaces step.10's file only once every process got
+# through, so step.10 stays current and whole, and the next job restarts
+# from it and removes the killed flush's temporaries.
+same=(--same-names)
+use_dirs "$E2E_DIR/same_names"
+run_job "${base[@]}" -- 2 "$HEAT" -n 10 -c 10 -g 16 16 "${same[@]}"
+expect_ok "same names: seed job"
+expect_index step.10 loadable 1
+run_job "${base[@]}" "SCR_FAULT_INJECT=kill:scr.dataset.2/reddesc.1:1" -- 2 "$HEAT" "${args[@]}" "${same[@]}"
+[[ $LAST_RC -ne 0 ]] || fail "same names: the kill did not happen"
+[[ -n "$(find "$PREFIX/ckpt" -name 'rank_1.dat.tmp.*')" ]] ||
+  fail "same names: rank 1's copy was not held back beside step.10's file"
+[[ "$(index_current)" == step.10 ]] || fail "same names: current is '$(index_current)', not step.10"
+lose_all_nodes
+run_job "${base[@]}" -- 2 "$HEAT" "${args[@]}" "${same[@]}"
+expect_ok "same names: restart from the prefix"
+expect_resumed_from step.10
+expect_result_equals_uninterrupted "${args[@]}"
+[[ -z "$(find "$PREFIX" -name '*.tmp.*')" ]] || fail "same names: temporaries left in the prefix: $(find "$PREFIX" -name '*.tmp.*')"
+say "a flush killed over step.10's names left step.10 whole"
 e2e_pass
