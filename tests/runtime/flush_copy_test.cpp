@@ -128,24 +128,35 @@ TEST(FlushCopy, AnExistingDestinationIsReplacedOnlyWhenTheCallerSays) {
 }
 
 // A job killed before it replaced or dropped them: the list names its
-// temporaries, and the sweep at the next SCR_Init removes both, and only
-// temporaries inside the prefix.
-TEST(FlushCopy, TheSweepRemovesTheTemporariesAKilledFlushHeldBack) {
-  scr::testing::TempDir dir;
-  std::string cache = dir.path() + "/cache", prefix = dir.path() + "/prefix";
-  write(cache + "/ckpt/rank_0.dat", "new");
-  write(prefix + "/ckpt/rank_0.dat", "older flushed data");
-  write(dir.path() + "/outside.tmp.1", "not ours");
-  rt::Deferred deferred;
-  ASSERT_TRUE(rt::run_copies(io::Env::posix(), job_for(cache, prefix, crc32c("new", 3)), prefix, deferred).ok());
-  std::ofstream(rt::deferred_list_path(prefix, 7, 0), std::ios::app) << "../outside.tmp.1\n";
-  std::string name = std::filesystem::path(rt::deferred_list_path(prefix, 7, 0)).filename();
-  EXPECT_FALSE(rt::sweep_deferred(io::Env::posix(), prefix, "scrpp.files.7"));
-  EXPECT_TRUE(rt::sweep_deferred(io::Env::posix(), prefix, name));
-  EXPECT_FALSE(std::filesystem::exists(deferred.files[0].temp));
-  EXPECT_FALSE(std::filesystem::exists(rt::deferred_list_path(prefix, 7, 0)));
-  EXPECT_EQ(read(prefix + "/ckpt/rank_0.dat"), "older flushed data");
-  EXPECT_TRUE(std::filesystem::exists(dir.path() + "/outside.tmp.1"));
+// temporaries. The sweep at the next SCR_Init removes them when the index
+// does not record the dataset (the older file stays), and puts them in
+// place when it does (the job died after recording it); then the list goes.
+// Only temporaries inside the prefix are touched.
+TEST(FlushCopy, TheSweepRollsAKilledFlushBackOrForwardAsTheIndexSays) {
+  for (bool recorded : {false, true}) {
+    SCOPED_TRACE(recorded ? "recorded" : "not recorded");
+    scr::testing::TempDir dir;
+    std::string cache = dir.path() + "/cache", prefix = dir.path() + "/prefix";
+    write(cache + "/ckpt/rank_0.dat", "new");
+    write(prefix + "/ckpt/rank_0.dat", "older flushed data");
+    write(dir.path() + "/outside.tmp.1", "not ours");
+    rt::Deferred deferred;
+    ASSERT_TRUE(rt::run_copies(io::Env::posix(), job_for(cache, prefix, crc32c("new", 3)), prefix, deferred).ok());
+    std::ofstream(rt::deferred_list_path(prefix, 7, 0), std::ios::app) << "../outside.tmp.1\n";
+    std::string name = std::filesystem::path(rt::deferred_list_path(prefix, 7, 0)).filename();
+    std::vector<int> asked;
+    auto index = [&](int id) {
+      asked.push_back(id);
+      return recorded;
+    };
+    EXPECT_FALSE(rt::sweep_deferred(io::Env::posix(), prefix, "scrpp.files.7", index));
+    EXPECT_TRUE(rt::sweep_deferred(io::Env::posix(), prefix, name, index));
+    EXPECT_EQ(asked, std::vector<int>{7});
+    EXPECT_FALSE(std::filesystem::exists(deferred.files[0].temp));
+    EXPECT_FALSE(std::filesystem::exists(rt::deferred_list_path(prefix, 7, 0)));
+    EXPECT_EQ(read(prefix + "/ckpt/rank_0.dat"), recorded ? "new" : "older flushed data");
+    EXPECT_TRUE(std::filesystem::exists(dir.path() + "/outside.tmp.1"));
+  }
 }
 
 }  // namespace

@@ -220,15 +220,19 @@ Result<Saved> save_dataset(io::Env& env, const Options& o, Caches& caches,
   std::sort(saved.rebuilt.begin(), saved.rebuilt.end());
 
   SCR_TRY(check_all_there(env, o, ds.id, in_prefix, entries, held, &saved));
-  // The whole dataset is there: only now are older files of its names
-  // replaced, before the summary and index record it.
-  SCR_TRY(held.replace());
   SCR_TRY(rt::edit_prefix_index(env, o.prefix, [&](rt::PrefixIndex& idx) -> Status {
     SCR_ASSIGN_OR_RETURN(saved.current,
                          rt::record_flushed(env, o.prefix, idx, ds.desc, ds.world_ranks, entries,
                                             static_cast<int64_t>(saved.bytes), mark_policy(o)));
     return Status::Ok();
   }));
+  // Whole and recorded: only now are older files of its names replaced. What
+  // cannot be stays listed, and the next SCR_Init finishes it.
+  Status placed = held.replace();
+  held.files.keep_listed();  // recorded: what is left is never removed
+  if (!placed.ok())
+    saved.notes.push_back("some files could not yet replace the older files of their names (" + placed.message() +
+                          "); the next job's SCR_Init finishes that");
   for (const auto& failed : caches.mark_flushed(ds))
     saved.notes.push_back("could not mark the cached copy flushed in " + failed);
   return saved;

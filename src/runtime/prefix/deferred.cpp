@@ -64,21 +64,35 @@ void drop_deferred(io::Env& env, Deferred& d) {
   d.lists.clear();
 }
 
-bool sweep_deferred(io::Env& env, const std::string& prefix, const std::string& name) {
+bool sweep_deferred(io::Env& env, const std::string& prefix, const std::string& name,
+                    const std::function<bool(int id)>& recorded) {
   if (!str::starts_with(name, kDeferredListPrefix)) return false;
+  // scrpp.deferred.<id>.<rank>
+  std::string rest = name.substr(std::string(kDeferredListPrefix).size());
+  auto id = str::parse_int(rest.substr(0, rest.find('.')));
+  bool forward = id && recorded(static_cast<int>(*id));
   std::string list = io::path::join(prefix_scr_dir(prefix), name);
   auto text = io::read_file(env, list);
-  bool all_gone = text.ok();
+  bool all_done = text.ok();
+  std::set<std::string> dirs;
   if (text.ok())
     for (const auto& rel : str::split(*text, '\n')) {
       if (rel.empty()) continue;
       std::string temp = io::path::join(prefix, rel);
-      // Only a temporary inside the prefix, outside its .scr, is ours to remove.
+      // Only a temporary inside the prefix, outside its .scr, is ours.
       if (!io::is_temp_name(temp) || !io::path::is_within(prefix, temp) || str::starts_with(rel, ".scr/")) continue;
-      if (!io::remove_file(env, temp).ok()) all_gone = false;
+      if (!forward) {
+        if (!io::remove_file(env, temp).ok()) all_done = false;
+      } else if (env.exists(temp)) {  // gone: renamed before the job died
+        std::string dst = temp.substr(0, temp.rfind(".tmp."));
+        if (env.rename(temp, dst).ok()) dirs.insert(io::path::dirname(dst));
+        else all_done = false;
+      }
     }
-  // A list whose temporaries could not all go stays, to be tried again.
-  if (all_gone) (void)io::remove_file(env, list);
+  for (const auto& dir : dirs)
+    if (!env.sync_dir(dir).ok()) all_done = false;
+  // A list not wholly dealt with stays, to be tried again.
+  if (all_done) (void)io::remove_file(env, list);
   return true;
 }
 

@@ -4,10 +4,14 @@
 // process's failure), would lose both checkpoints. So a copy whose
 // destination already exists keeps its complete temporary beside it
 // (io::CopyOptions::defer), and only once the whole job agrees that the
-// dataset got through does each process rename its temporaries into place
-// (replace_deferred), before the summary and index record the flush. On
-// failure they are removed (drop_deferred) and the older files stay as they
-// were. Distinct names per checkpoint defer nothing and cost nothing.
+// dataset got through and the summary and index record the flush does each
+// process rename its temporaries into place (replace_deferred). On failure
+// they are removed (drop_deferred) and the older files stay as they were.
+// A job killed between the record and the last rename leaves the rest to
+// the next SCR_Init, which finishes the renames (sweep_deferred): at every
+// moment either the older dataset is whole and current, or the newer one is
+// recorded and its copies will take their names before anything reads them.
+// Distinct names per checkpoint defer nothing and cost nothing.
 //
 // Each held-back temporary is first noted in a list in <prefix>/.scr
 // (scrpp.deferred.<id>.<rank>), removed once the temporaries are renamed or
@@ -15,6 +19,7 @@
 // temporaries are swept with it (sweep_deferred).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,6 +41,12 @@ struct Deferred {
   std::vector<Pair> files;
   bool empty() const { return files.empty() && lists.empty(); }
   void absorb(Deferred&& other);
+  // Forget them here, leaving temporaries and lists on disk for the next
+  // SCR_Init's sweep (sweep_deferred) to settle.
+  void keep_listed() {
+    files.clear();
+    lists.clear();
+  }
 };
 
 // <prefix>/.scr/scrpp.deferred.<id>.<rank>
@@ -54,8 +65,12 @@ Status replace_deferred(io::Env& env, Deferred& d);
 void drop_deferred(io::Env& env, Deferred& d);
 
 // At SCR_Init (one job uses a prefix at a time): `name` in <prefix>/.scr is
-// a list a killed job left; its temporaries and then the list are removed.
+// a list a killed job left. When the index records its dataset as flushed
+// (`recorded(id)`: the job died after recording it, while or before it put
+// its copies in place), the copies are put in place now (rolled forward);
+// otherwise they are removed and the older files stay. Then the list goes.
 // Returns whether `name` was such a list.
-bool sweep_deferred(io::Env& env, const std::string& prefix, const std::string& name);
+bool sweep_deferred(io::Env& env, const std::string& prefix, const std::string& name,
+                    const std::function<bool(int id)>& recorded);
 
 }  // namespace scr::rt

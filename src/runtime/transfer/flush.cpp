@@ -37,13 +37,35 @@ Status replace_deferred_everywhere(const Job& job, Deferred& deferred) {
   return st;
 }
 
+void settle_unrecorded(const Job& job, int id, Deferred& deferred) {
+  // A record that failed may still have reached the index (its last step
+  // failed, or the job is dying): what the index holds decides, as it will
+  // for the next SCR_Init's sweep, so that no process drops copies the
+  // index names while another's are put in place.
+  int verdict = 2;  // 0: not recorded, 1: recorded, 2: unknown (all stay listed)
+  if (job.rank() == 0)
+    if (auto idx = PrefixIndex::load(job.fs(), job.settings.prefix)) verdict = idx->flushed(id) ? 1 : 0;
+  mpi::bcast_int(job.world, verdict, 0);
+  if (verdict == 1) place_recorded_copies(job, deferred);
+  if (verdict == 0) drop_deferred(job.fs(), deferred);
+  if (verdict == 2) deferred.keep_listed();
+}
+
+void place_recorded_copies(const Job& job, Deferred& deferred) {
+  // What could not be renamed stays listed, never dropped: the index names
+  // the new files, and the next SCR_Init finishes the renames.
+  Status st = mpi::agree(job.world, replace_deferred(job.fs(), deferred));
+  if (!st.ok() && job.rank() == 0)
+    log::warn("a flushed dataset's files could not all replace the older files of their names (" + st.message() +
+              "); the next SCR_Init finishes that");
+}
+
 Status end_flush(const Job& job, CacheCatalog& cache, EventLog& events, const FlushJob& flush,
                  const Result<kv::Tree>& mine, Deferred& deferred) {
   DatasetInfo info = DatasetInfo::from_tree(flush.desc);
   Status copied = mpi::agree(job.world, mine.status());
   if (!copied.ok()) drop_deferred(job.fs(), deferred);
   SCR_TRY(copied.with_context("flush of dataset " + info.name));
-  SCR_TRY(replace_deferred_everywhere(job, deferred).with_context("flush of dataset " + info.name));
   int64_t my_bytes = 0;
   if (auto files = summary_files(*mine))
     for (const auto& f : *files)
@@ -51,11 +73,19 @@ Status end_flush(const Job& job, CacheCatalog& cache, EventLog& events, const Fl
   int64_t bytes = mpi::sum(job.world, my_bytes);
   // Gather every process's file list at rank 0 for the summary.
   auto lists = mpi::gather_trees(job.world, *mine, 0);
-  SCR_TRY(edit_index(job, [&](PrefixIndex& idx) {
+  Status recorded = edit_index(job, [&](PrefixIndex& idx) {
     return record_flushed(job.fs(), job.settings.prefix, idx, flush.desc, job.ranks(), std::move(lists),
                           bytes, job_mark_policy(job.settings))
         .status();
-  }));
+  });
+  if (!recorded.ok()) {
+    settle_unrecorded(job, flush.id, deferred);
+    return recorded;
+  }
+  // Recorded: the copies held back now replace the older files of their
+  // names (a job killed before all did leaves the rest to the next
+  // SCR_Init, deferred.hpp).
+  place_recorded_copies(job, deferred);
   if (cache.has(flush.id)) {
     SCR_TRY(cache.transition(flush.id, CacheState::flushed));
     SCR_TRY(cache.commit_agreed(job.world));

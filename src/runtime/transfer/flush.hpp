@@ -33,17 +33,26 @@ FlushJob plan_flush(const Settings& s, const CacheCatalog& cache, int id);
 FlushJob plan_copies(const Settings& s, const CacheCatalog& cache, const Filemap& fm, int id);
 // Collective: mark the dataset incomplete in the index.
 Status begin_flush(const Job& job, const FlushJob& flush);
-// Collective: agree on the copies; when every process's got through, each
+// Collective: agree on the copies; when every process's got through, the
+// summary is written and the dataset marked flushed, then each process
 // renames the temporaries it held back over the older files of the same
-// names (`deferred`), then the summary is written and the dataset marked
-// flushed. When any failed, the temporaries are removed instead and the
-// older files stay untouched.
+// names (`deferred`). When any copy failed, or the record did, the
+// temporaries are removed instead and the older files stay untouched.
 Status end_flush(const Job& job, CacheCatalog& cache, EventLog& events, const FlushJob& flush,
                  const Result<kv::Tree>& mine, Deferred& deferred);
 // Collective: the held-back replacements of a dataset every process copied,
 // put in place on every process (or, if that fails anywhere, those left
-// removed). Before anything records the dataset as flushed.
+// removed), before anything records the dataset as flushed: for a rebuild
+// in the prefix that must read the copies at their names.
 Status replace_deferred_everywhere(const Job& job, Deferred& deferred);
+// Collective, after recording dataset `id` failed: the held-back copies put
+// in place if the index holds the record after all, removed if it does not,
+// and left listed for the next SCR_Init when the index cannot be read.
+void settle_unrecorded(const Job& job, int id, Deferred& deferred);
+// Collective: the same once the index records the dataset as flushed;
+// what a process could not rename stays listed for the next SCR_Init,
+// which finishes it (a warning says so).
+void place_recorded_copies(const Job& job, Deferred& deferred);
 // How this job marks a flushed dataset: the CURRENT rule, and its
 // SCR_PREFIX_SIZE window.
 MarkPolicy job_mark_policy(const Settings& s);

@@ -198,12 +198,18 @@ void sweep_rescaled(const Job& job) {
   // and so is every list of a flush's held-back replacements (with the
   // temporaries it names), from the same one look at .scr.
   if (job.rank() == 0)
-    if (auto names = job.fs().list_dir(prefix_scr_dir(job.settings.prefix)))
+    if (auto names = job.fs().list_dir(prefix_scr_dir(job.settings.prefix))) {
+      std::optional<Result<PrefixIndex>> index;  // read only if a list is there
+      auto recorded = [&](int id) {
+        if (!index) index = PrefixIndex::load(job.fs(), job.settings.prefix);
+        return index->ok() && (*index)->flushed(id);
+      };
       for (const auto& n : *names)
         if (str::starts_with(n, kTableFilePrefix))
           (void)io::remove_file(job.fs(), io::path::join(prefix_scr_dir(job.settings.prefix), n));
         else
-          (void)sweep_deferred(job.fs(), job.settings.prefix, n);
+          (void)sweep_deferred(job.fs(), job.settings.prefix, n, recorded);
+    }
   job.world.barrier();
 }
 

@@ -292,17 +292,19 @@ Status salvage_one(const Job& job, const CacheCatalog& cache, int id, int writer
   read_copied_facts(job, id, mine);
   kv::Tree copied = gather_copied(job, mine);
   kv::Tree made;  // the old ranks this process rebuilt, also if a later step fails
-  // The older files of the names the checkpoint reuses are replaced once it
-  // is whole everywhere, before the summary and index record it.
   auto rebuilt = rebuild_lost(job, id, copied, writers, made, left.deferred);
-  Status st = rebuilt ? replace_deferred_everywhere(job, left.deferred) : rebuilt.status();
-  if (st.ok()) st = record(job, desc, writers, copied, std::move(rebuilt).value());
-  if (!st.ok()) remove_copies(job, mine, left, made);
-  // Files the prefix could not take were counted lost: whatever failed next
-  // is the prefix's doing, not the checkpoint's.
-  if (!st.ok() && noroom)
-    return Error(Errc::no_space, "the prefix could not take its files (then: " + st.message() + ")");
-  return st;
+  Status st = rebuilt ? record(job, desc, writers, copied, std::move(rebuilt).value()) : rebuilt.status();
+  if (!st.ok()) {
+    remove_copies(job, mine, left, made);
+    // Files the prefix could not take were counted lost: whatever failed
+    // next is the prefix's doing, not the checkpoint's.
+    if (noroom) return Error(Errc::no_space, "the prefix could not take its files (then: " + st.message() + ")");
+    return st;
+  }
+  // Recorded: the older files of the names the checkpoint reuses are
+  // replaced now (deferred.hpp).
+  place_recorded_copies(job, left.deferred);
+  return Status::Ok();
 }
 
 }  // namespace
