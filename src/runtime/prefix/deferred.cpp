@@ -1,5 +1,6 @@
 #include "runtime/prefix/deferred.hpp"
 
+#include <optional>
 #include <set>
 
 #include "common/strings.hpp"
@@ -94,6 +95,17 @@ bool sweep_deferred(io::Env& env, const std::string& prefix, const std::string& 
   // A list not wholly dealt with stays, to be tried again.
   if (all_done) (void)io::remove_file(env, list);
   return true;
+}
+
+void sweep_deferred_lists(io::Env& env, const std::string& prefix) {
+  auto names = env.list_dir(prefix_scr_dir(prefix));
+  if (!names) return;
+  std::optional<Result<PrefixIndex>> index;  // read only if a list is there
+  auto recorded = [&](int id) {
+    if (!index) index = PrefixIndex::load(env, prefix);
+    return index->ok() && (*index)->flushed(id);
+  };
+  for (const auto& n : *names) (void)sweep_deferred(env, prefix, n, recorded);
 }
 
 }  // namespace scr::rt

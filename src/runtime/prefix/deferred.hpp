@@ -73,4 +73,11 @@ void drop_deferred(io::Env& env, Deferred& d);
 bool sweep_deferred(io::Env& env, const std::string& prefix, const std::string& name,
                     const std::function<bool(int id)>& recorded);
 
+// Every list in <prefix>/.scr swept as above, against the index as it is.
+// Before anything copies into the prefix again (SCR_Init's salvage,
+// scr_scavenge): a copy of the same dataset and rank notes its temporaries
+// in the same list, and the killed flush's partial temporaries, rolled
+// forward once that copy is recorded, would replace its whole files.
+void sweep_deferred_lists(io::Env& env, const std::string& prefix);
+
 }  // namespace scr::rt
