@@ -80,8 +80,10 @@ bool sweep_deferred(io::Env& env, const std::string& prefix, const std::string& 
     for (const auto& rel : str::split(*text, '\n')) {
       if (rel.empty()) continue;
       std::string temp = io::path::join(prefix, rel);
-      // Only a temporary inside the prefix, outside its .scr, is ours.
-      if (!io::is_temp_name(temp) || !io::path::is_within(prefix, temp) || str::starts_with(rel, ".scr/")) continue;
+      // Only a temporary inside the prefix, outside its .scr, is ours: judged
+      // on the normal form, whatever spelling (./, a/../, absolute) the list has.
+      auto inside = io::path::relative_to(prefix, temp);
+      if (!io::is_temp_name(temp) || !inside || str::starts_with(*inside, ".scr/")) continue;
       if (!forward) {
         if (!io::remove_file(env, temp).ok()) all_done = false;
       } else if (env.exists(temp)) {  // gone: renamed before the job died
