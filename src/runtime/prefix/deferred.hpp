@@ -15,8 +15,8 @@
 //
 // Each held-back temporary is first noted in a list in <prefix>/.scr
 // (scrpp.deferred.<id>.<rank>), removed once the temporaries are renamed or
-// removed; a list found at SCR_Init was left by a killed job, and its
-// temporaries are swept with it (sweep_deferred).
+// removed; a list found at SCR_Init or by scr_scavenge was left by a killed
+// job, and its temporaries are swept with it (sweep_deferred_lists).
 #pragma once
 
 #include <functional>
