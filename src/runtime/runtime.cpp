@@ -229,6 +229,9 @@ Status Runtime::prepare_restart() {
   // SCR_DISTRIBUTE=0 skips redistribution and rebuild: the cache is not
   // used at all (docs/runtime.md#restart).
   bool use_cache = s.distribute && !s.cache_purge;
+  // First: a salvage below copies into the prefix, into the lists a killed
+  // flush of the same dataset may have left (prefix/deferred.hpp).
+  sweep_killed_flushes(ctx_.job);
   if (!use_cache) {
     if (ctx_.rank() == 0)
       log::info(s.cache_purge ? "SCR_CACHE_PURGE=1: deleting the cache"

@@ -131,7 +131,7 @@ TEST(FlushCopy, AnExistingDestinationIsReplacedOnlyWhenTheCallerSays) {
 // temporaries. The sweep at the next SCR_Init removes them when the index
 // does not record the dataset (the older file stays), and puts them in
 // place when it does (the job died after recording it); then the list goes.
-// Only temporaries inside the prefix are touched.
+// Only temporaries inside the prefix, outside its .scr, are touched.
 TEST(FlushCopy, TheSweepRollsAKilledFlushBackOrForwardAsTheIndexSays) {
   for (bool recorded : {false, true}) {
     SCOPED_TRACE(recorded ? "recorded" : "not recorded");
@@ -142,7 +142,11 @@ TEST(FlushCopy, TheSweepRollsAKilledFlushBackOrForwardAsTheIndexSays) {
     write(dir.path() + "/outside.tmp.1", "not ours");
     rt::Deferred deferred;
     ASSERT_TRUE(rt::run_copies(io::Env::posix(), job_for(cache, prefix, crc32c("new", 3)), prefix, deferred).ok());
-    std::ofstream(rt::deferred_list_path(prefix, 7, 0), std::ios::app) << "../outside.tmp.1\n";
+    // A killed write of the prefix's own state (.scr), named however the
+    // list spells it, is no copy of the flush's.
+    write(prefix + "/.scr/state.tmp.1", "partial");
+    std::ofstream(rt::deferred_list_path(prefix, 7, 0), std::ios::app)
+        << "../outside.tmp.1\nckpt/../.scr/state.tmp.1\n./.scr/state.tmp.1\n" << prefix << "/.scr/state.tmp.1\n";
     std::string name = std::filesystem::path(rt::deferred_list_path(prefix, 7, 0)).filename();
     std::vector<int> asked;
     auto index = [&](int id) {
@@ -156,6 +160,8 @@ TEST(FlushCopy, TheSweepRollsAKilledFlushBackOrForwardAsTheIndexSays) {
     EXPECT_FALSE(std::filesystem::exists(rt::deferred_list_path(prefix, 7, 0)));
     EXPECT_EQ(read(prefix + "/ckpt/rank_0.dat"), recorded ? "new" : "older flushed data");
     EXPECT_TRUE(std::filesystem::exists(dir.path() + "/outside.tmp.1"));
+    EXPECT_EQ(read(prefix + "/.scr/state.tmp.1"), "partial");
+    EXPECT_FALSE(std::filesystem::exists(prefix + "/.scr/state"));
   }
 }
 

@@ -112,6 +112,26 @@ TEST(FlushReusedNames, AFlushThatGetsThroughPutsTheNewBytesInPlace) {
   }
 }
 
+// Background flushes of checkpoints that reuse the names, two in flight at
+// once (SCR_FLUSH_ASYNC_MAX's default, a cache of 3 that evicts none; the
+// copies throttled so that ckpt.2's is still held back when ckpt.3's begins): each flush's held-back copy of
+// rank_<r>.dat must be its own, not one temporary both write into. The last
+// one flushed is current and loads with its own bytes.
+TEST(FlushReusedNames, AsyncFlushesInFlightTogetherHoldTheirOwnCopies) {
+  SimJob job;
+  job.set("SCR_FLUSH", "1");
+  job.set("SCR_FLUSH_ASYNC", "1");
+  job.set("SCR_FLUSH_ASYNC_BW", "4000");
+  job.set("SCR_CACHE_SIZE", "3");
+  job.run([&](mpi::Comm& world, Runtime& rt) {
+    for (const char* name : {"ckpt.1", "ckpt.2", "ckpt.3"}) ASSERT_TRUE(write_reused(rt, world.rank(), name).ok());
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+  for (const char* name : {"ckpt.1", "ckpt.2", "ckpt.3"}) EXPECT_TRUE(flushed(job, name)) << name;
+  expect_no_leftovers(job);
+  restart_reused(job, "ckpt.3");
+}
+
 // Every step of the second checkpoint and its flush: each rank's file system
 // stops at its N-th change ("crash:N", every later change lost), for N = 1,
 // 2, ... until the checkpoint gets through. After each, the checkpoint the

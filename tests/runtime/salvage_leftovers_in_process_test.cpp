@@ -153,4 +153,25 @@ TEST(SalvageInProcess, ASalvageRebuildsFromCopiesThatReuseAnOlderCheckpointsName
   rt::testing::expect_same_names(scene.prefix, 't');
 }
 
+// The same salvage after a flush of "two" (dataset 2) was killed part-way
+// over the older checkpoint's names: old rank 0's copy of a.dat and old
+// rank 3's (on the node now lost) were partial temporaries, listed. Those
+// must be settled as the killed flush left them (not recorded: removed)
+// before the salvage records "two"; swept after, rank 3's partial copy
+// would replace the file the salvage rebuilt, and rank 0's stay forever.
+TEST(SalvageInProcess, AKilledFlushOfTheSameCheckpointIsSweptBeforeTheSalvage) {
+  Scene scene;
+  write_named(scene, "one", 'o', true);
+  write_named(scene, "two", 't', false);
+  rt::testing::leave_killed_copy(scene.prefix, 2, 0, "ckpt/r0/a.dat");
+  rt::testing::leave_killed_copy(scene.prefix, 2, 3, "ckpt/r3/a.dat");
+  scene.lose("n3");
+  scene.settings["SCR_SIM_NODES"] = "n0,n1,n2";
+  rt::testing::expect_offered(scene.settings, scene.prefix, 3, "two");
+  auto idx = rt::PrefixIndex::load(io::Env::posix(), scene.prefix);
+  ASSERT_TRUE(idx.ok());
+  EXPECT_EQ(idx->find_name("two"), 2) << "the dataset the killed flush's lists name";
+  rt::testing::expect_same_names(scene.prefix, 't');
+}
+
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <fstream>
 
 #include "io/env.hpp"
 #include "io/fault_env.hpp"
@@ -11,6 +12,7 @@
 #include "io/path.hpp"
 #include "mpi/in_process.hpp"
 #include "runtime/prefix/dataset.hpp"
+#include "runtime/prefix/deferred.hpp"
 
 namespace scr::rt::testing {
 
@@ -217,6 +219,13 @@ void expect_same_names(const std::string& prefix, char fill) {
     }
   for (const auto& e : std::filesystem::recursive_directory_iterator(prefix))
     EXPECT_FALSE(io::is_temp_name(e.path().filename().string())) << e.path();
+}
+
+void leave_killed_copy(const std::string& prefix, int id, int rank, const std::string& rel) {
+  // Pid 1 is never a test's: the temporary is no live process's.
+  std::string temp = rel + ".tmp.1";
+  ASSERT_TRUE(io::write_file_atomic(io::Env::posix(), prefix + "/" + temp, std::string(100, 'x')).ok());
+  std::ofstream(deferred_list_path(prefix, id, rank), std::ios::app) << temp << "\n";
 }
 
 void expect_offered(const std::map<std::string, std::string>& settings, const std::string& cwd, int ranks,

@@ -108,6 +108,11 @@ void write_same_names(const std::map<std::string, std::string>& settings, const 
 // Every ckpt/r<r>/{a,b}.dat of those in `prefix` holds `fill` only, and no
 // temporary of a copy is left below `prefix`.
 void expect_same_names(const std::string& prefix, char fill);
+// What a flush of dataset `id` killed part-way leaves for old rank `rank`'s
+// file `rel` whose name an older dataset's file holds: a partial temporary
+// beside it (a few bytes of 'x', made by no process alive) and the list
+// naming it in <prefix>/.scr (runtime/prefix/deferred.hpp).
+void leave_killed_copy(const std::string& prefix, int id, int rank, const std::string& rel);
 // A job of `ranks` in-process ranks whose SCR_Init offers checkpoint `name`.
 void expect_offered(const std::map<std::string, std::string>& settings, const std::string& cwd, int ranks,
                     const std::string& name);

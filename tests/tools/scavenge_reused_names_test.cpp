@@ -78,4 +78,25 @@ TEST(ScavengeReusedNames, AScavengeThatCannotSaveLeavesTheOlderCheckpointWhole) 
   scene.expect_files('o');
 }
 
+// The job was killed while it flushed "two" (dataset 2) over "one"'s names:
+// old rank 0's copy of a.dat and old rank 3's (its node then lost) were
+// partial temporaries, listed in the prefix. The scavenge settles them as
+// the killed flush left them (not recorded: removed) before it saves "two";
+// left for the next SCR_Init, they would be rolled forward once "two" is
+// recorded, rank 3's partial copy over the file the scavenge rebuilt.
+TEST(ScavengeReusedNames, AKilledFlushOfTheSameCheckpointIsSweptFirst) {
+  Scene scene;
+  scene.write("one", 'o', true);
+  scene.write("two", 't', false);
+  rt::testing::leave_killed_copy(scene.prefix, 2, 0, "ckpt/r0/a.dat");
+  rt::testing::leave_killed_copy(scene.prefix, 2, 3, "ckpt/r3/a.dat");
+  scene.lose("n3");
+  EXPECT_EQ(scene.scavenge(), 0);
+  scene.expect_files('t');
+  // The next job's SCR_Init finds nothing left to sweep.
+  scene.settings["SCR_SIM_NODES"] = "n0,n1,n2";
+  rt::testing::expect_offered(scene.settings, scene.prefix, 3, "two");
+  scene.expect_files('t');
+}
+
 }  // namespace

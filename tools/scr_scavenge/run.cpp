@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "io/files.hpp"
+#include "runtime/prefix/deferred.hpp"
 #include "runtime/prefix/flush_protocol.hpp"
 
 #include "tools/common/cli.hpp"
@@ -90,6 +91,10 @@ Result<Report> run_scavenge(io::Env& env, const Options& o) {
       o.hosts.empty() ? local_caches(env, o) : remote_caches(env, o, own_program());
   CacheScan scan = caches->scan();
   SCR_ASSIGN_OR_RETURN(std::optional<io::FileLock> lock, lock_index(env, o, scan));
+  // No job uses the prefix now: a flush list there is a killed job's, and
+  // is settled before a copy of the same dataset and rank notes its own
+  // temporaries in it (runtime/prefix/deferred.hpp).
+  if (!scan.datasets.empty()) rt::sweep_deferred_lists(env, o.prefix);
   SCR_ASSIGN_OR_RETURN(rt::PrefixIndex before, load_index(env, o.prefix));
   Plan plan = plan_scavenge(scan.datasets, before, o.all);
   Report report;

@@ -1,5 +1,6 @@
 #include "runtime/prefix/deferred.hpp"
 
+#include <optional>
 #include <set>
 
 #include "common/strings.hpp"
@@ -79,8 +80,10 @@ bool sweep_deferred(io::Env& env, const std::string& prefix, const std::string& 
     for (const auto& rel : str::split(*text, '\n')) {
       if (rel.empty()) continue;
       std::string temp = io::path::join(prefix, rel);
-      // Only a temporary inside the prefix, outside its .scr, is ours.
-      if (!io::is_temp_name(temp) || !io::path::is_within(prefix, temp) || str::starts_with(rel, ".scr/")) continue;
+      // Only a temporary inside the prefix, outside its .scr, is ours: judged
+      // on the normal form, whatever spelling (./, a/../, absolute) the list has.
+      auto inside = io::path::relative_to(prefix, temp);
+      if (!io::is_temp_name(temp) || !inside || str::starts_with(*inside, ".scr/")) continue;
       if (!forward) {
         if (!io::remove_file(env, temp).ok()) all_done = false;
       } else if (env.exists(temp)) {  // gone: renamed before the job died
@@ -94,6 +97,17 @@ bool sweep_deferred(io::Env& env, const std::string& prefix, const std::string& 
   // A list not wholly dealt with stays, to be tried again.
   if (all_done) (void)io::remove_file(env, list);
   return true;
+}
+
+void sweep_deferred_lists(io::Env& env, const std::string& prefix) {
+  auto names = env.list_dir(prefix_scr_dir(prefix));
+  if (!names) return;
+  std::optional<Result<PrefixIndex>> index;  // read only if a list is there
+  auto recorded = [&](int id) {
+    if (!index) index = PrefixIndex::load(env, prefix);
+    return index->ok() && (*index)->flushed(id);
+  };
+  for (const auto& n : *names) (void)sweep_deferred(env, prefix, n, recorded);
 }
 
 }  // namespace scr::rt

@@ -15,8 +15,8 @@
 //
 // Each held-back temporary is first noted in a list in <prefix>/.scr
 // (scrpp.deferred.<id>.<rank>), removed once the temporaries are renamed or
-// removed; a list found at SCR_Init was left by a killed job, and its
-// temporaries are swept with it (sweep_deferred).
+// removed; a list found at SCR_Init or by scr_scavenge was left by a killed
+// job, and its temporaries are swept with it (sweep_deferred_lists).
 #pragma once
 
 #include <functional>
@@ -72,5 +72,12 @@ void drop_deferred(io::Env& env, Deferred& d);
 // Returns whether `name` was such a list.
 bool sweep_deferred(io::Env& env, const std::string& prefix, const std::string& name,
                     const std::function<bool(int id)>& recorded);
+
+// Every list in <prefix>/.scr swept as above, against the index as it is.
+// Before anything copies into the prefix again (SCR_Init's salvage,
+// scr_scavenge): a copy of the same dataset and rank notes its temporaries
+// in the same list, and the killed flush's partial temporaries, rolled
+// forward once that copy is recorded, would replace its whole files.
+void sweep_deferred_lists(io::Env& env, const std::string& prefix);
 
 }  // namespace scr::rt

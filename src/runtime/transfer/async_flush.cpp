@@ -1,5 +1,10 @@
 #include "runtime/transfer/async_flush.hpp"
 
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
 #include "common/log.hpp"
 
 namespace scr::rt {
@@ -21,6 +26,7 @@ Status AsyncFlusher::start(int id) {
   while (static_cast<int>(flights_.size()) >= max) SCR_TRY(wait_for(flights_.begin()->first));
   auto flight = std::make_unique<Flight>();
   flight->job = plan_flush(job_.settings, cache_, id);
+  SCR_TRY(wait_for_same_names(flight->job));
   flight->job.how = "async";
   flight->job.progress = &flight->copied;
   if (job_.settings.flush_async_bw > 0)
@@ -38,6 +44,22 @@ Status AsyncFlusher::start(int id) {
     f->done = true;
   });
   flights_[id] = std::move(flight);
+  return Status::Ok();
+}
+
+Status AsyncFlusher::wait_for_same_names(const FlushJob& next) {
+  if (flights_.empty()) return Status::Ok();
+  std::set<std::string> names;
+  for (const auto& item : next.items) names.insert(item.dst);
+  // Every process holds the same flights; whether one must finish first is
+  // agreed, as the names are each process's own.
+  std::vector<int> ids;
+  for (const auto& [id, f] : flights_) ids.push_back(id);
+  for (int id : ids) {
+    const auto& items = flights_.at(id)->job.items;
+    bool shared = std::any_of(items.begin(), items.end(), [&](const CopyItem& c) { return names.count(c.dst) > 0; });
+    if (mpi::any_true(job_.world, shared)) SCR_TRY(finish(id));
+  }
   return Status::Ok();
 }
 

@@ -15,7 +15,9 @@
 //   - poll(wait=true) in SCR_Finalize (and before a dataset in flight must
 //     be deleted) waits for them.
 // At most SCR_FLUSH_ASYNC_MAX flushes are in flight; starting one more first
-// waits for the oldest. SCR_FLUSH_ASYNC_BW caps the bytes per second each
+// waits for the oldest, and for any in flight that copies to one of its
+// names (checkpoints that reuse their paths: each flush holds back its copy
+// in the one temporary beside the name, prefix/deferred.hpp). SCR_FLUSH_ASYNC_BW caps the bytes per second each
 // node's processes copy together.
 #pragma once
 
@@ -66,6 +68,9 @@ class AsyncFlusher {
     std::thread thread;
   };
   Status finish(int id);
+  // Collective: finish the flights that copy to a destination `next` also
+  // copies to, on any process.
+  Status wait_for_same_names(const FlushJob& next);
   const Job& job_;
   CacheCatalog& cache_;
   EventLog& events_;

@@ -60,6 +60,12 @@ void place_recorded_copies(const Job& job, Deferred& deferred) {
               "); the next SCR_Init finishes that");
 }
 
+void sweep_killed_flushes(const Job& job) {
+  // Only one job uses a prefix at a time: every list there is a leftover.
+  if (job.rank() == 0) sweep_deferred_lists(job.fs(), job.settings.prefix);
+  job.world.barrier();
+}
+
 Status end_flush(const Job& job, CacheCatalog& cache, EventLog& events, const FlushJob& flush,
                  const Result<kv::Tree>& mine, Deferred& deferred) {
   DatasetInfo info = DatasetInfo::from_tree(flush.desc);

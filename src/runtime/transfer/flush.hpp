@@ -53,6 +53,10 @@ void settle_unrecorded(const Job& job, int id, Deferred& deferred);
 // what a process could not rename stays listed for the next SCR_Init,
 // which finishes it (a warning says so).
 void place_recorded_copies(const Job& job, Deferred& deferred);
+// Collective, at SCR_Init before anything copies into the prefix (the
+// salvage of a cache of another size): the lists and temporaries a killed
+// flush left settled as the index says (sweep_deferred_lists).
+void sweep_killed_flushes(const Job& job);
 // How this job marks a flushed dataset: the CURRENT rule, and its
 // SCR_PREFIX_SIZE window.
 MarkPolicy job_mark_policy(const Settings& s);

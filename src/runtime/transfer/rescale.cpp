@@ -7,7 +7,6 @@
 #include "io/file_lock.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
-#include "runtime/prefix/deferred.hpp"
 #include "runtime/prefix/prefix_index.hpp"
 #include "runtime/prefix/summary.hpp"
 
@@ -194,22 +193,12 @@ void sweep_rescaled(const Job& job) {
       for (const auto& n : *names)
         if (str::starts_with(n, kDirPrefix)) (void)io::remove_tree(job.fs(), io::path::join(base, n));
     }
-  // Only one job uses a prefix at a time: every table there is a leftover,
-  // and so is every list of a flush's held-back replacements (with the
-  // temporaries it names), from the same one look at .scr.
+  // Only one job uses a prefix at a time: every table there is a leftover.
   if (job.rank() == 0)
-    if (auto names = job.fs().list_dir(prefix_scr_dir(job.settings.prefix))) {
-      std::optional<Result<PrefixIndex>> index;  // read only if a list is there
-      auto recorded = [&](int id) {
-        if (!index) index = PrefixIndex::load(job.fs(), job.settings.prefix);
-        return index->ok() && (*index)->flushed(id);
-      };
+    if (auto names = job.fs().list_dir(prefix_scr_dir(job.settings.prefix)))
       for (const auto& n : *names)
         if (str::starts_with(n, kTableFilePrefix))
           (void)io::remove_file(job.fs(), io::path::join(prefix_scr_dir(job.settings.prefix), n));
-        else
-          (void)sweep_deferred(job.fs(), job.settings.prefix, n, recorded);
-    }
   job.world.barrier();
 }
 

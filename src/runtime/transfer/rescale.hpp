@@ -66,8 +66,8 @@ Status drop_rescaled(const Job& job, std::unique_ptr<Rescaled>& rescaled);
 
 // Collective. Remove directories left by a rescaled restart this job id
 // started before a crash (they are never reused), and restart file tables
-// and a killed flush's held-back temporaries (prefix/deferred.hpp) an
-// earlier job left in the prefix.
+// an earlier job left in the prefix. (A killed flush's held-back
+// temporaries are swept before, by sweep_killed_flushes.)
 void sweep_rescaled(const Job& job);
 
 }  // namespace scr::rt
