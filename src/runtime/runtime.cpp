@@ -63,7 +63,7 @@ Status apply_prefix_settings(const Job& job) {
   if (!s.prefix_purge && !(s.drop_after_current && !s.current.empty())) return Status::Ok();
   return edit_index(job, [&](PrefixIndex& idx) {
     if (s.prefix_purge) {
-      for (int id : idx.ids()) SCR_TRY(delete_prefix_files(job.fs(), s.prefix, id));
+      for (int id : idx.ids()) SCR_TRY(delete_prefix_files(job.fs(), s.prefix, id, nullptr));
       for (int id : idx.ids()) idx.erase(id);
       idx.clear_current();
       log::info("SCR_PREFIX_PURGE=1: deleted every dataset of " + s.prefix);

@@ -118,7 +118,7 @@ Status Runtime::remove(const std::string& name) {
     auto id = idx.find_name(name);
     if (!id) return Status::Ok();
     found_prefix = true;
-    SCR_TRY(delete_prefix_files(ctx_.fs(), ctx_.settings.prefix, *id));
+    SCR_TRY(delete_prefix_files(ctx_.fs(), ctx_.settings.prefix, *id, &idx));
     if (idx.current() == name) idx.clear_current();
     idx.erase(*id);
     return Status::Ok();

@@ -169,5 +169,20 @@ TEST(FlushReusedNames, AFlushCrashedAtAnyStepLeavesTheCurrentCheckpointWhole) {
   EXPECT_GT(crash_points, 10) << "the sweep did not reach into the flush";
 }
 
+// SCR_Delete of the older checkpoint deletes its own files only: the files
+// it shares by name with the newer one stay, and the newer one loads.
+TEST(FlushReusedNames, DeletingTheOlderCheckpointKeepsTheFilesTheNewerOneNames) {
+  SimJob job;
+  job.set("SCR_FLUSH", "1");
+  job.run([&](mpi::Comm& world, Runtime& rt) {
+    ASSERT_TRUE(write_reused(rt, world.rank(), "ckpt.1").ok());
+    ASSERT_TRUE(write_reused(rt, world.rank(), "ckpt.2").ok());
+    EXPECT_TRUE(rt.remove("ckpt.1").ok());
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+  EXPECT_FALSE(load_index(job).find_name("ckpt.1").has_value());
+  restart_reused(job, "ckpt.2");
+}
+
 }  // namespace
 }  // namespace scr::rt::testing

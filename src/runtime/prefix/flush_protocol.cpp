@@ -53,7 +53,7 @@ void mark_flush_failed(PrefixIndex& idx, int id) {
 
 void forget_dataset(io::Env& env, const std::string& prefix, PrefixIndex& idx, int id) {
   // Missing files are fine; a file that cannot go is left, unlisted.
-  (void)delete_prefix_files(env, prefix, id);
+  (void)delete_prefix_files(env, prefix, id, &idx);
   // Names may repeat across jobs: CURRENT goes only if it meant this one.
   if (idx.find_name(idx.current()) == id) idx.clear_current();
   idx.erase(id);

@@ -55,10 +55,23 @@ Status delete_listed(io::Env& env, const std::string& prefix, int id, const std:
 
 }  // namespace
 
-Status delete_prefix_files(io::Env& env, const std::string& prefix, int id) {
+Status delete_prefix_files(io::Env& env, const std::string& prefix, int id, const PrefixIndex* others) {
   // A summary that cannot be read names no files: they stay, unlisted.
   auto names = summary_names(env, prefix, id);
-  return delete_listed(env, prefix, id, names ? *names : std::set<std::string>(), {});
+  std::set<std::string> keep;
+  if (names && others)
+    for (int other : others->ids()) {
+      if (other == id) continue;
+      auto kept = summary_names(env, prefix, other);
+      if (!kept) {
+        log::warn("the files of dataset " + std::to_string(id) + " stay in the prefix, unlisted: which of them " +
+                  "dataset " + std::to_string(other) + " also names is unknown (" + kept.status().message() + ")");
+        names = std::set<std::string>();
+        break;
+      }
+      keep.merge(*kept);
+    }
+  return delete_listed(env, prefix, id, names ? *names : std::set<std::string>(), keep);
 }
 
 void apply_prefix_window(io::Env& env, const std::string& prefix, int keep_n, PrefixIndex& idx,

@@ -21,6 +21,9 @@ void apply_prefix_window(io::Env& env, const std::string& prefix, int keep_n, Pr
 // Delete a dataset's files from the prefix as listed in its summary, and its
 // .scr/scr.dataset.<id> directory. Missing files are fine; with a summary
 // that cannot be read, its files stay (unlisted) and the directory goes.
-Status delete_prefix_files(io::Env& env, const std::string& prefix, int id);
+// A file another dataset of `others` also names stays (applications may
+// reuse file names); when one of their summaries cannot be read, no file is
+// deleted (a warning says so). `others` null: every dataset goes (a purge).
+Status delete_prefix_files(io::Env& env, const std::string& prefix, int id, const PrefixIndex* others);
 
 }  // namespace scr::rt
