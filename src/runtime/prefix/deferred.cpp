@@ -3,6 +3,7 @@
 #include <optional>
 #include <set>
 
+#include "common/log.hpp"
 #include "common/strings.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
@@ -96,6 +97,9 @@ bool sweep_deferred(io::Env& env, const std::string& prefix, const std::string& 
     if (!env.sync_dir(dir).ok()) all_done = false;
   // A list not wholly dealt with stays, to be tried again.
   if (all_done) (void)io::remove_file(env, list);
+  else
+    log::warn(list + ": the copies a killed flush held back could not all be " +
+              (forward ? "put in place" : "removed") + "; the next SCR_Init tries again");
   return true;
 }
 
