@@ -58,6 +58,8 @@ bool is_temp_name(const std::string& name) {
   return !pid.empty() && pid.find_first_not_of("0123456789") == std::string_view::npos;
 }
 
+std::string temp_target(const std::string& temp) { return temp.substr(0, temp.rfind(kTempInfix)); }
+
 Status write_file_atomic(Env& env, const std::string& path, const std::string& bytes,
                          uint32_t perms) {
   std::string tmp = temp_name(path);

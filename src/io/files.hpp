@@ -74,6 +74,9 @@ Status remove_file(Env& env, const std::string& path);
 std::string temp_name(const std::string& path);
 // Whether `name` (a file name or path) is such a temporary.
 bool is_temp_name(const std::string& name);
+// The path a temporary replaces (`temp` without its `.tmp.<pid>`); `temp`
+// must be one (is_temp_name).
+std::string temp_target(const std::string& temp);
 
 // stat of an open file (File::info), by its path where the file cannot say.
 Result<FileInfo> info_of(Env& env, File& f);

@@ -56,7 +56,7 @@ Status replace_deferred(io::Env& env, Deferred& d) {
   return Status::Ok();
 }
 
-void drop_deferred(io::Env& env, Deferred& d) {
+bool drop_deferred(io::Env& env, Deferred& d) {
   bool all_gone = true;
   for (const auto& f : d.files) all_gone = io::remove_file(env, f.temp).ok() && all_gone;
   d.files.clear();
@@ -64,6 +64,7 @@ void drop_deferred(io::Env& env, Deferred& d) {
   if (all_gone)
     for (const auto& list : d.lists) (void)io::remove_file(env, list);
   d.lists.clear();
+  return all_gone;
 }
 
 bool sweep_deferred(io::Env& env, const std::string& prefix, const std::string& name,
@@ -73,10 +74,11 @@ bool sweep_deferred(io::Env& env, const std::string& prefix, const std::string& 
   std::string rest = name.substr(std::string(kDeferredListPrefix).size());
   auto id = str::parse_int(rest.substr(0, rest.find('.')));
   bool forward = id && recorded(static_cast<int>(*id));
-  std::string list = io::path::join(prefix_scr_dir(prefix), name);
-  auto text = io::read_file(env, list);
-  bool all_done = text.ok();
-  std::set<std::string> dirs;
+  // The list's temporaries, settled as a running flush settles its own.
+  Deferred d;
+  d.prefix = prefix;
+  d.lists.push_back(io::path::join(prefix_scr_dir(prefix), name));
+  auto text = io::read_file(env, d.lists.front());
   if (text.ok())
     for (const auto& rel : str::split(*text, '\n')) {
       if (rel.empty()) continue;
@@ -85,20 +87,13 @@ bool sweep_deferred(io::Env& env, const std::string& prefix, const std::string& 
       // on the normal form, whatever spelling (./, a/../, absolute) the list has.
       auto inside = io::path::relative_to(prefix, temp);
       if (!io::is_temp_name(temp) || !inside || str::starts_with(*inside, ".scr/")) continue;
-      if (!forward) {
-        if (!io::remove_file(env, temp).ok()) all_done = false;
-      } else if (env.exists(temp)) {  // gone: renamed before the job died
-        std::string dst = temp.substr(0, temp.rfind(".tmp."));
-        if (env.rename(temp, dst).ok()) dirs.insert(io::path::dirname(dst));
-        else all_done = false;
-      }
+      // Gone when rolled forward: renamed before the job died.
+      if (!forward || env.exists(temp)) d.files.push_back({temp, io::temp_target(temp)});
     }
-  for (const auto& dir : dirs)
-    if (!env.sync_dir(dir).ok()) all_done = false;
   // A list not wholly dealt with stays, to be tried again.
-  if (all_done) (void)io::remove_file(env, list);
-  else
-    log::warn(list + ": the copies a killed flush held back could not all be " +
+  bool done = text.ok() && (forward ? replace_deferred(env, d).ok() : drop_deferred(env, d));
+  if (!done)
+    log::warn(name + " in " + prefix_scr_dir(prefix) + ": the copies a killed flush held back could not all be " +
               (forward ? "put in place" : "removed") + "; the next SCR_Init tries again");
   return true;
 }

@@ -62,7 +62,8 @@ Status note_deferred(io::Env& env, Deferred& d, const std::string& list_path, co
 Status replace_deferred(io::Env& env, Deferred& d);
 // The flush failed: the temporaries and the list removed; the files they
 // would have replaced are untouched.
-void drop_deferred(io::Env& env, Deferred& d);
+// Returns whether every temporary went (the lists go only then).
+bool drop_deferred(io::Env& env, Deferred& d);
 
 // At SCR_Init (one job uses a prefix at a time): `name` in <prefix>/.scr is
 // a list a killed job left. When the index records its dataset as flushed
