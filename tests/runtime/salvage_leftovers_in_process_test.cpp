@@ -124,14 +124,20 @@ void write_named(Scene& scene, const std::string& name, char fill, bool flush) {
   scene.settings.erase("SCR_FLUSH");
 }
 
+// "one" flushed ('o' bytes), then "two" ('t') under the same names, in
+// cache only.
+void one_flushed_then_two_cached(Scene& scene) {
+  write_named(scene, "one", 'o', true);
+  write_named(scene, "two", 't', false);
+}
+
 // The salvage of a checkpoint whose files reuse the names of an older
 // flushed one: old ranks 0 and 1 are copied, the checkpoint cannot be made
 // whole (n2 and n3 lost), and the copies go again. The older checkpoint's
 // files were never replaced: it is still whole and the one to restart from.
 TEST(SalvageInProcess, AFailedSalvageLeavesAnOlderCheckpointOfTheSameNames) {
   Scene scene;
-  write_named(scene, "one", 'o', true);
-  write_named(scene, "two", 't', false);
+  one_flushed_then_two_cached(scene);
   scene.lose("n2");
   scene.lose("n3");
   scene.settings["SCR_SIM_NODES"] = "n0,n1";
@@ -145,8 +151,7 @@ TEST(SalvageInProcess, AFailedSalvageLeavesAnOlderCheckpointOfTheSameNames) {
 // job restarts from it.
 TEST(SalvageInProcess, ASalvageRebuildsFromCopiesThatReuseAnOlderCheckpointsNames) {
   Scene scene;
-  write_named(scene, "one", 'o', true);
-  write_named(scene, "two", 't', false);
+  one_flushed_then_two_cached(scene);
   scene.lose("n3");
   scene.settings["SCR_SIM_NODES"] = "n0,n1,n2";
   rt::testing::expect_offered(scene.settings, scene.prefix, 3, "two");
@@ -161,8 +166,7 @@ TEST(SalvageInProcess, ASalvageRebuildsFromCopiesThatReuseAnOlderCheckpointsName
 // would replace the file the salvage rebuilt, and rank 0's stay forever.
 TEST(SalvageInProcess, AKilledFlushOfTheSameCheckpointIsSweptBeforeTheSalvage) {
   Scene scene;
-  write_named(scene, "one", 'o', true);
-  write_named(scene, "two", 't', false);
+  one_flushed_then_two_cached(scene);
   rt::testing::leave_killed_copy(scene.prefix, 2, 0, "ckpt/r0/a.dat");
   rt::testing::leave_killed_copy(scene.prefix, 2, 3, "ckpt/r3/a.dat");
   scene.lose("n3");

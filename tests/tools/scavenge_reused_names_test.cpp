@@ -44,6 +44,11 @@ struct Scene {
     rt::testing::write_same_names(settings, prefix, name, fill);
     settings["SCR_FLUSH"] = "0";
   }
+  // "one" flushed ('o' bytes), then "two" ('t') under the same names, in cache only.
+  void one_flushed_then_two_cached() {
+    write("one", 'o', true);
+    write("two", 't', false);
+  }
   // scr_scavenge's exit code.
   int scavenge() const {
     std::string cmd = "env";
@@ -61,8 +66,7 @@ struct Scene {
 
 TEST(ScavengeReusedNames, RebuildsLostRanksFromTheNewerCopies) {
   Scene scene;
-  scene.write("one", 'o', true);
-  scene.write("two", 't', false);
+  scene.one_flushed_then_two_cached();
   scene.lose("n3");
   EXPECT_EQ(scene.scavenge(), 0);
   scene.expect_files('t');
@@ -70,8 +74,7 @@ TEST(ScavengeReusedNames, RebuildsLostRanksFromTheNewerCopies) {
 
 TEST(ScavengeReusedNames, AScavengeThatCannotSaveLeavesTheOlderCheckpointWhole) {
   Scene scene;
-  scene.write("one", 'o', true);
-  scene.write("two", 't', false);
+  scene.one_flushed_then_two_cached();
   scene.lose("n2");
   scene.lose("n3");
   EXPECT_EQ(scene.scavenge(), 3);
@@ -86,8 +89,7 @@ TEST(ScavengeReusedNames, AScavengeThatCannotSaveLeavesTheOlderCheckpointWhole) 
 // recorded, rank 3's partial copy over the file the scavenge rebuilt.
 TEST(ScavengeReusedNames, AKilledFlushOfTheSameCheckpointIsSweptFirst) {
   Scene scene;
-  scene.write("one", 'o', true);
-  scene.write("two", 't', false);
+  scene.one_flushed_then_two_cached();
   rt::testing::leave_killed_copy(scene.prefix, 2, 0, "ckpt/r0/a.dat");
   rt::testing::leave_killed_copy(scene.prefix, 2, 3, "ckpt/r3/a.dat");
   scene.lose("n3");
