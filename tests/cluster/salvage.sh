@@ -17,7 +17,11 @@
 #   3. two hosts lost (two members of each XOR set, more than it rebuilds):
 #      the job comes back as 4 ranks on the 2 hosts left, says step.30
 #      cannot be made whole, leaves nothing of it in the prefix and resumes
-#      from step.20 with the same result.
+#      from step.20 with the same result;
+#   4. step 2 again with every checkpoint written to the same file names
+#      (heat --same-names): the copies the salvage makes of step.30 replace
+#      step.20's files of those names before the lost host's are rebuilt
+#      from them, so the job resumes from step.30, with no temporary left.
 source "$(dirname "$0")/../e2e/lib.sh"
 source "$(dirname "$0")/cluster.sh"
 source "$(dirname "$0")/heat_job.sh"
@@ -29,11 +33,11 @@ ARGS=(-n 50 -c 10)
 # SCR_DEBUG=1 makes rank 0 say what the salvage did.
 HEAT_JOB_SETTINGS=(SCR_FLUSH=2 SCR_SET_SIZE=4 SCR_DEBUG=1)
 
-# first_job: the 8-rank job on every host, killed at 35 with step.30 in the
-# caches only.
+# first_job [HEAT_ARGS...]: the 8-rank job on every host, killed at 35 with
+# step.30 in the caches only.
 first_job() {
   cluster_boot_lost
-  heat_job "${N[@]}" -- "${ARGS[@]}" --crash-at 35
+  heat_job "${N[@]}" -- "${ARGS[@]}" "$@" --crash-at 35
   expect_crashed "the 8-rank job, killed at step 35"
   expect_checkpoint_steps "10 20 30"
   expect_index step.20 flushed 1
@@ -95,5 +99,19 @@ expect_index step.30 flushed absent
 [[ ! -e "$PREFIX/step.30" ]] ||
   fail "step.30/, which could not be made whole, is left in the prefix: $(ls -A "$PREFIX/step.30")"
 say "two hosts lost: step.30 beyond XOR, 4 ranks resumed from step.20"
+
+# --- the same names in every checkpoint, one host lost -----------------------------
+E2E_NAME="cluster_salvage[same names, one host lost, 6 ranks]"
+use_dirs "$E2E_DIR/same"
+CACHE=/dev/shm/salvage.same CNTL=/dev/shm/salvage.same.cntl
+first_job --same-names
+cluster_lose_node "${N[3]}"
+heat_job "${N[@]:0:3}" -- "${ARGS[@]}" --same-names
+expect_ok "the 6-rank restart on 3 hosts, same names"
+expect_resumed_from step.30
+expect_said "checkpoint step.30 of the job of 8 processes was only in cache: made whole and saved to the prefix"
+expect_reference_result "6 ranks, same names"
+[[ -z "$(find "$PREFIX" -name '*.tmp.*')" ]] || fail "temporaries left in the prefix: $(find "$PREFIX" -name '*.tmp.*')"
+say "same names: step.30 salvaged over step.20's files, 6 ranks resumed from it"
 E2E_NAME=cluster_salvage
 e2e_pass
