@@ -12,6 +12,10 @@
 #   XOR lose 2 nodes of one set (more than it rebuilds): scr_postrun fails
 #   (reported), step.30 is not marked complete nor CURRENT, the flushed
 #   step.20 stays the restart point, and the restart resumes from it.
+#   XOR lose 1 and lose 2 again with every checkpoint written to the same
+#   file names (heat --same-names): saved, step.30's copies take step.20's
+#   names before the lost host's files are rebuilt from them; not saved,
+#   step.20's files are untouched and the restart resumes from it.
 source "$(dirname "$0")/../e2e/lib.sh"
 source "$(dirname "$0")/cluster.sh"
 source "$(dirname "$0")/heat_job.sh"
@@ -48,15 +52,18 @@ postrun() {
 
 heat_reference "${N[@]}" -- "${ARGS[@]}"
 
-# scenario TYPE "nodes to lose" saved|lost [METHOD]
+# scenario TYPE "nodes to lose" saved|lost [METHOD [HEAT_ARGS...]]
 scenario() {
   local type="$1" lose="$2" outcome="$3" method="${4:-}" i
+  shift 4 2>/dev/null || shift $#
+  local -a extra=("$@")
+  local tag="$type.${lose// /}${extra[*]:+.same}"
   E2E_COPY_TYPE="$type"
-  E2E_NAME="cluster_postrun[$type, lose $lose]"
+  E2E_NAME="cluster_postrun[$type, lose $lose${extra[*]:+, ${extra[*]}}]"
   cluster_boot_lost
-  use_dirs "$E2E_DIR/$type.${lose// /}"
-  CACHE="/dev/shm/$type.${lose// /}" CNTL="/dev/shm/$type.${lose// /}.cntl"
-  heat_job "${N[@]}" -- SCR_FLUSH=2 "${ARGS[@]}" --crash-at 35
+  use_dirs "$E2E_DIR/$tag"
+  CACHE="/dev/shm/$tag" CNTL="/dev/shm/$tag.cntl"
+  heat_job "${N[@]}" -- SCR_FLUSH=2 "${ARGS[@]}" "${extra[@]}" --crash-at 35
   expect_crashed "$type: the job, killed at step 35"
   expect_checkpoint_steps "10 20 30"
   expect_index step.20 flushed 1
@@ -78,11 +85,12 @@ scenario() {
 
   # A fresh allocation: every node up, caches empty.
   cluster_boot_lost
-  CACHE="/dev/shm/$type.fresh" CNTL="/dev/shm/$type.fresh.cntl"
-  heat_job "${N[@]}" -- SCR_FLUSH=0 "${ARGS[@]}"
+  CACHE="/dev/shm/$tag.fresh" CNTL="/dev/shm/$tag.fresh.cntl"
+  heat_job "${N[@]}" -- SCR_FLUSH=0 "${ARGS[@]}" "${extra[@]}"
   expect_ok "$type: the job of the next allocation"
   if [[ "$outcome" == saved ]]; then expect_resumed_from step.30; else expect_resumed_from step.20; fi
   expect_reference_result "$type"
+  [[ -z "$(find "$PREFIX" -name '*.tmp.*')" ]] || fail "$type: temporaries left in the prefix"
   say "scr_postrun after losing node(s) [$lose]: $outcome; restarted from the prefix"
 }
 
@@ -90,5 +98,7 @@ scenario XOR "1" saved
 scenario RS "1 2" saved
 scenario PARTNER "0 2" saved mpirun
 scenario XOR "1 2" lost
+scenario XOR "1" saved "" --same-names
+scenario XOR "1 2" lost "" --same-names
 E2E_NAME=cluster_postrun
 e2e_pass
