@@ -23,8 +23,9 @@ double peak_rss_mib();
 // system does not allow it (no /proc/self/clear_refs).
 bool reset_peak_rss();
 
-// A barrier whose waiters sleep: ranks done early must not take the CPU
-// from the ranks still working (8 ranks share 2 cores here).
+// A barrier whose waiters sleep, as redset_baseline's: ranks done early must
+// not take the CPU from the ranks still working (8 ranks share 2 cores here).
+// It times the engines, and is the same for both.
 void barrier(const mpi::Comm& world);
 
 // Wall time of a collective step, from a barrier to the last rank done.

@@ -9,11 +9,17 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Long enough to catch a pipeline's next piece when every process has a core
-// of its own; short enough that oversubscribed waiters soon leave the CPU.
-constexpr auto kSpin = std::chrono::microseconds(50);
+// A piece in flight is in within a millisecond (1 MiB at 1 GB/s or more), so
+// a pipeline's waits spin that long: a sleep costs far more than asked (the
+// kernel's timer slack adds 50 us, a loaded node over 100 us), and on a chain
+// of members every late wake-up delays all who follow. A longer wait is for a
+// member busy with other work (writing rebuilt files, or off its core where
+// processes outnumber cores): sleeping then leaves it the CPU. Measured where
+// 8 processes share 2 cores (docs/performance.md, "Waiting for a piece"): a
+// spin of 50 us made the encodes slower, no sleep at all the rebuilds.
+constexpr auto kSpin = std::chrono::milliseconds(1);
 constexpr auto kFirstNap = std::chrono::microseconds(10);
-constexpr auto kLongestNap = std::chrono::microseconds(200);
+constexpr auto kLongestNap = std::chrono::microseconds(100);
 
 bool test_all(std::span<MPI_Request> requests) {
   int done = 0;

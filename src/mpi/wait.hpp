@@ -1,8 +1,8 @@
-// Waiting for messages without taking the CPU from the processes that produce
-// them. MPI_Wait spins; with more processes than cores (simulated nodes,
-// tests, busy nodes) the spinning waiters compete with the workers they wait
-// for. These waits spin briefly, as the message is usually close, then sleep
-// in growing steps. With a core per process they cost a few microseconds.
+// Waiting for messages without taking the CPU for long from the processes that
+// produce them. MPI_Wait spins; with more processes than cores (simulated
+// nodes, tests, busy nodes) the spinning waiters compete with the workers they
+// wait for. These waits spin for as long as a piece in flight takes, then
+// sleep in growing steps.
 #pragma once
 
 #include <mpi.h>
