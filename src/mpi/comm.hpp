@@ -86,8 +86,10 @@ int64_t sum(const Comm& comm, int64_t v);
 int64_t max(const Comm& comm, int64_t v);
 int64_t min(const Comm& comm, int64_t v);
 double max(const Comm& comm, double v);
-// The minimum, waited for without spinning: for processes that finish their
-// share of a pipeline early and must leave the CPU to those still working.
+// The minimum, waited for as the pipelines wait (mpi/wait.hpp: a spin as long
+// as a piece takes, then sleeps), not with MPI's spinning collective: for
+// processes that finish their share of a pipeline early and must leave the
+// CPU to those still working.
 int min_without_spinning(const Comm& comm, int v);
 
 void bcast_int(const Comm& comm, int& v, int root);

@@ -64,7 +64,7 @@ class CommImpl {
   // Collectives.
   virtual int64_t allreduce(int64_t v, ReduceOp op) const = 0;
   virtual double allreduce(double v, ReduceOp op) const = 0;
-  // The minimum, waited for without spinning (mpi::min_without_spinning).
+  // The minimum, waited for as the pipelines wait (mpi::min_without_spinning).
   virtual int min_without_spinning(int v) const = 0;
   // `bytes` bytes from every process into `all`, in rank order.
   virtual void allgather(const void* mine, size_t bytes, void* all) const = 0;
