@@ -52,6 +52,7 @@ bool run(const std::string& mode, scr::Library& lib) {
       regions.checkpoint("step." + std::to_string(step));
     }
     all_say(true, "WROTE step.2");
+    MPI_Barrier(MPI_COMM_WORLD);  // rank 0 has printed before any rank aborts
     MPI_Abort(MPI_COMM_WORLD, 9);  // a crash: no SCR_Finalize
   }
   if (mode == "mismatch") {

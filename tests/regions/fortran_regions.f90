@@ -46,6 +46,8 @@ program fortran_regions
       ok = ok .and. ierror == SCR_SUCCESS
     end do
     call say(ok, 'WROTE step.2')
+    ! Rank 0 has printed before any rank aborts the job.
+    call MPI_Barrier(MPI_COMM_WORLD)
     call MPI_Abort(MPI_COMM_WORLD, 9)
   case ('mismatch')
     step = -5

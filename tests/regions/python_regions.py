@@ -45,6 +45,7 @@ def main(mode):
                 grid[:] = grid_of(rank, s)
                 regions.checkpoint(f"step.{s}")
             all_say(True, "WROTE step.2")
+            comm.Barrier()  # rank 0 has printed before any rank aborts
             comm.Abort(9)  # a crash: no finalize
         elif mode == "mismatch":
             refused = []

@@ -5,7 +5,9 @@
 // after the job's last run.
 //  - one node lost: its ranks are rebuilt from the copies, so the copies
 //    must hold "two"'s bytes at their names first; "two" is saved whole;
-//  - two nodes lost: "two" cannot be saved, and "one" keeps every file.
+//  - two nodes lost: "two" cannot be saved, and "one" keeps every file;
+//  - the index's record of "two" lands but reports a failure (in process,
+//    through an Env that loses the answer): the index decides.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -13,9 +15,12 @@
 #include <map>
 #include <string>
 
+#include "common/strings.hpp"
 #include "io/files.hpp"
+#include "io/path.hpp"
 #include "mpi/in_process.hpp"
 #include "runtime/runtime.hpp"
+#include "tools/scr_scavenge/run.hpp"
 #include "../runtime/sim_job.hpp"
 
 namespace {
@@ -59,6 +64,17 @@ struct Scene {
     int rc = std::system(cmd.c_str());
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
   }
+  // scr_scavenge's work in this process, through `env`.
+  Result<tools::scavenge::Report> scavenge_in_process(io::Env& env) const {
+    tools::scavenge::Options o;
+    o.prefix = prefix;
+    o.cache_base = settings.at("SCR_CACHE_BASE");
+    o.cntl_base = settings.at("SCR_CNTL_BASE");
+    for (const auto& node : str::split(settings.at("SCR_SIM_NODES"), ',')) o.nodes.push_back(node);
+    o.user = settings.at("SCR_USER_NAME");
+    o.job_id = settings.at("SCR_JOB_ID");
+    return tools::scavenge::run_scavenge(env, o);
+  }
   void expect_files(char fill) const { rt::testing::expect_same_names(prefix, fill); }
   std::string root, prefix;
   std::map<std::string, std::string> settings;
@@ -98,6 +114,40 @@ TEST(ScavengeReusedNames, AKilledFlushOfTheSameCheckpointIsSweptFirst) {
   // The next job's SCR_Init finds nothing left to sweep.
   scene.settings["SCR_SIM_NODES"] = "n0,n1,n2";
   rt::testing::expect_offered(scene.settings, scene.prefix, 3, "two");
+  scene.expect_files('t');
+}
+
+// The rename that puts the prefix's index in place succeeds, but the second
+// one (the first marks the scavenge begun) reports EIO, as a file system may
+// after the change landed.
+class IndexRecordAnswerLost : public io::EnvWrapper {
+ public:
+  using EnvWrapper::EnvWrapper;
+  Status rename(const std::string& from, const std::string& to) override {
+    Status st = EnvWrapper::rename(from, to);
+    if (st.ok() && io::path::basename(to) == "index.scr" && ++index_renames_ == 2)
+      return Error(Errc::io_error, "the answer to the index's rename was lost");
+    return st;
+  }
+  bool fired() const { return index_renames_ >= 2; }
+
+ private:
+  int index_renames_ = 0;
+};
+
+// The index records "two" although its edit reported a failure: "two"'s
+// copies take their names, so that the index names its bytes; the failure
+// is reported, and the next job restarts from "two", byte for byte.
+TEST(ScavengeReusedNames, ARecordThatLandedButFailedPutsTheCopiesInPlace) {
+  Scene scene;
+  scene.one_flushed_then_two_cached();
+  IndexRecordAnswerLost env(io::Env::posix());
+  auto report = scene.scavenge_in_process(env);
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  ASSERT_TRUE(env.fired());
+  EXPECT_EQ(tools::scavenge::exit_code_of(*report), 5);
+  scene.expect_files('t');
+  rt::testing::expect_offered(scene.settings, scene.prefix, 4, "two");
   scene.expect_files('t');
 }
 

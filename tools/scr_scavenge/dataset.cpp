@@ -121,6 +121,19 @@ struct HeldBack {
   }
 };
 
+// A record that reported a failure may still have reached the index (the
+// index was renamed into place, then its directory's sync failed): what the
+// index now holds decides, as it would for the next SCR_Init's sweep. If it
+// records the dataset, the held-back copies take their names, since it
+// names their bytes; if not, they go with `held`; if it cannot be read,
+// they stay listed for that sweep.
+void settle_failed_record(io::Env& env, const std::string& prefix, int id, HeldBack& held) {
+  auto idx = rt::PrefixIndex::load(env, prefix);
+  if (idx.ok() && !idx->flushed(id)) return;
+  if (idx.ok()) (void)held.replace();
+  held.files.keep_listed();
+}
+
 // Step 5: every rank's files, as its redundancy header lists them, are in
 // the prefix at their size (or in the temporary that replaces an older file
 // of their name), each with a CRC32C; every redundancy file too.
@@ -220,12 +233,16 @@ Result<Saved> save_dataset(io::Env& env, const Options& o, Caches& caches,
   std::sort(saved.rebuilt.begin(), saved.rebuilt.end());
 
   SCR_TRY(check_all_there(env, o, ds.id, in_prefix, entries, held, &saved));
-  SCR_TRY(rt::edit_prefix_index(env, o.prefix, [&](rt::PrefixIndex& idx) -> Status {
+  Status recorded = rt::edit_prefix_index(env, o.prefix, [&](rt::PrefixIndex& idx) -> Status {
     SCR_ASSIGN_OR_RETURN(saved.current,
                          rt::record_flushed(env, o.prefix, idx, ds.desc, ds.world_ranks, entries,
                                             static_cast<int64_t>(saved.bytes), mark_policy(o)));
     return Status::Ok();
-  }));
+  });
+  if (!recorded.ok()) {
+    settle_failed_record(env, o.prefix, ds.id, held);
+    return recorded;
+  }
   // Whole and recorded: only now are older files of its names replaced. What
   // cannot be stays listed, and the next SCR_Init finishes it.
   Status placed = held.replace();
