@@ -88,7 +88,8 @@ Status Runtime::start_output(const std::string& name, int flags) {
   ctx_.timing.phase_start = wall_seconds();
 
   auto [id, ckpt] = ctx_.cache.next_ids(flags & kFlagCheckpoint);
-  const RedDesc& p = select(ctx_.settings.reds, ckpt, !(flags & kFlagCheckpoint));
+  const RedDesc& p =
+      select(ctx_.settings.reds, ckpt, {(flags & kFlagCheckpoint) != 0, (flags & kFlagOutput) != 0});
   if (ckpt > 0 && !p.bypass) SCR_TRY(evict_for_checkpoint(ctx_.job, ctx_.cache, p, ctx_.wait_flushed()));
 
   kv::Tree desc;

@@ -11,6 +11,9 @@ namespace {
 
 using testing::FailsWith;
 
+constexpr DatasetKind kOutput{.checkpoint = false, .output = true};
+constexpr DatasetKind kBoth{.checkpoint = true, .output = true};
+
 Config with(std::initializer_list<std::string> lines) {
   Config c;
   for (const auto& line : lines) {
@@ -126,7 +129,7 @@ TEST(Descriptors, ValidationNamesTheDescriptor) {
       {{"CKPT=0 GROUP=RACK"}, {"CKPT=0", "group 'RACK' is not defined"}},
       {{"CKPT=0 STORE=/nvme"}, {"CKPT=0", "store '/nvme' is not defined"}},
       {{"CKPT=0 INTERVAL=2"}, {"INTERVAL=1"}},
-      {{"CKPT=0 ENABLED=0", "CKPT=1 OUTPUT=1"}, {"INTERVAL=1"}},
+      {{"CKPT=0 ENABLED=0", "CKPT=1 INTERVAL=2"}, {"INTERVAL=1"}},
       {{"STORE=/ssd GROUP=RACK"}, {"STORE=/ssd", "RACK"}},
       {{"SCR_GROUP=RACK"}, {"default redundancy descriptor", "SCR_GROUP=RACK", "not defined"}},
       {{"SCR_COPY_TYPE=RS", "SCR_SET_SIZE=250", "SCR_SET_FAILURES=10"},
@@ -179,7 +182,7 @@ TEST(Descriptors, DisablingAStoreDisablesItsDescriptors) {
   ASSERT_EQ(d.reds.size(), 2u);
   EXPECT_TRUE(d.reds[0].enabled);
   EXPECT_FALSE(d.reds[1].enabled);
-  EXPECT_EQ(select(d.reds, 2, false).index, 0);  // the /ssd level is never chosen
+  EXPECT_EQ(select(d.reds, 2).index, 0);  // the /ssd level is never chosen
 }
 
 TEST(Descriptors, ErrorsCiteTheConfigFileLine) {
@@ -202,15 +205,31 @@ TEST(Descriptors, IntervalSelectionHighestMatchWins) {
   EXPECT_EQ(select(d.reds, 12).index, 1);
   EXPECT_EQ(select(d.reds, 8).index, 2);
   EXPECT_EQ(select(d.reds, 16).index, 2);  // interval 16 is disabled
-  EXPECT_EQ(select(d.reds, 5, true).index, 4);
-  EXPECT_EQ(select(d.reds, 16, true).index, 4);
+  EXPECT_EQ(select(d.reds, 5, kOutput).index, 4);
+  EXPECT_EQ(select(d.reds, 16, kOutput).index, 4);
+  EXPECT_EQ(select(d.reds, 4, kBoth).index, 4);  // an output checkpoint: OUTPUT=1 first
 }
 
 TEST(Descriptors, SelectionTiesAndNoOutputDescriptor) {
   Descriptors d = build(with({"CKPT=0 TYPE=XOR", "CKPT=1 TYPE=RS", "CKPT=2 INTERVAL=2"}));
-  EXPECT_EQ(select(d.reds, 3).index, 0);        // equal intervals: lowest index
-  EXPECT_EQ(select(d.reds, 3, true).index, 0);  // no OUTPUT=1: the interval rule
-  EXPECT_EQ(select(d.reds, 2, true).index, 2);
+  EXPECT_EQ(select(d.reds, 3).index, 0);  // equal intervals: lowest index
+  // No OUTPUT=1: a checkpoint that is output too takes the interval rule, an
+  // output that is no checkpoint the first descriptor with INTERVAL=1.
+  EXPECT_EQ(select(d.reds, 2, kBoth).index, 2);
+  EXPECT_EQ(select(d.reds, 2, kOutput).index, 0);
+}
+
+// As in SCR 3.1, a descriptor marked OUTPUT=1 also serves the checkpoints
+// its INTERVAL divides, and may be the only one.
+TEST(Descriptors, AnOutputDescriptorServesCheckpointsToo) {
+  Descriptors d = build(with({"STORE=/ssd", "CKPT=0 INTERVAL=1", "CKPT=1 INTERVAL=4 STORE=/ssd OUTPUT=1"}));
+  EXPECT_EQ(select(d.reds, 3).index, 0);
+  EXPECT_EQ(select(d.reds, 4).index, 1);
+  EXPECT_EQ(select(d.reds, 8).store, "/ssd");
+  EXPECT_EQ(select(d.reds, 5, kOutput).index, 1);
+  Descriptors only = build(with({"CKPT=0 INTERVAL=1 OUTPUT=1 TYPE=XOR"}));
+  EXPECT_EQ(select(only.reds, 7).index, 0);
+  EXPECT_EQ(select(only.reds, 7, kOutput).index, 0);
 }
 
 TEST(Descriptors, SchemeNames) {

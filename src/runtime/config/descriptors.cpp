@@ -184,25 +184,30 @@ Result<Descriptors> build_descriptors(const Config& config) {
     red.enabled = red.enabled && store->enabled;
     d.reds.push_back(std::move(red));
   }
-  bool every_checkpoint_covered = std::any_of(d.reds.begin(), d.reds.end(), [](const RedDesc& r) {
-    return r.enabled && !r.output && r.interval == 1;
+  bool every_dataset_covered = std::any_of(d.reds.begin(), d.reds.end(), [](const RedDesc& r) {
+    return r.enabled && r.interval == 1;
   });
-  if (!every_checkpoint_covered)
+  if (!every_dataset_covered)
     return Error(Errc::invalid_argument,
-                 "CKPT: no enabled descriptor has INTERVAL=1 and OUTPUT=0, so some checkpoints "
+                 "CKPT: no enabled descriptor has INTERVAL=1, so some checkpoints "
                  "would have no redundancy scheme (ENABLED=0 on a descriptor or on its STORE disables it)");
   return d;
 }
 
-const RedDesc& select(const std::vector<RedDesc>& reds, int checkpoint_id, bool output) {
+const RedDesc& select(const std::vector<RedDesc>& reds, int checkpoint_id, DatasetKind kind) {
   assert(!reds.empty());
-  if (output) {
+  if (kind.output) {
     for (const auto& red : reds)
       if (red.enabled && red.output) return red;
   }
   const RedDesc* best = nullptr;
   for (const auto& red : reds) {
-    if (!red.enabled || red.output || checkpoint_id % red.interval != 0) continue;
+    if (!red.enabled) continue;
+    if (!kind.checkpoint) {
+      if (red.interval == 1) return red;
+      continue;
+    }
+    if (checkpoint_id % red.interval != 0) continue;
     if (!best || red.interval > best->interval) best = &red;
   }
   assert(best && "descriptors were not validated by build_descriptors");

@@ -71,11 +71,20 @@ struct Descriptors {
 // Errors name the descriptor and where it was configured.
 Result<Descriptors> build_descriptors(const Config& config);
 
-// The descriptor for a dataset: for output datasets the first enabled OUTPUT=1
-// descriptor if any; otherwise, among enabled non-output descriptors whose
-// INTERVAL divides checkpoint_id, the one with the highest INTERVAL (lowest
-// index on ties). `reds` must come from build_descriptors, which guarantees a
-// match by requiring an enabled non-output descriptor with INTERVAL=1.
-const RedDesc& select(const std::vector<RedDesc>& reds, int checkpoint_id, bool output = false);
+// What a dataset is, by its SCR_Start_output flags.
+struct DatasetKind {
+  bool checkpoint = true;
+  bool output = false;
+};
+
+// The descriptor for a dataset, chosen as SCR 3.1 chooses it: an output
+// dataset (a checkpoint or not) takes the first enabled OUTPUT=1 descriptor
+// if there is one; otherwise a checkpoint takes, among the enabled
+// descriptors whose INTERVAL divides checkpoint_id, OUTPUT=1 ones included,
+// the one with the highest INTERVAL (lowest index on ties), and a dataset
+// that is not a checkpoint the first enabled descriptor with INTERVAL=1.
+// `reds` must come from build_descriptors, which guarantees a match by
+// requiring an enabled descriptor with INTERVAL=1.
+const RedDesc& select(const std::vector<RedDesc>& reds, int checkpoint_id, DatasetKind kind = {});
 
 }  // namespace scr::rt

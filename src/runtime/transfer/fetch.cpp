@@ -140,7 +140,7 @@ Status try_fetch(const Job& job, FetchInto& into, int id) {
   kv::Tree desc, mine;
   distribute_summary(job, *summary, &desc, &mine);
   DatasetInfo info = DatasetInfo::from_tree(desc);
-  const RedDesc& p = select(job.settings.reds, info.ckpt, false);
+  const RedDesc& p = select(job.settings.reds, info.ckpt);
   std::string dir = cache.dataset_dir(p.store, id);
   // A dataset written with cache bypass, or SCR_FETCH_BYPASS: read in place.
   bool in_place = job.settings.fetch_bypass || info.bypass;

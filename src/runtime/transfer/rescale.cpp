@@ -109,7 +109,7 @@ Result<std::unique_ptr<Rescaled>> load_rescaled(const Job& job, int id, const Su
   SCR_TRY(mpi::agree(job.world, check_whole(job, *r)));
   DatasetInfo info = DatasetInfo::from_tree(r->desc);
   r->in_place = job.settings.fetch_bypass || DatasetInfo::from_tree(r->desc).bypass;
-  r->node_dir = node_dir(job, select(job.settings.reds, info.ckpt, false).store, id);
+  r->node_dir = node_dir(job, select(job.settings.reds, info.ckpt).store, id);
   // One process per node makes the directory, fresh: marks left by an
   // earlier attempt must not vouch for files this one has not checked.
   Status made;
