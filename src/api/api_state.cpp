@@ -15,6 +15,9 @@ struct State {
   std::unique_ptr<rt::Runtime> runtime;
   bool finalized = false;
   bool disabled = false;  // SCR_Init saw SCR_ENABLE=0
+  // The last SCR_Init (or SCRPP_Init_comm) failed: later calls say so rather
+  // than "called before SCR_Init", since the program did call it.
+  bool init_failed = false;
   // Set by abandon(): the call an unwinding exception kept from running.
   std::string abandoned;
   // The processes of the session, from SCR_Init (or SCRPP_Init_comm) to
@@ -77,13 +80,17 @@ Status start_session(const rt::Launch& launch);
 Status init() {
   SCR_TRY(check_can_start("SCR_Init"));
   state().comm = mpi::world();
-  return start_session(rt::Launch{mpi::world().rank(), mpi::world().size()});
+  Status st = start_session(rt::Launch{mpi::world().rank(), mpi::world().size()});
+  state().init_failed = !st.ok();
+  return st;
 }
 
 Status init(mpi::Comm comm) {
   SCR_TRY(check_can_start("SCRPP_Init_comm"));
   state().comm = std::move(comm);
-  return start_session(rt::Launch{mpi::world().rank(), mpi::world().size()});
+  Status st = start_session(rt::Launch{mpi::world().rank(), mpi::world().size()});
+  state().init_failed = !st.ok();
+  return st;
 }
 
 namespace {
@@ -144,7 +151,9 @@ Status finalize() {
     return Status::Ok();
   }
   if (!s.runtime)
-    return Error(Errc::bad_state, s.finalized ? "SCR_Finalize called twice" : "SCR_Finalize called before SCR_Init");
+    return Error(Errc::bad_state, s.finalized     ? "SCR_Finalize called twice"
+                                  : s.init_failed ? "SCR_Finalize called after SCR_Init failed (its error is above)"
+                                                  : "SCR_Finalize called before SCR_Init");
   if (!s.abandoned.empty()) {
     // Only what is local: the runtime's destructor waits for this process's
     // background copies and releases its locks; no flush, no agreement.
@@ -166,8 +175,11 @@ Result<rt::Runtime*> runtime(const char* call) {
   State& s = state();
   if (s.disabled) return Error(Errc::bad_state, std::string(call) + ": SCR is disabled (SCR_ENABLE=0)");
   if (!s.runtime)
-    return Error(Errc::bad_state, std::string(call) + (s.finalized ? " called after SCR_Finalize"
-                                                                     : " called before SCR_Init"));
+    return Error(Errc::bad_state,
+                 std::string(call) + (s.finalized     ? " called after SCR_Finalize"
+                                      : s.init_failed ? " called after SCR_Init failed (its error is above): "
+                                                        "nothing is checkpointed or restarted"
+                                                      : " called before SCR_Init"));
   if (!s.abandoned.empty())
     return Error(Errc::bad_state, std::string(call) + ": SCR++ stopped on this process when an exception left " +
                                       s.abandoned + "; end the job (MPI_Abort) and run it again");

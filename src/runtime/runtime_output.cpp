@@ -134,8 +134,13 @@ Result<std::string> Runtime::prefix_relative(const std::string& name) const {
   std::string abs = io::path::absolute(name, ctx_.settings.working_dir);
   auto rel = io::path::relative_to(ctx_.settings.prefix, abs);
   if (!rel || *rel == "." || str::starts_with(*rel, ".scr/") || *rel == ".scr")
-    return Error(Errc::invalid_argument, "file '" + name + "' is outside the prefix directory " +
-                                             ctx_.settings.prefix + " (or inside its .scr)");
+    return Error(Errc::invalid_argument,
+                 "file '" + name + "' (" + abs + ") is outside the prefix directory " + ctx_.settings.prefix +
+                     " (or inside its .scr)" +
+                     (io::path::is_absolute(name) ? std::string()
+                                                  : "; relative names start in the working directory of "
+                                                    "SCR_Init, " + ctx_.settings.working_dir +
+                                                        ", which must lie inside the prefix"));
   return rel;
 }
 

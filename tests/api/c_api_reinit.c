@@ -3,6 +3,7 @@
  * as in SCR (LLNL axom's sidre example initializes SCR three times in one
  * process: twice in a test, then again in main).
  *
+ *   session 0  SCR_Init fails; later calls fail saying so, not "before SCR_Init"
  *   session 1  SCR_Init, SCR_Finalize (nothing written)
  *   session 2  SCR_Init, checkpoint "s2", SCR_Finalize (which flushes it)
  *   session 3  SCR_Init, restart from "s2" (bytes checked), checkpoint "s3",
@@ -29,6 +30,16 @@ int main(int argc, char** argv) {
   check_rank = rank;
   (void)argc;
   (void)argv;
+
+  /* session 0: SCR_Init fails (a user name that is not one path component);
+   * the calls after it fail saying so, and a later SCR_Init starts afresh. */
+  CHECK(SCR_Config("SCR_USER_NAME=a/b") == NULL);
+  CHECK_ERR(SCR_Init());
+  int flag = 1;
+  CHECK_ERR(SCR_Need_checkpoint(&flag));
+  CHECK(flag == 0);
+  CHECK_ERR(SCR_Finalize());
+  CHECK(SCR_Config("SCR_USER_NAME=") == NULL);
 
   CHECK_OK(SCR_Init());
   CHECK_OK(SCR_Finalize());

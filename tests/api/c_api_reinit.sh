@@ -13,6 +13,8 @@ run_job -- 4 "$PROG"
 [[ $LAST_RC -eq 0 ]] || fail "c_api_reinit exited with $LAST_RC"
 expect_out "c_api_reinit: ALL"
 expect_out "RESTARTED s2"
+expect_err "SCR_Need_checkpoint called after SCR_Init failed"
+expect_err "SCR_Finalize called after SCR_Init failed"
 for r in 0 1 2 3; do
   assert_file_content "$PREFIX/s2/rank_$r.dat" "s2 rank $r"
   assert_file_content "$PREFIX/s3/rank_$r.dat" "s3 rank $r"
