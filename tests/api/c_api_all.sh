@@ -15,6 +15,9 @@ run_job SCR_COPY_TYPE= SCR_JOB_NAME=from-env "E2E_CACHE=$CACHE" -- "$E2E_NP" "$P
 [[ $LAST_RC -eq 0 ]] || fail "c_api_all first exited with $LAST_RC"
 expect_out "c_api_all first: ALL"
 expect_announced_errors
+# No checkpoint rule set: SCR_Need_checkpoint's 0 is announced, once.
+[[ "$(grep -c "SCR_Need_checkpoint: none of SCR_CHECKPOINT_INTERVAL" "$LAST_ERR")" -eq 1 ]] ||
+  fail "SCR_Need_checkpoint without a rule was not announced exactly once"
 for r in $(seq 0 $((E2E_NP - 1))); do
   assert_file_content "$PREFIX/results/out_$r.txt" "output rank $r of $E2E_NP"
   assert_no_file "$PREFIX/both/rank_$r.dat" "file of the deleted dataset both.3"

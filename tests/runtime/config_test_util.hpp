@@ -40,7 +40,7 @@ class TempDir {
 };
 
 // A process environment the test controls. By default it points the system
-// config file into the temp dir, so /etc/scr/scr.conf never leaks into tests.
+// config file into the temp dir, so the installed system file never leaks into tests.
 struct FakeEnvironment {
   std::map<std::string, std::string> vars;
 

@@ -66,6 +66,9 @@ TEST(Params, EveryDefaultPassesItsOwnValidation) {
   EXPECT_EQ(*defaults.param("SCR_PREFIX"), "/work/dir");
   EXPECT_EQ(*defaults.param("SCR_COPY_TYPE"), "XOR");
   EXPECT_EQ(*defaults.param("SCR_CACHE_BASE"), "/dev/shm");
+  // The system file is where SCR 3.1 built with the same prefix reads it
+  // (<sysconfdir>/scr.conf, CMake's SCR_CONFIG_FILE).
+  EXPECT_EQ(*defaults.param("SCR_SYSTEM_CONF_FILE"), SCR_CONFIG_FILE_OF_BUILD);
 }
 
 TEST(Params, DocsListEveryKey) {

@@ -4,6 +4,11 @@
 
 #include "common/strings.hpp"
 
+// Set by the build: <sysconfdir>/scr.conf, as SCR 3.1 built the same way.
+#ifndef SCR_SYSTEM_CONFIG_FILE
+#define SCR_SYSTEM_CONFIG_FILE "/etc/scr.conf"
+#endif
+
 namespace scr::rt {
 namespace {
 
@@ -68,7 +73,7 @@ constexpr ParamSpec kParams[] = {
     {"SCR_CHECKPOINT_SECONDS", kSeconds, "0", "minimum seconds between checkpoints, 0 off"},
     {"SCR_CHECKPOINT_OVERHEAD", {V::percent}, "0", "maximum percent of run time spent checkpointing, 0 off"},
     {"SCR_CONF_FILE", kPath, "", "user config file, default <SCR_PREFIX>/.scrconf"},
-    {"SCR_SYSTEM_CONF_FILE", kPath, "/etc/scr/scr.conf", "system config file", true},
+    {"SCR_SYSTEM_CONF_FILE", kPath, SCR_SYSTEM_CONFIG_FILE, "system config file", true},
     {"SCR_JOB_ID", kString, "", "job id, default from the resource manager"},
     {"SCR_JOB_NAME", kString, "", "job name recorded in the index"},
     {"SCR_USER_NAME", kString, "", "user name in directory paths, default the login name"},
