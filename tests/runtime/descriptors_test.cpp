@@ -227,6 +227,16 @@ TEST(Descriptors, AnOutputDescriptorServesCheckpointsToo) {
   EXPECT_EQ(select(d.reds, 4).index, 1);
   EXPECT_EQ(select(d.reds, 8).store, "/ssd");
   EXPECT_EQ(select(d.reds, 5, kOutput).index, 1);
+  // SCR 3.1's documented example: every 8th checkpoint PARTNER, every 4th
+  // (not 8th) and every output RS, all others XOR.
+  Descriptors doc = build(with({"STORE=/ssd", "GROUPS=h SWITCH=s", "CKPT=0 INTERVAL=1 TYPE=XOR SET_SIZE=4",
+                                "CKPT=1 INTERVAL=4 STORE=/ssd TYPE=RS SET_SIZE=4 SET_FAILURES=1 OUTPUT=1",
+                                "CKPT=2 INTERVAL=8 GROUP=SWITCH STORE=/ssd TYPE=PARTNER BYPASS=1"}));
+  EXPECT_EQ(select(doc.reds, 3).index, 0);
+  EXPECT_EQ(select(doc.reds, 12).index, 1);
+  EXPECT_EQ(select(doc.reds, 16).index, 2);
+  EXPECT_EQ(select(doc.reds, 16, kOutput).index, 1);
+  EXPECT_EQ(select(doc.reds, 16, kBoth).index, 1);
   Descriptors only = build(with({"CKPT=0 INTERVAL=1 OUTPUT=1 TYPE=XOR"}));
   EXPECT_EQ(select(only.reds, 7).index, 0);
   EXPECT_EQ(select(only.reds, 7, kOutput).index, 0);
