@@ -221,9 +221,15 @@ bool said_by_rank_zero(const char* call, const Status& st) {
 
 void report(const char* call, const Status& st) {
   if (st.ok() || said_by_rank_zero(call, st)) return;
-  log::error(std::string(call) + ": " + st.message());
-  if (State& s = state(); s.runtime)
-    s.runtime->context().events.record({"API_ERROR", "", 0, -1, -1, std::string(call) + ": " + st.message()});
+  // A message that already begins with the call ("SCR_Finalize called
+  // twice", "SCR_Init: ...") is not prefixed with it a second time.
+  const std::string& msg = st.message();
+  std::string_view c(call);
+  bool named = msg.size() > c.size() && msg.compare(0, c.size(), c) == 0 &&
+               (msg[c.size()] == ' ' || msg[c.size()] == ':');
+  std::string line = named ? msg : std::string(call) + ": " + msg;
+  log::error(line);
+  if (State& s = state(); s.runtime) s.runtime->context().events.record({"API_ERROR", "", 0, -1, -1, line});
 }
 
 }  // namespace scr::api

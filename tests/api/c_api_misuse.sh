@@ -14,7 +14,7 @@ expect_announced_errors
 n="$(grep -c '^EXPECT-ERROR ' "$LAST_OUT")"
 ((n >= 50)) || fail "only $n misuses were tried"
 say "$n misused calls returned errors with messages"
-expect_err "SCR_Start_output: SCR_Start_output called while dataset 'open.one' is still open"
+expect_err "ERROR rank 0: SCR_Start_output called while dataset 'open.one' is still open"
 expect_err "SCR_Start_checkpoint called before SCR_Init"
 expect_err "called after SCR_Finalize"
 # The last good checkpoint, made after all the misuses, was flushed by

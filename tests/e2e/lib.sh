@@ -403,12 +403,12 @@ need_file "$HEAT" "the heat demo is not built (make heat)"
 
 # Programs that announce each error they provoke print "EXPECT-ERROR <call>"
 # on rank 0's stdout (tests/api/check.h). Each announced call must have its
-# "SCR++ ERROR ...: <call>: <cause>" line on stderr, at least as often as it
+# "SCR++ ERROR ...: <call>: <cause>" (or "<call> called ...") line on stderr, at least as often as it
 # was announced, and no check may have failed.
 expect_announced_errors() {
   local call want got
   while read -r call want; do
-    got="$(grep -cE "^SCR\+\+ ERROR( rank 0)?: $call: " "$LAST_ERR" || true)"
+    got="$(grep -cE "^SCR\+\+ ERROR( rank 0)?: $call[: ]" "$LAST_ERR" || true)"
     ((got >= want)) || fail "$call was expected to fail $want time(s) with a message; stderr has $got"
   done < <(sed -n 's/^EXPECT-ERROR //p' "$LAST_OUT" | sort | uniq -c | awk '{print $2, $1}')
   if grep -q "CHECK FAILED" "$LAST_ERR"; then fail "checks failed:
