@@ -161,6 +161,8 @@ TEST(TableItems, ValidateNamesAndValues) {
   EXPECT_TRUE(FailsWith(check_item(ckpt, "0", "TYPE", "FOO").status(), {"CKPT=0 TYPE=FOO", "RS"}));
   EXPECT_TRUE(FailsWith(check_item(ckpt, "0", "COLOR", "red").status(),
                         {"CKPT=0", "unknown item 'COLOR'", "SET_SIZE"}));
+  EXPECT_TRUE(FailsWith(check_item(ckpt, "0", "SETSIZE", "4").status(),
+                        {"unknown item 'SETSIZE' (did you mean SET_SIZE?)"}));
   EXPECT_TRUE(FailsWith(check_item(ckpt, "1", "SET_SIZE", "x").status(), {"CKPT=1 SET_SIZE=x"}));
   const TableSpec& groups = *find_table("GROUPS");
   EXPECT_EQ(*check_item(groups, "host1", "POWER", "psu1"), "psu1");

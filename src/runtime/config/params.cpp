@@ -194,29 +194,6 @@ bool knows_item(const TableSpec& table, std::string_view item) {
   return false;
 }
 
-Result<ValueSpec> item_value_spec(const TableSpec& table, std::string_view head,
-                                  std::string_view item) {
-  std::string entry = std::string(table.name) + "=" + std::string(head);
-  for (const auto& spec : table.items)
-    if (spec.name == item) return spec.value;
-  if (!table.open_items)
-    return Error(Errc::invalid_argument, entry + ": unknown item '" + std::string(item) +
-                                             "' (known: " + item_names(table) + ")");
-  if (std::find(table.reserved_items.begin(), table.reserved_items.end(), item) !=
-      table.reserved_items.end())
-    return Error(Errc::invalid_argument,
-                 entry + ": " + std::string(item) + " is built in and cannot be redefined");
-  SCR_TRY(check_value(entry + " item", kName, item).status());
-  return table.open_item_value;
-}
-
-Result<std::string> check_item(const TableSpec& table, std::string_view head,
-                               std::string_view item, std::string_view raw) {
-  SCR_ASSIGN_OR_RETURN(ValueSpec spec, item_value_spec(table, head, item));
-  return check_value(std::string(table.name) + "=" + std::string(head) + " " + std::string(item),
-                     spec, raw);
-}
-
 namespace {
 size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<size_t> row(b.size() + 1);
@@ -232,19 +209,56 @@ size_t edit_distance(std::string_view a, std::string_view b) {
   }
   return row[b.size()];
 }
-}  // namespace
 
-std::string did_you_mean(std::string_view key) {
-  std::string upper = str::to_upper(key);
-  std::string_view best;
-  size_t best_d = std::max<size_t>(2, upper.size() / 4) + 1;
-  auto consider = [&](std::string_view name) {
+// The known name nearest a misspelt one, if one is near enough (a quarter of
+// its letters wrong, at least two).
+struct Closest {
+  explicit Closest(std::string_view word)
+      : upper(str::to_upper(word)), best_d(std::max<size_t>(2, upper.size() / 4) + 1) {}
+  void consider(std::string_view name) {
     size_t d = edit_distance(upper, name);
     if (d < best_d) best_d = d, best = name;
-  };
-  for (const auto& p : kParams) consider(p.name);
-  for (const auto& t : kTables) consider(t.name);
-  return best.empty() ? "" : " (did you mean " + std::string(best) + "?)";
+  }
+  std::string suggestion() const { return best.empty() ? "" : " (did you mean " + std::string(best) + "?)"; }
+
+  std::string upper;
+  std::string_view best;
+  size_t best_d;
+};
+}  // namespace
+
+Result<ValueSpec> item_value_spec(const TableSpec& table, std::string_view head,
+                                  std::string_view item) {
+  std::string entry = std::string(table.name) + "=" + std::string(head);
+  for (const auto& spec : table.items)
+    if (spec.name == item) return spec.value;
+  if (!table.open_items) {
+    Closest near(item);
+    for (const auto& spec : table.items) near.consider(spec.name);
+    return Error(Errc::invalid_argument, entry + ": unknown item '" + std::string(item) + "'" +
+                                             near.suggestion() + " (known: " + item_names(table) + ")");
+  }
+  if (std::find(table.reserved_items.begin(), table.reserved_items.end(), item) !=
+      table.reserved_items.end())
+    return Error(Errc::invalid_argument,
+                 entry + ": " + std::string(item) + " is built in and cannot be redefined");
+  SCR_TRY(check_value(entry + " item", kName, item).status());
+  return table.open_item_value;
+}
+
+Result<std::string> check_item(const TableSpec& table, std::string_view head,
+                               std::string_view item, std::string_view raw) {
+  SCR_ASSIGN_OR_RETURN(ValueSpec spec, item_value_spec(table, head, item));
+  return check_value(std::string(table.name) + "=" + std::string(head) + " " + std::string(item),
+                     spec, raw);
+}
+
+
+std::string did_you_mean(std::string_view key) {
+  Closest near(key);
+  for (const auto& p : kParams) near.consider(p.name);
+  for (const auto& t : kTables) near.consider(t.name);
+  return near.suggestion();
 }
 
 Status unknown_key(std::string_view key) {
