@@ -3,7 +3,9 @@
 # unchanged: SCR_COPY_TYPE=FILE selects its CKPT lines, and its STORE lines
 # carry SCR's store items (ENABLED, MKDIR, FLUSH). Two levels: SINGLE in the
 # node's memory for every checkpoint, XOR on a second store for every second
-# one. After a node is lost the job resumes from the newest checkpoint, the
+# one; the XOR level is also the output level (OUTPUT=1, as in SCR's
+# three-level example), which serves the checkpoints its INTERVAL divides as
+# well. After a node is lost the job resumes from the newest checkpoint, the
 # XOR one, rebuilt on the second store, and ends as an uninterrupted run.
 source "$(dirname "$0")/lib.sh"
 E2E_NP=2 E2E_NODES=n0,n1
@@ -17,7 +19,7 @@ SCR_COPY_TYPE=FILE
 STORE=$CACHE GROUP=NODE COUNT=1 ENABLED=1 MKDIR=1
 STORE=$SSD GROUP=NODE COUNT=2 FLUSH=PTHREAD
 CKPT=0 INTERVAL=1 GROUP=NODE STORE=$CACHE TYPE=SINGLE
-CKPT=1 INTERVAL=2 GROUP=NODE STORE=$SSD TYPE=XOR SET_SIZE=2
+CKPT=1 INTERVAL=2 GROUP=NODE STORE=$SSD TYPE=XOR SET_SIZE=2 OUTPUT=1
 CONF
 
 # The copy type comes from the file, not from the environment.
