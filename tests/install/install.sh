@@ -99,6 +99,26 @@ $(ldd "$build/consumer")"
   say "find_package($package) + $target consumer works"
 }
 
+# cxx_only_consumer: a project that enables only C++ (or only Fortran) is
+# told to enable C, which FindMPI needs for MPI::MPI_C, rather than given
+# FindMPI's own message about a "component 'C'".
+cxx_only_consumer() {
+  local src="$E2E_DIR/cxx-only"
+  mkdir -p "$src"
+  cat >"$src/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.20)
+project(scr_cxx_only LANGUAGES CXX)
+find_package(scr REQUIRED)
+CM
+  if cmake -S "$src" -B "$src/build" -DCMAKE_PREFIX_PATH="$INSTALL" >"$src.cmake.log" 2>&1; then
+    fail "find_package(scr) in a project without C succeeded, but FindMPI cannot provide MPI::MPI_C there"
+  fi
+  grep -q "enables C: add C to the project's languages" "$src.cmake.log" ||
+    fail "find_package(scr) in a C++-only project does not say to enable C:
+$(grep -v '^--' "$src.cmake.log" | head -20)"
+  say "find_package(scr) in a C++-only project says to enable C"
+}
+
 # Both consumers are tried, each in a subshell, so one report names every
 # way the installed package is broken.
 broken=()
@@ -108,5 +128,6 @@ JOB_N=0
 (cmake_consumer SCR SCR::scr) || broken+=("find_package(SCR) + SCR::scr")
 (cmake_consumer scr scr::scr) || broken+=("find_package(scr) + scr::scr")
 (cmake_consumer scr scr::scr-static) || broken+=("find_package(scr) + scr::scr-static")
+(cxx_only_consumer) || broken+=("find_package(scr) in a C++-only project")
 ((${#broken[@]} == 0)) || fail "the installed package does not work with: ${broken[*]}"
 e2e_pass

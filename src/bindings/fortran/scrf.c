@@ -80,18 +80,24 @@ void scr_route_file_(const char* name, char* file, int* ierror, scrf_len name_le
 }
 SCRF_EXPORT(scr_route_file, SCR_ROUTE_FILE)
 
+/* NAME is blank when there is no checkpoint or the call fails (as the C
+ * call leaves an empty name), never what the caller had there. */
 void scr_have_restart_(int* flag, char* name, int* ierror, scrf_len name_len) {
   char out[SCR_MAX_FILENAME];
   *ierror = SCR_Have_restart(flag, out);
-  if (*ierror == SCR_SUCCESS)
-    *ierror = result_out("SCR_HAVE_RESTART", "checkpoint name", *flag ? out : "", name, name_len);
+  int written = result_out("SCR_HAVE_RESTART", "checkpoint name", *ierror == SCR_SUCCESS && *flag ? out : "",
+                           name, name_len);
+  if (*ierror == SCR_SUCCESS) *ierror = written;
 }
 SCRF_EXPORT(scr_have_restart, SCR_HAVE_RESTART)
 
+/* NAME is blank after a failed call. A name too long for NAME sets IERROR,
+ * but the restart phase has started: SCR_COMPLETE_RESTART must follow. */
 void scr_start_restart_(char* name, int* ierror, scrf_len name_len) {
   char out[SCR_MAX_FILENAME];
   *ierror = SCR_Start_restart(out);
-  if (*ierror == SCR_SUCCESS) *ierror = result_out("SCR_START_RESTART", "checkpoint name", out, name, name_len);
+  int written = result_out("SCR_START_RESTART", "checkpoint name", *ierror == SCR_SUCCESS ? out : "", name, name_len);
+  if (*ierror == SCR_SUCCESS) *ierror = written;
 }
 SCRF_EXPORT(scr_start_restart, SCR_START_RESTART)
 
