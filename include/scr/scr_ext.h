@@ -71,6 +71,13 @@ int SCRPP_Restart_file(int index, char* name, int* rank, unsigned long long* siz
  * NULL for a set, an unset, or a query of a parameter that has no value. */
 int SCRPP_Config_checked(const char* config, char** value);
 
+/* The message of this process's last failed SCR call, as printed on stderr
+ * ("SCR_Config: SCR_FLUSH=ten: not an integer"), copied into buf and cut to
+ * size - 1 bytes; "" when no call failed yet. For bindings that carry the
+ * cause in their errors (Python's SCRError). Returns SCR_SUCCESS, or an error
+ * for a NULL buf or a size of 0. */
+int SCRPP_Last_error(char* buf, size_t size);
+
 /* Memory regions protected without files (as VeloC's VELOC_Mem_protect and
  * FTI's FTI_Protect; see docs/bindings.md#memory-regions). A process
  * protects regions of its memory under integer ids; SCRPP_Checkpoint writes

@@ -217,10 +217,20 @@ bool said_by_rank_zero(const char* call, const Status& st) {
   const mpi::Comm& comm = state().comm;
   return (comm.valid() ? comm.rank() : mpi::world().rank()) != 0;
 }
+
+// The last error line, for bindings that carry it in their exceptions.
+struct LastError {
+  std::mutex mutex;
+  std::string line;
+};
+LastError& last() {
+  static LastError l;
+  return l;
+}
 }  // namespace
 
 void report(const char* call, const Status& st) {
-  if (st.ok() || said_by_rank_zero(call, st)) return;
+  if (st.ok()) return;
   // A message that already begins with the call ("SCR_Finalize called
   // twice", "SCR_Init: ...") is not prefixed with it a second time.
   const std::string& msg = st.message();
@@ -228,8 +238,18 @@ void report(const char* call, const Status& st) {
   bool named = msg.size() > c.size() && msg.compare(0, c.size(), c) == 0 &&
                (msg[c.size()] == ' ' || msg[c.size()] == ':');
   std::string line = named ? msg : std::string(call) + ": " + msg;
+  {
+    std::lock_guard<std::mutex> lock(last().mutex);
+    last().line = line;
+  }
+  if (said_by_rank_zero(call, st)) return;
   log::error(line);
   if (State& s = state(); s.runtime) s.runtime->context().events.record({"API_ERROR", "", 0, -1, -1, line});
+}
+
+std::string last_error() {
+  std::lock_guard<std::mutex> lock(last().mutex);
+  return last().line;
 }
 
 }  // namespace scr::api

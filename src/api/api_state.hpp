@@ -33,6 +33,10 @@ bool disabled();
 
 // Print a failed status on stderr, naming the API call.
 void report(const char* call, const Status& st);
+// The line report() last printed (or, on a rank that leaves SCR_Init's
+// agreed error to rank 0, would have printed) for this process; "" before
+// any failure.
+std::string last_error();
 
 // An exception is unwinding through a phase object or the scr::Library of
 // the C++ API on this process (`call` is what the destructor would have

@@ -1,5 +1,6 @@
 // The C API of include/scr.h: a thin layer over the runtime. Every function
 // catches at the boundary, prints the cause on stderr and returns a code.
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -210,6 +211,15 @@ int SCR_Should_exit(int* flag) {
 }
 
 // Extensions (scr/scr_ext.h). With SCR_ENABLE=0 there is no checkpoint.
+int SCRPP_Last_error(char* buf, size_t size) {
+  if (!buf || size == 0) return kFailure;
+  std::string line = scr::api::last_error();
+  size_t n = std::min(line.size(), size - 1);
+  std::memcpy(buf, line.data(), n);
+  buf[n] = '\0';
+  return SCR_SUCCESS;
+}
+
 int SCRPP_Restart_ranks(int* ranks) {
   return with_runtime("SCRPP_Restart_ranks", [&](scr::rt::Runtime& rt) -> scr::Status {
     if (!ranks) return scr::Error(scr::Errc::invalid_argument, "NULL ranks");

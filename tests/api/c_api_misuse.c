@@ -18,6 +18,7 @@
 
 #include "check.h"
 #include "scr.h"
+#include "scr/scr_ext.h"
 
 static int rank = 0;
 static int ranks = 0;
@@ -47,8 +48,15 @@ static void before_init(void) {
   int flag = 0;
   expect_error_from("SCR_Start_checkpoint");
   CHECK_ERR(SCR_Start_checkpoint());
+  /* The cause of the last failure, as printed, for bindings' errors. */
+  char why[64];
+  CHECK_OK(SCRPP_Last_error(why, sizeof why));
+  CHECK(strcmp(why, "SCR_Start_checkpoint called before SCR_Init") == 0);
   expect_error_from("SCR_Complete_checkpoint");
   CHECK_ERR(SCR_Complete_checkpoint(1));
+  CHECK_OK(SCRPP_Last_error(why, 8)); /* cut to fit */
+  CHECK(strcmp(why, "SCR_Com") == 0);
+  CHECK_ERR(SCRPP_Last_error(why, 0));
   expect_error_from("SCR_Start_output");
   CHECK_ERR(SCR_Start_output("early", SCR_FLAG_OUTPUT));
   expect_error_from("SCR_Route_file");

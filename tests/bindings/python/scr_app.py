@@ -242,10 +242,13 @@ def arrays():
 
 # --- api -------------------------------------------------------------------------
 
-def expect_raises(fn, what):
+def expect_raises(fn, what, cause=None):
+    """fn raises SCRError, whose message (the library's) holds `cause`."""
     try:
         fn()
-    except scr.SCRError:
+    except scr.SCRError as e:
+        if cause is not None and cause not in str(e):
+            raise AssertionError(f"{what}: the error does not say '{cause}': {e}") from None
         return
     raise AssertionError(f"{what} did not raise")
 
@@ -268,7 +271,8 @@ def api_first():
     expect(scr.config("SCR_CACHE_SIZE=") is None, "config unset returns None")
     scr.init({"SCR_CACHE_SIZE": 4, "SCR_DEBUG": None})
     expect(scr.config("SCR_CACHE_SIZE") == "4", "init(dict) set the parameter")
-    expect_raises(lambda: scr.config("SCR_FLUSH=5"), "config set after init")
+    expect_raises(lambda: scr.config("SCR_FLUSH=5"), "config set after init",
+                  'SCR_Config("SCR_FLUSH=5") sets a parameter after SCR_Init')
     expect(scr.get_version() == "v3.1.0" == scr.__version__, "version")
     expect(scr.have_restart() is None, "fresh prefix offers a restart")
     expect(scr.FLAG_NONE == 0 and scr.FLAG_CHECKPOINT == 1 and scr.FLAG_OUTPUT == 2, "flags")
@@ -304,7 +308,7 @@ def api_first():
     expect_raises(lambda: scr.start_output("bad\0name", scr.FLAG_OUTPUT), "a name with a NUL")
     expect(scr.should_exit() is False, "should_exit")
     scr.finalize()
-    expect_raises(scr.finalize, "finalize twice")
+    expect_raises(scr.finalize, "finalize twice", "SCR_Finalize called twice")
     say("API FIRST OK")
 
 

@@ -15,9 +15,11 @@ from cffi import FFI
 ffi = FFI()
 # The declarations of scr.h that the package calls (cffi needs them spelled
 # out; scr.h itself has macros cffi cannot read), and SCR++'s extensions
-# (include/scr/scr_ext.h): SCRPP_Config_checked and the restart listing.
+# (include/scr/scr_ext.h): SCRPP_Config_checked, SCRPP_Last_error and the
+# restart listing.
 ffi.cdef("""
 int SCRPP_Config_checked(const char* config, char** value);
+int SCRPP_Last_error(char* buf, size_t size);
 int SCRPP_Restart_ranks(int* ranks);
 int SCRPP_Restart_file_count(int* count);
 int SCRPP_Restart_file(int index, char* name, int* rank, unsigned long long* size);

@@ -42,7 +42,11 @@ def _text(buf):
 
 def _check(rc, call):
     if rc != SUCCESS:
-        raise SCRError(f"{call} failed (the cause is on stderr)")
+        # The library's own message, as printed on stderr, names the call
+        # and the cause.
+        buf = ffi.new("char[]", 4096)
+        lib.SCRPP_Last_error(buf, len(buf))
+        raise SCRError(_text(buf) or f"{call} failed")
 
 
 def config(conf):

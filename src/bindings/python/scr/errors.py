@@ -6,7 +6,8 @@ raises, so code written for it (``except RuntimeError``) keeps working.
 
 
 class SCRError(RuntimeError):
-    """An SCR call returned an error; the library printed the cause on stderr."""
+    """An SCR call returned an error; the message is the library's, naming the
+    call and the cause (it is printed on stderr too)."""
 
 
 class IntegrityError(SCRError, ValueError):
