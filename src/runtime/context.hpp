@@ -100,7 +100,6 @@ struct Context {
   CacheCatalog cache;
   Timing timing;
   bool halt_logged = false;  // the HALT event is recorded once
-  bool no_rule_told = false;  // SCR_Need_checkpoint's "no rule" warning, once
   // The checkpoint a fetch tries first: SCR_CURRENT, then the one
   // SCR_Current names.
   std::string current;

@@ -43,13 +43,10 @@ Result<bool> Runtime::need_checkpoint() {
         yes = true;
     }
     decide = yes ? 1 : 0;
-    if (s.checkpoint_interval <= 0 && s.checkpoint_seconds <= 0 && s.checkpoint_overhead <= 0 &&
-        !ctx_.no_rule_told) {
+    if (s.checkpoint_interval <= 0 && s.checkpoint_seconds <= 0 && s.checkpoint_overhead <= 0)
       // A program that checkpoints only when told to would never checkpoint.
-      log::warn("SCR_Need_checkpoint: none of SCR_CHECKPOINT_INTERVAL, SCR_CHECKPOINT_SECONDS and "
-                "SCR_CHECKPOINT_OVERHEAD is set, so it answers 0 unless a halt is pending");
-      ctx_.no_rule_told = true;
-    }
+      log::warn_once("SCR_Need_checkpoint: none of SCR_CHECKPOINT_INTERVAL, SCR_CHECKPOINT_SECONDS and "
+                     "SCR_CHECKPOINT_OVERHEAD is set, so it answers 0 unless a halt is pending");
   }
   mpi::bcast_int(ctx_.world, decide, 0);
   return decide != 0;

@@ -403,8 +403,9 @@ need_file "$HEAT" "the heat demo is not built (make heat)"
 
 # Programs that announce each error they provoke print "EXPECT-ERROR <call>"
 # on rank 0's stdout (tests/api/check.h). Each announced call must have its
-# "SCR++ ERROR ...: <call>: <cause>" (or "<call> called ...") line on stderr, at least as often as it
-# was announced, and no check may have failed.
+# "SCR++ ERROR ...: <call>: <cause>" (or "<call> called ...") line on
+# stderr, at least as often as it was announced, and no check may have
+# failed.
 expect_announced_errors() {
   local call want got
   while read -r call want; do

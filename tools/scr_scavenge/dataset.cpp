@@ -7,6 +7,7 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "redset/offline.hpp"
+#include "runtime/prefix/deferred.hpp"
 #include "runtime/prefix/flush_protocol.hpp"
 #include "runtime/prefix/prefix_index.hpp"
 #include "runtime/prefix/prefix_rebuild.hpp"
@@ -121,16 +122,14 @@ struct HeldBack {
   }
 };
 
-// A record that reported a failure may still have reached the index (the
-// index was renamed into place, then its directory's sync failed): what the
-// index now holds decides, as it would for the next SCR_Init's sweep. If it
-// records the dataset, the held-back copies take their names, since it
-// names their bytes; if not, they go with `held`; if it cannot be read,
-// they stay listed for that sweep.
+// A record that reported a failure is settled as the index says
+// (rt::verdict_of_record). Not recorded: the copies go with `held`.
 void settle_failed_record(io::Env& env, const std::string& prefix, int id, HeldBack& held) {
-  auto idx = rt::PrefixIndex::load(env, prefix);
-  if (idx.ok() && !idx->flushed(id)) return;
-  if (idx.ok()) (void)held.replace();
+  rt::RecordVerdict verdict = rt::verdict_of_record(env, prefix, id);
+  if (verdict == rt::RecordVerdict::not_recorded) return;
+  // Recorded: the index names their bytes. What cannot be renamed, or an
+  // index that cannot be read, stays listed for the next SCR_Init.
+  if (verdict == rt::RecordVerdict::recorded) (void)held.replace();
   held.files.keep_listed();
 }
 

@@ -204,11 +204,10 @@ const RedDesc& select(const std::vector<RedDesc>& reds, int checkpoint_id, Datas
   for (const auto& red : reds) {
     if (!red.enabled) continue;
     if (!kind.checkpoint) {
-      if (red.interval == 1) return red;
-      continue;
+      if (red.interval == 1) return red;  // not a checkpoint: the first with INTERVAL=1
+    } else if (checkpoint_id % red.interval == 0 && (!best || red.interval > best->interval)) {
+      best = &red;
     }
-    if (checkpoint_id % red.interval != 0) continue;
-    if (!best || red.interval > best->interval) best = &red;
   }
   assert(best && "descriptors were not validated by build_descriptors");
   return best ? *best : reds.front();

@@ -98,6 +98,12 @@ bool sweep_deferred(io::Env& env, const std::string& prefix, const std::string& 
   return true;
 }
 
+RecordVerdict verdict_of_record(io::Env& env, const std::string& prefix, int id) {
+  auto index = PrefixIndex::load(env, prefix);
+  if (!index) return RecordVerdict::unknown;
+  return index->flushed(id) ? RecordVerdict::recorded : RecordVerdict::not_recorded;
+}
+
 void sweep_deferred_lists(io::Env& env, const std::string& prefix) {
   auto names = env.list_dir(prefix_scr_dir(prefix));
   if (!names) return;

@@ -65,6 +65,16 @@ Status replace_deferred(io::Env& env, Deferred& d);
 // Returns whether every temporary went (the lists go only then).
 bool drop_deferred(io::Env& env, Deferred& d);
 
+// A record that reported a failure may still have reached the index (its
+// last step failed, the index already in place): what the index now says of
+// dataset `id` decides, as it will for the next SCR_Init's sweep. Recorded:
+// the held-back copies take their names (replace_deferred); not recorded:
+// they go (drop_deferred); unknown (the index cannot be read): they stay
+// listed for that sweep (Deferred::keep_listed). Used by the job's flush and
+// by scr_scavenge.
+enum class RecordVerdict { not_recorded = 0, recorded = 1, unknown = 2 };
+RecordVerdict verdict_of_record(io::Env& env, const std::string& prefix, int id);
+
 // At SCR_Init (one job uses a prefix at a time): `name` in <prefix>/.scr is
 // a list a killed job left. When the index records its dataset as flushed
 // (`recorded(id)`: the job died after recording it, while or before it put

@@ -38,17 +38,16 @@ Status replace_deferred_everywhere(const Job& job, Deferred& deferred) {
 }
 
 void settle_unrecorded(const Job& job, int id, Deferred& deferred) {
-  // A record that failed may still have reached the index (its last step
-  // failed, or the job is dying): what the index holds decides, as it will
-  // for the next SCR_Init's sweep, so that no process drops copies the
-  // index names while another's are put in place.
-  int verdict = 2;  // 0: not recorded, 1: recorded, 2: unknown (all stay listed)
-  if (job.rank() == 0)
-    if (auto idx = PrefixIndex::load(job.fs(), job.settings.prefix)) verdict = idx->flushed(id) ? 1 : 0;
+  // Rank 0 reads the verdict (deferred.hpp) for every process, so that no
+  // process drops copies the index names while another's are put in place.
+  int verdict = static_cast<int>(RecordVerdict::unknown);
+  if (job.rank() == 0) verdict = static_cast<int>(verdict_of_record(job.fs(), job.settings.prefix, id));
   mpi::bcast_int(job.world, verdict, 0);
-  if (verdict == 1) place_recorded_copies(job, deferred);
-  if (verdict == 0) drop_deferred(job.fs(), deferred);
-  if (verdict == 2) deferred.keep_listed();
+  switch (static_cast<RecordVerdict>(verdict)) {
+    case RecordVerdict::recorded: place_recorded_copies(job, deferred); break;
+    case RecordVerdict::not_recorded: drop_deferred(job.fs(), deferred); break;
+    case RecordVerdict::unknown: deferred.keep_listed(); break;
+  }
 }
 
 void place_recorded_copies(const Job& job, Deferred& deferred) {
