@@ -16,11 +16,13 @@ namespace scr::bench {
 
 // Each part moves D bytes per rank, D being the checkpoint's size.
 struct FloorParts {
-  Timing view;  // the checkpoint viewed in place piece by piece, as the engines read it
-  Timing read;  // the same pieces read into a buffer (pread)
+  Timing view;   // the checkpoint viewed in place piece by piece, as the engines read it
+  Timing read;   // the same pieces read into a buffer (pread)
+  Timing check;  // the checkpoint viewed piece by piece and each piece's CRC32C taken:
+                 // one pass over its bytes where they live (the page cache, in memory)
   Timing send;  // D bytes to the right neighbour in the set and D from the left, pipelined
   Timing xor_;  // D bytes XORed into a piece (ISA-L)
-  Timing crc;   // the CRC32C of D bytes (ISA-L)
+  Timing crc;   // the CRC32C of D bytes already in the processor's caches (ISA-L)
   Timing code;  // RS only: D source bytes encoded into the set's k check rows (ISA-L)
 };
 

@@ -111,7 +111,7 @@ double median(std::vector<double> v) {
 void report(const bench::Options& o, const mpi::Comm& world, int nodes, const redset::Set& set, int lose,
             const std::vector<Sample>& samples) {
   std::vector<double> write, encode, rebuild, enc_ratio, reb_ratio, write_cpu, encode_cpu,
-      rebuild_cpu, floor, floor_ratio, over_floor, rebuild_floor, rebuild_over_floor, view, read, send, xor_, crc, code;
+      rebuild_cpu, floor, floor_ratio, over_floor, rebuild_floor, rebuild_over_floor, view, read, send, xor_, crc, code, check;
   bool verified = true;
   for (const Sample& s : samples) {
     write.push_back(s.write.wall_s);
@@ -134,6 +134,7 @@ void report(const bench::Options& o, const mpi::Comm& world, int nodes, const re
     xor_.push_back(s.parts.xor_.wall_s);
     crc.push_back(s.parts.crc.wall_s);
     code.push_back(s.parts.code.wall_s);
+    check.push_back(s.parts.check.wall_s);
     verified = verified && s.verified;
   }
   int set_size = static_cast<int>(mpi::max(world, int64_t{set.ranks()}));
@@ -159,13 +160,13 @@ void report(const bench::Options& o, const mpi::Comm& world, int nodes, const re
       "\"floor_s\":%.6f,\"floor_over_write\":%.3f,\"encode_over_floor\":%.3f,"
       "\"rebuild_floor_s\":%.6f,\"rebuild_over_floor\":%.3f,"
       "\"floor_parts_s\":{\"view\":%.6f,\"read\":%.6f,\"send\":%.6f,\"xor\":%.6f,\"crc\":%.6f,"
-      "\"code\":%.6f},\"verified\":%s}\n",
+      "\"code\":%.6f,\"check\":%.6f},\"verified\":%s}\n",
       redset::scheme_name(set.scheme()), world.size(), nodes, set_size, k_of(set), lose,
       static_cast<unsigned long long>(o.bytes_per_rank), o.piece_size, o.repeat, median(write),
       median(encode), median(rebuild), protected_bps, median(enc_ratio), median(reb_ratio), rss,
       median(write_cpu), median(encode_cpu), median(rebuild_cpu), median(floor), median(floor_ratio),
       median(over_floor), median(rebuild_floor), median(rebuild_over_floor), median(view), median(read), median(send), median(xor_), median(crc),
-      median(code), verified ? "true" : "false");
+      median(code), median(check), verified ? "true" : "false");
   std::fflush(stdout);
 }
 
