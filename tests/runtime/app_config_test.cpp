@@ -167,6 +167,29 @@ TEST(AppConfig, MultiItemErrors) {
   EXPECT_TRUE(FailsWith(c.apply_app_config("GROUPS=h NODE=x").status(), {"NODE", "built in"}));
 }
 
+// The environment is read at each call, not only at the first: a variable
+// exported after an earlier SCR_Config call is seen by the next one, as in SCR
+// (its test_config exports SCR_CONF_FILE, then sets SCR_PREFIX and expects the
+// user file's SCR_PREFIX back).
+TEST(AppConfig, EnvironmentChangedBetweenCallsIsSeen) {
+  testing::TempDir dir;
+  testing::FakeEnvironment env;
+  auto loaded = Config::load(env.sources(dir));
+  ASSERT_TRUE(loaded.ok()) << loaded.status().to_string();
+  Config& c = *loaded;
+  set(c, "SCR_FLUSH=3");
+  env.vars["SCR_CACHE_SIZE"] = "7";
+  EXPECT_EQ(query(c, "SCR_CACHE_SIZE"), "7");
+  env.vars.erase("SCR_CACHE_SIZE");
+  EXPECT_EQ(query(c, "SCR_CACHE_SIZE"), std::nullopt);
+
+  std::string from_file = dir.file("from_file");
+  env.vars["SCR_CONF_FILE"] = dir.write("user.conf", "SCR_PREFIX=" + from_file + "\n");
+  set(c, "SCR_PREFIX=" + dir.path());
+  // The user file named by the environment outranks SCR_Config.
+  EXPECT_EQ(query(c, "SCR_PREFIX"), from_file);
+}
+
 TEST(AppConfig, LowerLayersAreUntouched) {
   Config c;
   set(c, "SCR_CACHE_SIZE=4");
