@@ -180,6 +180,42 @@ TEST_F(FlushProtocol, WindowKeepsAnOldDatasetJustSavedAndTheNewerOnes) {
   EXPECT_EQ(idx.current(), "step.3");
 }
 
+// A job run again from its start in the same prefix writes its names again:
+// as in SCR 3.1 the index then lists each name once, the newest; the older
+// entry's files stay. Until the new flush is recorded the older one stays.
+TEST_F(FlushProtocol, ANameListsOneDatasetOnceTheNewerIsRecorded) {
+  auto named = [](int id, const std::string& name) {
+    kv::Tree d = checkpoint_desc(id);
+    d.set("NAME", name);
+    return d;
+  };
+  auto record = [&](int id, const std::string& name) {
+    auto lists = copy_files(id);
+    ASSERT_TRUE(rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& idx) -> Status {
+                  rt::mark_flush_begun(idx, named(id, name));
+                  return rt::record_flushed(env, prefix, idx, named(id, name), 1, lists, 9, {}).status();
+                }).ok());
+  };
+  record(1, "output_5");
+  record(2, "output_10");
+  ASSERT_TRUE(rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& idx) {
+                rt::mark_flush_begun(idx, named(3, "output_5"));
+                return Status::Ok();
+              }).ok());
+  EXPECT_TRUE(index().loadable(1)) << "a flush not yet recorded dropped the older entry";
+  record(3, "output_5");
+  auto idx = index();
+  EXPECT_FALSE(idx.has(1));
+  EXPECT_TRUE(idx.loadable(2));
+  EXPECT_TRUE(idx.loadable(3));
+  EXPECT_EQ(idx.find_name("output_5"), 3);
+  EXPECT_TRUE(std::filesystem::exists(prefix + "/step.1/rank_0.dat"));
+  // Saving an older dataset of a name keeps the newer entry.
+  record(0, "output_10");
+  EXPECT_TRUE(index().loadable(2));
+  EXPECT_TRUE(index().loadable(0));
+}
+
 TEST_F(FlushProtocol, ForgettingTheCurrentDatasetClearsCurrent) {
   flush(1);
   auto idx = index();

@@ -29,11 +29,27 @@ bool choose_current(PrefixIndex& idx, int id) {
   return true;
 }
 
+namespace {
+
+// As in SCR 3.1, a name lists one dataset: a job run again from its start in
+// the same prefix takes its names again, and the older entries of those
+// names leave the index once the new one is recorded (not before: a flush
+// that fails keeps the older one). Only the entry goes, as with SCR_Drop;
+// its files stay. A newer entry of the name is kept (a scavenge saving an
+// older dataset must not drop it).
+void drop_older_of_same_name(PrefixIndex& idx, int id, const std::string& name) {
+  for (int other : idx.ids())
+    if (other < id && idx.find(other)->value_or("NAME", "") == name) idx.erase(other);
+}
+
+}  // namespace
+
 bool mark_flushed(io::Env& env, const std::string& prefix, PrefixIndex& idx, const kv::Tree& desc,
                   int64_t bytes, const MarkPolicy& policy) {
   int id = static_cast<int>(desc.int_or("ID", 0));
   idx.upsert(desc).set_int("SIZE", bytes);
   idx.mark_flushed(id);
+  drop_older_of_same_name(idx, id, desc.value_or("NAME", ""));
   bool current = policy.choose_current && choose_current(idx, id);
   if (policy.prefix_size > 0) apply_prefix_window(env, prefix, policy.prefix_size, idx, id);
   return current;

@@ -48,9 +48,9 @@ void mark_flush_begun(PrefixIndex& idx, const kv::Tree& desc);
 Status write_summary(io::Env& env, const std::string& prefix, const kv::Tree& desc, int writers,
                      std::map<int, kv::Tree> lists);
 
-// The dataset's summary is in place: COMPLETE, FLUSHED, SIZE = bytes, then
-// the CURRENT rule and the window, as `policy` says. Returns whether the
-// dataset is now CURRENT.
+// The dataset's summary is in place: COMPLETE, FLUSHED, SIZE = bytes, older
+// entries of its name dropped (their files stay), then the CURRENT rule and
+// the window, as `policy` says. Returns whether the dataset is now CURRENT.
 bool mark_flushed(io::Env& env, const std::string& prefix, PrefixIndex& idx, const kv::Tree& desc,
                   int64_t bytes, const MarkPolicy& policy);
 
