@@ -14,7 +14,8 @@
 #     requests that change nothing exit 0 (2 with --strict)
 #  d) scr_ckpt_interval: cost, failures, MTBF, Young and Daly from a log file
 #  e) scr_prerun prepares a prefix; scr_postrun with nothing to scavenge,
-#     and with a job it cannot identify; scr_list_down_nodes -d
+#     and with a job it cannot identify; scr_list_down_nodes -d;
+#     scr_should_exit's --runs and --min-nodes, as SCR's loop script passes them
 #  f) scr_mpirun runs the job through scr_run's loop without a resource
 #     manager; scr_srun outside SLURM and SCR's --run-cmd are refused
 source "$(dirname "$0")/tools_lib.sh"
@@ -295,6 +296,27 @@ run_tool env SCR_SIM_NODES=n0,n1 SCR_CACHE_BASE="$D/cache" SCR_CNTL_BASE="$D/cnt
   "$T/scr_list_down_nodes/scr_list_down_nodes" -d n0
 expect_rc 1
 assert_eq "$(cat "$LAST_OUT")" "n[0-1]" "down nodes with -d n0"
+
+# scr_should_exit as SCR's loop job script calls it: `--runs $runs` (0 ends
+# the loop, any other count leaves the decision to the halt file and the
+# nodes) and --min-nodes (instead of SCR_MIN_NODES). n0 has storage, n1 not.
+SE="$T/scr_should_exit/scr_should_exit"
+mkdir -p "$E2E_DIR/fresh/.scr"
+should_exit() {
+  run_tool env -u SLURM_JOB_ID -u SLURM_JOBID SCR_SIM_NODES=n0,n1 SCR_CACHE_BASE="$D/cache" \
+    SCR_CNTL_BASE="$D/cntl" "$SE" -p "$E2E_DIR/fresh" -v "$@"
+}
+should_exit --runs 4 --min-nodes 1
+expect_rc 1
+expect_out "1 of 2 nodes up: another run may start"
+should_exit --runs 0 --min-nodes 1
+expect_rc 0
+expect_out "no runs left"
+should_exit --runs 4 --min-nodes 2
+expect_rc 0
+expect_out "fewer than the 2 needed"
+should_exit --runs x
+expect_rc 2
 
 # f) scr_mpirun and scr_srun's refusals
 M="$E2E_DIR/m"
