@@ -17,7 +17,8 @@
 #     and with a job it cannot identify; scr_list_down_nodes -d;
 #     scr_should_exit's --runs and --min-nodes, as SCR's loop script passes them
 #  f) scr_mpirun runs the job through scr_run's loop without a resource
-#     manager; scr_srun outside SLURM and SCR's --run-cmd are refused
+#     manager, and so does SCR's `scr_run mpirun ...`; scr_srun outside SLURM
+#     and SCR's --run-cmd are refused
 source "$(dirname "$0")/tools_lib.sh"
 e2e_begin tools_scr_compat
 T="$SCRPP_BUILD/tools"
@@ -331,6 +332,22 @@ expect_out "scr_mpirun: run 1 of 1 on $E2E_NODES: mpirun -n $E2E_NP $HEAT -n 20 
 expect_out "scr_mpirun: run 1 finished (exit 0): the job is done"
 expect_out "RESULT steps=20"
 expect_out "scr_postrun: nothing to scavenge"      # scr_mpirun ends with scr_postrun
+# SCR's scr_run, its launcher first, as SCR's job scripts call it: the same loop.
+M2="$E2E_DIR/m2"
+mkdir -p "$M2/prefix" "$M2/cache" "$M2/cntl"
+run_tool env -C "$M2/prefix" -u SLURM_JOB_ID -u SLURM_JOBID PATH="$T/scr_postrun:$T/scr_scavenge:$PATH" SCR_PREFIX="$M2/prefix" \
+  SCR_CACHE_BYPASS=0 SCR_CACHE_BASE="$M2/cache" SCR_CNTL_BASE="$M2/cntl" SCR_SIM_NODES="$E2E_NODES" \
+  "$T/scr_run/scr_run" mpirun -n "$E2E_NP" "$HEAT" -n 20 -c 10
+expect_rc 0
+expect_out "scr_run: run 1 of 1 on $E2E_NODES: mpirun -n $E2E_NP $HEAT -n 20 -c 10"
+expect_out "scr_run: run 1 finished (exit 0): the job is done"
+expect_out "RESULT steps=20"
+run_tool env -u SLURM_JOB_ID -u SLURM_JOBID "$T/scr_run/scr_run" srun -n 1 true
+expect_rc 1
+expect_err "not inside a SLURM allocation"
+run_tool "$T/scr_run/scr_run" jsrun -n 1 true
+expect_rc 1
+expect_err "launcher 'jsrun' is not supported"
 run_tool env -u SLURM_JOB_ID -u SLURM_JOBID "$T/scr_srun/scr_srun" -n 1 true
 expect_rc 1
 expect_err "not inside a SLURM allocation"
