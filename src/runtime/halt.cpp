@@ -3,6 +3,9 @@
 #include <algorithm>
 
 #include "common/log.hpp"
+#include "io/files.hpp"
+#include "io/path.hpp"
+#include "runtime/prefix/prefix_index.hpp"
 #include "runtime/prefix/scr31/shared_format.hpp"
 
 namespace scr::rt {
@@ -52,6 +55,14 @@ void clear_finalized(const Job& job) {
     return Status::Ok();
   });
   if (!st.ok()) log::warn(st.message());
+}
+
+void record_node_count(const Job& job, int64_t nodes) {
+  if (job.rank() != 0) return;
+  kv::Tree t;
+  t.set_int("NODES", nodes);
+  Status st = io::write_veloc_tree(job.fs(), io::path::join(prefix_scr_dir(job.settings.prefix), "nodes.scr"), t);
+  if (!st.ok()) log::warn("cannot record the run's node count: " + st.message());
 }
 
 }  // namespace scr::rt

@@ -23,4 +23,10 @@ void record_finalized(const Job& job);
 // FINALIZED mark of the same job id.
 void clear_finalized(const Job& job);
 
+// Rank 0 at SCR_Init: record how many nodes this run has in
+// <prefix>/.scr/nodes.scr (NODES, SCR 3.1's file and key), so that the job
+// commands relaunch a failed run on as many nodes when SCR_MIN_NODES is not
+// set, and leave the allocation's other nodes as spares.
+void record_node_count(const Job& job, int64_t nodes);
+
 }  // namespace scr::rt

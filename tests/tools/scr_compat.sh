@@ -17,7 +17,8 @@
 #     and with a job it cannot identify; scr_list_down_nodes -d;
 #     scr_should_exit's --runs and --min-nodes, as SCR's loop script passes them
 #  f) scr_mpirun runs the job through scr_run's loop without a resource
-#     manager, and so does SCR's `scr_run mpirun ...`; scr_srun outside SLURM
+#     manager (its nodes recorded in .scr/nodes.scr, which scr_should_exit
+#     then needs, not the whole allocation), and so does SCR's `scr_run mpirun ...`; scr_srun outside SLURM
 #     and SCR's --run-cmd are refused
 source "$(dirname "$0")/tools_lib.sh"
 e2e_begin tools_scr_compat
@@ -332,6 +333,15 @@ expect_out "scr_mpirun: run 1 of 1 on $E2E_NODES: mpirun -n $E2E_NP $HEAT -n 20 
 expect_out "scr_mpirun: run 1 finished (exit 0): the job is done"
 expect_out "RESULT steps=20"
 expect_out "scr_postrun: nothing to scavenge"      # scr_mpirun ends with scr_postrun
+# That run's SCR_Init recorded its nodes in SCR's .scr/nodes.scr; without
+# SCR_MIN_NODES, scr_should_exit needs that many, not the whole allocation
+# (here one node more, a spare without storage).
+assert_eq "$("$SCR_INSPECT" "$M/prefix/.scr/nodes.scr" | grep NODES)" "NODES = $(tr , '\n' <<<"$E2E_NODES" | wc -l)" "nodes.scr"
+run_tool "$SCR_HALT" --remove-finalized "$M/prefix"
+run_tool env -u SLURM_JOB_ID -u SLURM_JOBID SCR_SIM_NODES="$E2E_NODES,spare" SCR_CACHE_BASE="$M/cache" \
+  SCR_CNTL_BASE="$M/cntl" "$T/scr_should_exit/scr_should_exit" -p "$M/prefix" -v
+expect_rc 1
+expect_out "another run may start"
 # SCR's scr_run, its launcher first, as SCR's job scripts call it: the same loop.
 M2="$E2E_DIR/m2"
 mkdir -p "$M2/prefix" "$M2/cache" "$M2/cntl"

@@ -107,7 +107,8 @@ int main(int argc, char** argv) {
   Result<int64_t> min_nodes = min_nodes_opt ? Result<int64_t>(*min_nodes_opt)
                                              : run::config_int("SCR_MIN_NODES");
   if (!min_nodes) return cli.fail(kError, min_nodes.status().message());
-  size_t needed = *min_nodes > 0 ? static_cast<size_t>(*min_nodes) : alloc->nodes.size();
+  // As SCR's: SCR_MIN_NODES, else as many as the last run had, else all.
+  size_t needed = run::nodes_needed(*settings, *min_nodes, alloc->nodes.size());
   if (!alloc->nodes.empty() && up < needed) {
     say(std::to_string(up) + " of " + std::to_string(alloc->nodes.size()) +
         " nodes are up, fewer than the " + std::to_string(needed) + " needed; exit");
