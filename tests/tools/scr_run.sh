@@ -161,9 +161,11 @@ expect_line "^scr_run: run 1 failed \(exit 3\) after SCR_Finalize had run \(FINA
 # the job goes on without h2.
 fresh_run
 echo "--crash-at 15" >"$E2E_DIR/run1.args"
+# (It prints the node it judges down, as scr_list_down_nodes does: not the
+# job's output.)
 cat >"$BIN/h2_is_down" <<'EOF'
 #!/usr/bin/env bash
-[[ "$1" != h2 ]]
+[[ "$1" != h2 ]] || { echo "$1"; exit 1; }
 EOF
 chmod +x "$BIN/h2_is_down"
 E2E_COPY_TYPE=SINGLE run_runner --runs 3 --real-nodes --nodes h0,h1,h2 --down-check "$BIN/h2_is_down" \
@@ -171,6 +173,7 @@ E2E_COPY_TYPE=SINGLE run_runner --runs 3 --real-nodes --nodes h0,h1,h2 --down-ch
 expect_rc 0
 expect_runs 2
 expect_line "^scr_run: run 1 failed \(exit [0-9]+\); node h2 is down; no spare left for h2; relaunching on h0,h1$"
+! grep -qx h2 "$LAST_OUT" || fail "the down-check hook's output went into the job's"
 expect_result_equals_uninterrupted "${ARGS[@]}"
 
 # f) usage errors, missing launcher
