@@ -1,6 +1,7 @@
 #include "runtime/halt.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include "common/log.hpp"
 #include "io/files.hpp"
@@ -26,6 +27,19 @@ void count_down_checkpoints(const Job& job) {
   Status st = update_halt(job.fs(), job.settings.prefix, [](kv::Tree& halt) {
     // Not below 0: SCR 3.1 halts at exactly 0 (CheckpointsLeft in the shared file).
     if (halt.has("CHECKPOINTS")) halt.set_int("CHECKPOINTS", std::max<int64_t>(0, halt.int_or("CHECKPOINTS", 0) - 1));
+    return Status::Ok();
+  });
+  if (!st.ok()) log::warn(st.message());
+}
+
+void record_halt_exit(const Job& job) {
+  if (job.rank() != 0) return;
+  double now =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  Status st = update_halt(job.fs(), job.settings.prefix, [&](kv::Tree& halt) {
+    std::string key =
+        halt_exit_reason(halt, job.settings.halt_seconds, allocation_end_time(job.settings), now);
+    if (!key.empty()) halt.set("EXIT_REASON", key);
     return Status::Ok();
   });
   if (!st.ok()) log::warn(st.message());

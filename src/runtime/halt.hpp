@@ -17,6 +17,11 @@ std::string check_halt(const Job& job);
 // Rank 0, after a checkpoint completes: count down CHECKPOINTS.
 void count_down_checkpoints(const Job& job);
 
+// Rank 0, when SCR_HALT_EXIT ends the job: record why in EXIT_REASON under
+// SCR 3.1's name (halt_exit_reason), as SCR's library does, so that
+// `scr_halt -l` shows it and the job stays halted until an operator clears it.
+void record_halt_exit(const Job& job);
+
 // Rank 0 at SCR_Finalize: record that the job finished.
 void record_finalized(const Job& job);
 // Rank 0 at SCR_Init: a new run of the job has started; forget an earlier
