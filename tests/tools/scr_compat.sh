@@ -274,6 +274,11 @@ run_tool "$T/scr_prerun/scr_prerun" -p "$E2E_DIR/fresh" -v
 expect_rc 0
 [[ -d "$E2E_DIR/fresh/.scr" ]] || fail "scr_prerun did not create .scr"
 expect_out "scr_prerun: prefix $E2E_DIR/fresh"
+# An earlier allocation's node count goes, as SCR's scr_prerun removes it.
+cp "$SCRPP_SOURCE/tests/fixtures/scr31/xor_np4/.scr/nodes.scr" "$E2E_DIR/fresh/.scr/"
+run_tool "$T/scr_prerun/scr_prerun" -p "$E2E_DIR/fresh"
+expect_rc 0
+assert_no_file "$E2E_DIR/fresh/.scr/nodes.scr" "nodes.scr after scr_prerun"
 run_tool "$T/scr_prerun/scr_prerun" -p "$E2E_DIR/missing"
 expect_rc 1
 run_tool env PATH="$T/scr_scavenge:$PATH" SCR_CACHE_BASE="$CACHE" SCR_CNTL_BASE="$CNTL" \
