@@ -1,8 +1,12 @@
 #include "runtime/halt.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include "common/log.hpp"
+#include "io/files.hpp"
+#include "io/path.hpp"
+#include "runtime/prefix/prefix_index.hpp"
 #include "runtime/prefix/scr31/shared_format.hpp"
 
 namespace scr::rt {
@@ -23,6 +27,19 @@ void count_down_checkpoints(const Job& job) {
   Status st = update_halt(job.fs(), job.settings.prefix, [](kv::Tree& halt) {
     // Not below 0: SCR 3.1 halts at exactly 0 (CheckpointsLeft in the shared file).
     if (halt.has("CHECKPOINTS")) halt.set_int("CHECKPOINTS", std::max<int64_t>(0, halt.int_or("CHECKPOINTS", 0) - 1));
+    return Status::Ok();
+  });
+  if (!st.ok()) log::warn(st.message());
+}
+
+void record_halt_exit(const Job& job) {
+  if (job.rank() != 0) return;
+  double now =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  Status st = update_halt(job.fs(), job.settings.prefix, [&](kv::Tree& halt) {
+    std::string key =
+        halt_exit_reason(halt, job.settings.halt_seconds, allocation_end_time(job.settings), now);
+    if (!key.empty()) halt.set("EXIT_REASON", key);
     return Status::Ok();
   });
   if (!st.ok()) log::warn(st.message());
@@ -52,6 +69,14 @@ void clear_finalized(const Job& job) {
     return Status::Ok();
   });
   if (!st.ok()) log::warn(st.message());
+}
+
+void record_node_count(const Job& job, int64_t nodes) {
+  if (job.rank() != 0) return;
+  kv::Tree t;
+  t.set_int("NODES", nodes);
+  Status st = io::write_veloc_tree(job.fs(), io::path::join(prefix_scr_dir(job.settings.prefix), "nodes.scr"), t);
+  if (!st.ok()) log::warn("cannot record the run's node count: " + st.message());
 }
 
 }  // namespace scr::rt

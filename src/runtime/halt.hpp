@@ -17,10 +17,21 @@ std::string check_halt(const Job& job);
 // Rank 0, after a checkpoint completes: count down CHECKPOINTS.
 void count_down_checkpoints(const Job& job);
 
+// Rank 0, when SCR_HALT_EXIT ends the job: record why in EXIT_REASON under
+// SCR 3.1's name (halt_exit_reason), as SCR's library does, so that
+// `scr_halt -l` shows it and the job stays halted until an operator clears it.
+void record_halt_exit(const Job& job);
+
 // Rank 0 at SCR_Finalize: record that the job finished.
 void record_finalized(const Job& job);
 // Rank 0 at SCR_Init: a new run of the job has started; forget an earlier
 // FINALIZED mark of the same job id.
 void clear_finalized(const Job& job);
+
+// Rank 0 at SCR_Init: record how many nodes this run has in
+// <prefix>/.scr/nodes.scr (NODES, SCR 3.1's file and key), so that the job
+// commands relaunch a failed run on as many nodes when SCR_MIN_NODES is not
+// set, and leave the allocation's other nodes as spares.
+void record_node_count(const Job& job, int64_t nodes);
 
 }  // namespace scr::rt

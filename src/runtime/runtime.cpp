@@ -215,6 +215,7 @@ Status Runtime::setup(const Config& config, const mpi::Comm& world, const Launch
   SCR_TRY(take_job_locks(job));
 
   clear_finalized(ctx_.job);
+  record_node_count(ctx_.job, mpi::sum(job.world, job.node.rank() == 0 ? 1 : 0));
   ctx_.current = s.current;
   ctx_.events = EventLog(job.fs(), s, job.id.job_id, job.id.user, job.rank() == 0);
   ctx_.events.record({"START", "", 0, -1, -1, std::to_string(job.ranks()) + " processes"});

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Halt conditions not covered by tests/e2e/halt.sh: EXIT_AFTER (a time that
 # has passed), EXIT_BEFORE within HALT_SECONDS, and SCR_HALT_EXIT=1, which
-# ends the process right after the checkpoint that meets the condition, and
-# in SCR_Init when a condition is met already.
+# ends the process right after the checkpoint that meets the condition
+# (recording SCR's name for it in the halt file's ExitReason), and in
+# SCR_Init when a condition is met already.
 source "$(dirname "$0")/../e2e/lib.sh"
 E2E_NP=2 E2E_NODES=n0,n1
 e2e_begin halt_times
@@ -43,6 +44,11 @@ run_job SCR_FLUSH=100 SCR_HALT_EXIT=1 -- 2 "$HEAT" -n 40 -c 10 -g 16 16
 expect_no_out "RESULT"
 expect_checkpoint_steps "10"   # heat never got to announce step.20
 expect_index step.20 loadable 1
+# Why, as SCR's library records it when SCR_HALT_EXIT ends the job: the
+# reason stays in the halt file for `scr_halt -l` and the job scripts.
+halt_list="$("$SCRPP_BUILD/tools/scr_halt/scr_halt" -l "$PREFIX")"
+grep -qx "  ExitReason:      NO_CHECKPOINTS_LEFT" <<<"$halt_list" ||
+  fail "SCR_HALT_EXIT did not record why the job stopped: $halt_list"
 
 # The next run of the same job: the count is used up, so with SCR_HALT_EXIT
 # the process ends inside SCR_Init, before heat restarts from anything; one

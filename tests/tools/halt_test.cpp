@@ -2,6 +2,7 @@
 // wording of the conditions (with the runtime's verdict), and SCR's layout.
 #include <gtest/gtest.h>
 
+#include "runtime/prefix/halt_file.hpp"
 #include "tests/tools/local_epoch.hpp"
 #include "tools/scr_halt/halt_edit.hpp"
 #include "tools/scr_halt/halt_settings.hpp"
@@ -122,6 +123,25 @@ TEST(HaltWords, DescribesEachConditionAndTheRuntimesVerdict) {
   EXPECT_NE(std::string::npos, json.find("\"CHECKPOINTS\": 0")) << json;
   EXPECT_NE(std::string::npos, json.find("\"FINALIZED\": \"job7\"")) << json;
   EXPECT_NE(std::string::npos, json.find("\"stop_now\": true")) << json;
+}
+
+// The name SCR_HALT_EXIT records in EXIT_REASON, SCR 3.1's: the last of its
+// checks that holds (time limit, reason, checkpoints, before, after).
+TEST(HaltExitReason, NamesTheConditionAsScrRecordsIt) {
+  using scr::rt::halt_exit_reason;
+  scr::kv::Tree t;
+  EXPECT_EQ("", halt_exit_reason(t, 600, kNow + 3600, kNow));
+  EXPECT_EQ("TIME_LIMIT", halt_exit_reason(t, 600, kNow + 300, kNow));
+  EXPECT_EQ("", halt_exit_reason(t, 600, 0, kNow));  // no allocation end known
+  t.set("EXIT_REASON", "maintenance");
+  EXPECT_EQ("maintenance", halt_exit_reason(t, 600, kNow + 300, kNow));
+  t.set_int("CHECKPOINTS", 0);
+  EXPECT_EQ("NO_CHECKPOINTS_LEFT", halt_exit_reason(t, 0, 0, kNow));
+  t.set_int("EXIT_BEFORE", kNow + 100);
+  t.set_int("HALT_SECONDS", 600);
+  EXPECT_EQ("EXIT_BEFORE_TIME", halt_exit_reason(t, 0, 0, kNow));
+  t.set_int("EXIT_AFTER", kNow - 1);
+  EXPECT_EQ("EXIT_AFTER_TIME", halt_exit_reason(t, 0, 0, kNow));
 }
 
 // SCR 3.1's scr_halt output, byte for byte: its key names, its column, times

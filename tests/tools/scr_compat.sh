@@ -14,9 +14,12 @@
 #     requests that change nothing exit 0 (2 with --strict)
 #  d) scr_ckpt_interval: cost, failures, MTBF, Young and Daly from a log file
 #  e) scr_prerun prepares a prefix; scr_postrun with nothing to scavenge,
-#     and with a job it cannot identify; scr_list_down_nodes -d
+#     and with a job it cannot identify; scr_list_down_nodes -d;
+#     scr_should_exit's --runs and --min-nodes, as SCR's loop script passes them
 #  f) scr_mpirun runs the job through scr_run's loop without a resource
-#     manager; scr_srun outside SLURM and SCR's --run-cmd are refused
+#     manager (its nodes recorded in .scr/nodes.scr, which scr_should_exit
+#     then needs, not the whole allocation), and so does SCR's `scr_run mpirun ...`; scr_srun outside SLURM
+#     and SCR's --run-cmd are refused
 source "$(dirname "$0")/tools_lib.sh"
 e2e_begin tools_scr_compat
 T="$SCRPP_BUILD/tools"
@@ -271,6 +274,11 @@ run_tool "$T/scr_prerun/scr_prerun" -p "$E2E_DIR/fresh" -v
 expect_rc 0
 [[ -d "$E2E_DIR/fresh/.scr" ]] || fail "scr_prerun did not create .scr"
 expect_out "scr_prerun: prefix $E2E_DIR/fresh"
+# An earlier allocation's node count goes, as SCR's scr_prerun removes it.
+cp "$SCRPP_SOURCE/tests/fixtures/scr31/xor_np4/.scr/nodes.scr" "$E2E_DIR/fresh/.scr/"
+run_tool "$T/scr_prerun/scr_prerun" -p "$E2E_DIR/fresh"
+expect_rc 0
+assert_no_file "$E2E_DIR/fresh/.scr/nodes.scr" "nodes.scr after scr_prerun"
 run_tool "$T/scr_prerun/scr_prerun" -p "$E2E_DIR/missing"
 expect_rc 1
 run_tool env PATH="$T/scr_scavenge:$PATH" SCR_CACHE_BASE="$CACHE" SCR_CNTL_BASE="$CNTL" \
@@ -296,6 +304,27 @@ run_tool env SCR_SIM_NODES=n0,n1 SCR_CACHE_BASE="$D/cache" SCR_CNTL_BASE="$D/cnt
 expect_rc 1
 assert_eq "$(cat "$LAST_OUT")" "n[0-1]" "down nodes with -d n0"
 
+# scr_should_exit as SCR's loop job script calls it: `--runs $runs` (0 ends
+# the loop, any other count leaves the decision to the halt file and the
+# nodes) and --min-nodes (instead of SCR_MIN_NODES). n0 has storage, n1 not.
+SE="$T/scr_should_exit/scr_should_exit"
+mkdir -p "$E2E_DIR/fresh/.scr"
+should_exit() {
+  run_tool env -u SLURM_JOB_ID -u SLURM_JOBID SCR_SIM_NODES=n0,n1 SCR_CACHE_BASE="$D/cache" \
+    SCR_CNTL_BASE="$D/cntl" "$SE" -p "$E2E_DIR/fresh" -v "$@"
+}
+should_exit --runs 4 --min-nodes 1
+expect_rc 1
+expect_out "1 of 2 nodes up: another run may start"
+should_exit --runs 0 --min-nodes 1
+expect_rc 0
+expect_out "no runs left"
+should_exit --runs 4 --min-nodes 2
+expect_rc 0
+expect_out "fewer than the 2 needed"
+should_exit --runs x
+expect_rc 2
+
 # f) scr_mpirun and scr_srun's refusals
 M="$E2E_DIR/m"
 mkdir -p "$M/prefix" "$M/cache" "$M/cntl"
@@ -309,6 +338,31 @@ expect_out "scr_mpirun: run 1 of 1 on $E2E_NODES: mpirun -n $E2E_NP $HEAT -n 20 
 expect_out "scr_mpirun: run 1 finished (exit 0): the job is done"
 expect_out "RESULT steps=20"
 expect_out "scr_postrun: nothing to scavenge"      # scr_mpirun ends with scr_postrun
+# That run's SCR_Init recorded its nodes in SCR's .scr/nodes.scr; without
+# SCR_MIN_NODES, scr_should_exit needs that many, not the whole allocation
+# (here one node more, a spare without storage).
+assert_eq "$("$SCR_INSPECT" "$M/prefix/.scr/nodes.scr" | grep NODES)" "NODES = $(tr , '\n' <<<"$E2E_NODES" | wc -l)" "nodes.scr"
+run_tool "$SCR_HALT" --remove-finalized "$M/prefix"
+run_tool env -u SLURM_JOB_ID -u SLURM_JOBID SCR_SIM_NODES="$E2E_NODES,spare" SCR_CACHE_BASE="$M/cache" \
+  SCR_CNTL_BASE="$M/cntl" "$T/scr_should_exit/scr_should_exit" -p "$M/prefix" -v
+expect_rc 1
+expect_out "another run may start"
+# SCR's scr_run, its launcher first, as SCR's job scripts call it: the same loop.
+M2="$E2E_DIR/m2"
+mkdir -p "$M2/prefix" "$M2/cache" "$M2/cntl"
+run_tool env -C "$M2/prefix" -u SLURM_JOB_ID -u SLURM_JOBID PATH="$T/scr_postrun:$T/scr_scavenge:$PATH" SCR_PREFIX="$M2/prefix" \
+  SCR_CACHE_BYPASS=0 SCR_CACHE_BASE="$M2/cache" SCR_CNTL_BASE="$M2/cntl" SCR_SIM_NODES="$E2E_NODES" \
+  "$T/scr_run/scr_run" mpirun -n "$E2E_NP" "$HEAT" -n 20 -c 10
+expect_rc 0
+expect_out "scr_run: run 1 of 1 on $E2E_NODES: mpirun -n $E2E_NP $HEAT -n 20 -c 10"
+expect_out "scr_run: run 1 finished (exit 0): the job is done"
+expect_out "RESULT steps=20"
+run_tool env -u SLURM_JOB_ID -u SLURM_JOBID "$T/scr_run/scr_run" srun -n 1 true
+expect_rc 1
+expect_err "not inside a SLURM allocation"
+run_tool "$T/scr_run/scr_run" jsrun -n 1 true
+expect_rc 1
+expect_err "launcher 'jsrun' is not supported"
 run_tool env -u SLURM_JOB_ID -u SLURM_JOBID "$T/scr_srun/scr_srun" -n 1 true
 expect_rc 1
 expect_err "not inside a SLURM allocation"

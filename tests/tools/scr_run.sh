@@ -11,6 +11,9 @@
 #  e) the job asked to stop (halt file): no relaunch; a later scr_run does
 #     not even start; a run that fails after SCR_Finalize counts as done
 #  f) usage errors and a missing launcher
+#  g) without SCR_MIN_NODES a relaunch needs as many nodes as the failed run
+#     had (SCR_Init records them in .scr/nodes.scr, as SCR's library does),
+#     not every node given: the others are spares
 source "$(dirname "$0")/tools_lib.sh"
 e2e_begin tools_scr_run
 ARGS=(-n 40 -c 10)
@@ -152,6 +155,26 @@ run_runner --runs 3 --nodes n0,n1 --launcher "$BIN/launch" -- -n "$E2E_NP" "$HEA
 expect_rc 0
 expect_runs 1
 expect_line "^scr_run: run 1 failed \(exit 3\) after SCR_Finalize had run \(FINALIZED=[^ ]+\): the job is done$"
+
+# g) real nodes h0,h1,h2 (the hook says h2 is down after the crash), no
+# SCR_MIN_NODES: heat ran on this one host, so SCR_Init recorded 1 node and
+# the job goes on without h2.
+fresh_run
+echo "--crash-at 15" >"$E2E_DIR/run1.args"
+# (It prints the node it judges down, as scr_list_down_nodes does: not the
+# job's output.)
+cat >"$BIN/h2_is_down" <<'EOF'
+#!/usr/bin/env bash
+[[ "$1" != h2 ]] || { echo "$1"; exit 1; }
+EOF
+chmod +x "$BIN/h2_is_down"
+E2E_COPY_TYPE=SINGLE run_runner --runs 3 --real-nodes --nodes h0,h1,h2 --down-check "$BIN/h2_is_down" \
+  --launcher "$BIN/launch" -- -n "$E2E_NP" "$HEAT" "${ARGS[@]}"
+expect_rc 0
+expect_runs 2
+expect_line "^scr_run: run 1 failed \(exit [0-9]+\); node h2 is down; no spare left for h2; relaunching on h0,h1$"
+! grep -qx h2 "$LAST_OUT" || fail "the down-check hook's output went into the job's"
+expect_result_equals_uninterrupted "${ARGS[@]}"
 
 # f) usage errors, missing launcher
 for bad in "--runs 2 $HEAT" "--runs 0 -- -n 4 $HEAT" "--spares n9 -- -n 4 $HEAT" "--nodes n0,n0 -- -n 4 $HEAT" "--"; do

@@ -1,7 +1,11 @@
 #include "tools/scr_run/allocation.hpp"
 
+#include <algorithm>
+
 #include "io/env.hpp"
+#include "io/files.hpp"
 #include "io/path.hpp"
+#include "runtime/prefix/prefix_index.hpp"
 #include "runtime/config/config.hpp"
 #include "tools/common/hostlist.hpp"
 #include "tools/scr_run/node_health.hpp"
@@ -84,6 +88,19 @@ Result<std::map<std::string, std::string>> down_nodes(const Allocation& alloc,
   // tells only beside nodes that still have theirs.
   for (auto& [n, why] : find_down(alloc, nodes, settings, tests, notes)) down.emplace(n, why);
   return down;
+}
+
+int64_t last_run_nodes(const rt::Settings& settings) {
+  std::string path = io::path::join(rt::prefix_scr_dir(settings.prefix), "nodes.scr");
+  auto tree = io::read_any_tree(io::Env::posix(), path);
+  if (!tree) return 0;
+  return std::max<int64_t>(0, tree->int_or("NODES", 0));
+}
+
+size_t nodes_needed(const rt::Settings& settings, int64_t min_nodes, size_t all) {
+  if (min_nodes > 0) return static_cast<size_t>(min_nodes);
+  if (int64_t last = last_run_nodes(settings); last > 0) return static_cast<size_t>(last);
+  return all;
 }
 
 }  // namespace scr::tools::run

@@ -58,4 +58,14 @@ Result<std::map<std::string, std::string>> down_nodes(const Allocation& alloc,
                                                       std::vector<std::string>* notes,
                                                       bool free = false);
 
+// How many nodes the job's last run had, as SCR_Init recorded it in
+// <prefix>/.scr/nodes.scr (SCR 3.1's file); 0 when unknown (no file, or one
+// that cannot be read). SCR's job commands need that many when SCR_MIN_NODES
+// is not set.
+int64_t last_run_nodes(const rt::Settings& settings);
+
+// The nodes a run needs: SCR_MIN_NODES (`min_nodes`) when positive, else the
+// last run's count, else `all` (every node of the allocation).
+size_t nodes_needed(const rt::Settings& settings, int64_t min_nodes, size_t all);
+
 }  // namespace scr::tools::run

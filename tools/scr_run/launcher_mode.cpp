@@ -104,8 +104,15 @@ std::vector<std::string> runner_args(const std::string& launcher_name,
   return args;
 }
 
-int launcher_main(const std::string& launcher_name, int argc, char** argv) {
-  std::string tool = "scr_" + launcher_name;
+std::string scr_run_launcher(const std::string& word) {
+  std::string name = word.substr(word.find_last_of('/') + 1);
+  for (const char* l : {"srun", "mpirun", "flux", "jsrun", "lrun", "aprun"})
+    if (name == l) return name;
+  return "";
+}
+
+int launcher_main(const std::string& launcher_name, int argc, char** argv, std::string tool) {
+  if (tool.empty()) tool = "scr_" + launcher_name;
   Cli cli(tool);
   const Launcher* launcher = nullptr;
   for (const auto& l : kLaunchers)

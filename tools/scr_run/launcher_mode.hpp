@@ -22,7 +22,15 @@ std::vector<std::string> runner_args(const std::string& launcher,
                                      const std::string& down_check,
                                      const std::vector<std::string>& words);
 
-// `launcher` is "srun", "mpirun" or "flux"; returns the exit code.
-int launcher_main(const std::string& launcher, int argc, char** argv);
+// `launcher` is "srun", "mpirun" or "flux"; returns the exit code. `tool`
+// names the command in messages (default "scr_<launcher>"; "scr_run" for
+// SCR's `scr_run srun ARGS...`).
+int launcher_main(const std::string& launcher, int argc, char** argv, std::string tool = "");
+
+// SCR's scr_run takes its launcher as the first word (`scr_run srun -n 8
+// ./app`). The launcher named by `word` (a path's last component) when it is
+// one SCR's scr_run knows: "srun", "mpirun" or "flux", which SCR++ runs, or
+// "jsrun", "lrun" or "aprun", which it does not; "" for any other word.
+std::string scr_run_launcher(const std::string& word);
 
 }  // namespace scr::tools::run

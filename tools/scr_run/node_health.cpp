@@ -14,9 +14,12 @@ bool has_storage(io::Env& env, const std::string& base, const std::string& node)
 
 // The hook's verdict; a hook that cannot run (the shell's 126/127) counts
 // as "healthy" and is reported, so a typo in it does not take every node out
-// of the job.
+// of the job. Its verdict is its exit status: what it prints on stdout (as
+// scr_list_down_nodes names the down node, the launcher commands' hook) is
+// not the job's output and is dropped; stderr stays for its diagnostics.
 bool hook_says_down(const std::string& cmd, const std::string& node, Health* health) {
-  Outcome o = run_program({"/bin/sh", "-c", cmd + " \"$1\"", "scr_run-down-check", node});
+  Outcome o =
+      run_program({"/bin/sh", "-c", cmd + " \"$1\" >/dev/null", "scr_run-down-check", node});
   if (!o.started || o.exit_code == 126 || o.exit_code == 127) {
     if (health)
       health->notes.push_back("--down-check '" + cmd + "' could not run (" + o.describe() + ")");

@@ -61,6 +61,8 @@ Status check_node_lists(const RunOptions& o) {
 
 std::string run_help() {
   return "usage: scr_run [options] -- LAUNCHER-ARGS...\n"
+         "       scr_run srun|mpirun|flux [launcher options] PROGRAM [ARGS...]   (SCR's form:\n"
+         "       as scr_srun, scr_mpirun, scr_flux)\n"
          "Run an SCR++ job (`mpirun LAUNCHER-ARGS...`) and, when a run fails, relaunch it in\n"
          "the same allocation: the job restarts from its cached checkpoints. Before each\n"
          "relaunch scr_run checks whether the job asked to stop (the halt file: conditions\n"

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "io/env.hpp"
+#include "tools/scr_run/allocation.hpp"
 #include "tools/scr_run/halt_check.hpp"
 #include "tools/scr_run/launch.hpp"
 #include "tools/scr_run/node_health.hpp"
@@ -125,10 +126,14 @@ class Runner {
     std::string what = failed + "; " + down_words(health.down);
     for (const auto& s : bad_spares) what += "; spare " + s + " is down too";
     if (!plan.dropped.empty()) what += "; no spare left for " + join_nodes(plan.dropped);
-    if (static_cast<int>(plan.nodes.size()) < min_nodes_ || plan.nodes.empty()) {
+    // Without SCR_MIN_NODES, as SCR's: as many nodes as the run that failed
+    // had (SCR_Init recorded them), else all the first run had.
+    int needed = o_.min_nodes > 0 ? o_.min_nodes
+                                  : static_cast<int>(nodes_needed(o_.settings, 0, min_nodes_));
+    if (static_cast<int>(plan.nodes.size()) < needed || plan.nodes.empty()) {
       say(what + "; " + std::to_string(plan.nodes.size()) +
           (plan.nodes.size() == 1 ? " node remains" : " nodes remain") + ", fewer than the " +
-          std::to_string(min_nodes_) + " required (SCR_MIN_NODES or --min-nodes); not relaunching");
+          std::to_string(needed) + " required (SCR_MIN_NODES or --min-nodes, else the last run's node count); not relaunching");
       return kNotFinished;
     }
     nodes_ = plan.nodes;

@@ -40,6 +40,13 @@ std::string halt_reason(const kv::Tree& halt, int64_t halt_seconds, int64_t end_
 // allocation's end time.
 std::string halt_reason_now(const kv::Tree& halt, const Settings& s);
 
+// SCR 3.1's name for what halts the job, as its library records it in
+// EXIT_REASON when SCR_HALT_EXIT ends the job: TIME_LIMIT, the reason already
+// set, NO_CHECKPOINTS_LEFT, EXIT_BEFORE_TIME, EXIT_AFTER_TIME, the last of
+// them that holds (SCR checks them in this order, each one recorded over the
+// one before); empty when none holds. Pure, as halt_reason.
+std::string halt_exit_reason(const kv::Tree& halt, int64_t halt_seconds, int64_t end_time, double now);
+
 // Allocation end time in epoch seconds from SCR_END_TIME or the resource
 // manager, 0 when unknown.
 int64_t allocation_end_time(const Settings& s);
