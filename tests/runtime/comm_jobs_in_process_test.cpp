@@ -101,7 +101,9 @@ TEST_F(CommJobs, ASecondJobOnOnePrefixIsRefusedOnAllItsProcesses) {
       if (rt.ok()) ++started[job];
       else refused[job].push_back(rt.status());
     }
-    if (rt.ok()) EXPECT_TRUE((*rt)->finalize().ok());
+    if (rt.ok()) {
+      EXPECT_TRUE((*rt)->finalize().ok());
+    }
   });
   // One job in, the other refused on every process, saying what to change.
   EXPECT_EQ(started[0] + started[1], 4);
