@@ -381,6 +381,21 @@ index_field() {
   sed -n "s/.*\(^\| \)$2=\([^ ]*\).*/\2/p" <<<"$line"
 }
 
+# expect_failed_or_replaced ID NAME: dataset ID (called NAME) is marked FAILED,
+# or has left the index because a newer, loadable dataset of the same name was
+# recorded since (the index lists one dataset per name, as SCR's does).
+expect_failed_or_replaced() {
+  local listing newer
+  listing="$(index_show)"
+  grep -q "^id=$1 name=$2 .* failed=1 " <<<"$listing" && return 0
+  if ! grep -q "^id=$1 " <<<"$listing"; then
+    newer="$(grep " name=$2 .* loadable=1" <<<"$listing" | sed -n 's/^id=\([0-9]*\) .*/\1/p' | tail -n1)"
+    [[ -n "$newer" && "$newer" -gt "$1" ]] && return 0
+  fi
+  fail "dataset $1 ($2) is neither marked FAILED nor replaced by a newer loadable $2:
+$listing"
+}
+
 expect_index() {
   local got
   got="$(index_field "$1" "$2")"
