@@ -100,6 +100,9 @@ struct Context {
   CacheCatalog cache;
   Timing timing;
   bool halt_logged = false;  // the HALT event is recorded once
+  // Rank 0: the halt file held a finished job's mark when this run started
+  // (SCR_HALT_EXIT then records no reason, as SCR: halt.hpp).
+  bool finalized_at_start = false;
   // The checkpoint a fetch tries first: SCR_CURRENT, then the one
   // SCR_Current names.
   std::string current;

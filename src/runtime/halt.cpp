@@ -1,8 +1,8 @@
 #include "runtime/halt.hpp"
 
 #include <algorithm>
-#include <chrono>
 
+#include "common/clock.hpp"
 #include "common/log.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
@@ -32,13 +32,15 @@ void count_down_checkpoints(const Job& job) {
   if (!st.ok()) log::warn(st.message());
 }
 
-void record_halt_exit(const Job& job) {
-  if (job.rank() != 0) return;
-  double now =
-      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+void record_halt_exit(const Job& job, bool finalized_at_start) {
+  // SCR's SCR_FINALIZE_CALLED holds the file's reason once any job of the
+  // prefix finished, and its halt file keeps the file's reason over a job's:
+  // SCR then records no reason, and the next job starts. The same here.
+  if (job.rank() != 0 || finalized_at_start) return;
   Status st = update_halt(job.fs(), job.settings.prefix, [&](kv::Tree& halt) {
-    std::string key =
-        halt_exit_reason(halt, job.settings.halt_seconds, allocation_end_time(job.settings), now);
+    if (halt.has("FINALIZED") || !halt.value_or("EXIT_REASON", "").empty()) return Status::Ok();
+    std::string key = halt_exit_reason(halt, job.settings.halt_seconds,
+                                       allocation_end_time(job.settings), wall_seconds());
     if (!key.empty()) halt.set("EXIT_REASON", key);
     return Status::Ok();
   });
@@ -54,8 +56,8 @@ void record_finalized(const Job& job) {
   if (!st.ok()) log::warn(st.message());
 }
 
-void clear_finalized(const Job& job) {
-  if (job.rank() != 0) return;
+bool clear_finalized(const Job& job) {
+  if (job.rank() != 0) return false;
   // This job's own mark, or SCR 3.1's (which names no job: its library
   // ignores it at start, and so does SCR++).
   auto ours = [&](const kv::Tree& t) {
@@ -63,12 +65,13 @@ void clear_finalized(const Job& job) {
     return mark == job.id.job_id || mark == scr31::kFinalizeCalled;
   };
   auto halt = read_halt(job.fs(), job.settings.prefix);
-  if (!halt || !ours(*halt)) return;
+  if (!halt || !ours(*halt)) return false;
   Status st = update_halt(job.fs(), job.settings.prefix, [&](kv::Tree& t) {
     if (ours(t)) t.erase("FINALIZED");
     return Status::Ok();
   });
   if (!st.ok()) log::warn(st.message());
+  return true;
 }
 
 void record_node_count(const Job& job, int64_t nodes) {

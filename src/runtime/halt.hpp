@@ -20,13 +20,16 @@ void count_down_checkpoints(const Job& job);
 // Rank 0, when SCR_HALT_EXIT ends the job: record why in EXIT_REASON under
 // SCR 3.1's name (halt_exit_reason), as SCR's library does, so that
 // `scr_halt -l` shows it and the job stays halted until an operator clears it.
-void record_halt_exit(const Job& job);
+// Nothing is recorded when the file already holds a reason or a finished
+// job's mark, or held one when this run started (`finalized_at_start`, what
+// clear_finalized returned): SCR keeps the file's reason then.
+void record_halt_exit(const Job& job, bool finalized_at_start);
 
 // Rank 0 at SCR_Finalize: record that the job finished.
 void record_finalized(const Job& job);
 // Rank 0 at SCR_Init: a new run of the job has started; forget an earlier
-// FINALIZED mark of the same job id.
-void clear_finalized(const Job& job);
+// FINALIZED mark of the same job id (or SCR 3.1's). True when there was one.
+bool clear_finalized(const Job& job);
 
 // Rank 0 at SCR_Init: record how many nodes this run has in
 // <prefix>/.scr/nodes.scr (NODES, SCR 3.1's file and key), so that the job

@@ -214,7 +214,7 @@ Status Runtime::setup(const Config& config, const mpi::Comm& world, const Launch
   SCR_TRY(mpi::agree(job.world, st));
   SCR_TRY(take_job_locks(job));
 
-  clear_finalized(ctx_.job);
+  ctx_.finalized_at_start = clear_finalized(ctx_.job);
   record_node_count(ctx_.job, mpi::sum(job.world, job.node.rank() == 0 ? 1 : 0));
   ctx_.current = s.current;
   ctx_.events = EventLog(job.fs(), s, job.id.job_id, job.id.user, job.rank() == 0);

@@ -276,7 +276,7 @@ void Runtime::exit_if_halted(const char* where) {
   if (reason.empty()) return;
   ctx_.events.record({"HALT", "", 0, -1, -1, reason});
   if (ctx_.rank() == 0) log::warn(std::string("halting ") + where + ": " + reason);
-  record_halt_exit(ctx_.job);
+  record_halt_exit(ctx_.job, ctx_.finalized_at_start);
   Status st = finalize();
   job_.world.shut_down();
   std::exit(st.ok() ? 0 : 1);

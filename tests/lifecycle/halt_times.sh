@@ -66,4 +66,18 @@ expect_checkpoint_steps ""
 run_job SCR_FLUSH=100 -- 2 "$HEAT" -n 40 -c 10 -g 16 16
 expect_ok
 expect_out "resumed from checkpoint 'step.20'"
+
+# Where an earlier job of the prefix finished, SCR's SCR_FINALIZE_CALLED
+# holds the halt file's reason and SCR records none at a halt: nothing then
+# keeps the next job from starting. The same here.
+rm -rf "$E2E_DIR/run" && use_dirs "$E2E_DIR/run"
+run_job SCR_FLUSH=100 -- 2 "$HEAT" -n 20 -c 10 -g 16 16
+expect_ok
+"$SCRPP_BUILD/tools/scr_halt/scr_halt" -c 1 "$PREFIX" >/dev/null || fail "scr_halt -c 1 failed"
+run_job SCR_FLUSH=100 SCR_HALT_EXIT=1 -- 2 "$HEAT" -n 40 -c 10 -g 16 16
+[[ $LAST_RC -eq 0 ]] || fail "SCR_HALT_EXIT should exit with status 0, got $LAST_RC"
+expect_no_out "RESULT"
+halt_list="$("$SCRPP_BUILD/tools/scr_halt/scr_halt" -l "$PREFIX")"
+! grep -q "ExitReason: *NO_CHECKPOINTS_LEFT" <<<"$halt_list" ||
+  fail "a reason was recorded although an earlier job had finished: $halt_list"
 e2e_pass

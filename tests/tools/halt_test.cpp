@@ -125,23 +125,27 @@ TEST(HaltWords, DescribesEachConditionAndTheRuntimesVerdict) {
   EXPECT_NE(std::string::npos, json.find("\"stop_now\": true")) << json;
 }
 
-// The name SCR_HALT_EXIT records in EXIT_REASON, SCR 3.1's: the last of its
-// checks that holds (time limit, reason, checkpoints, before, after).
+// The name SCR_HALT_EXIT records in EXIT_REASON, SCR 3.1's: the file's reason
+// if it has one, else the first of its checks that holds (time limit,
+// checkpoints, before, after).
 TEST(HaltExitReason, NamesTheConditionAsScrRecordsIt) {
   using scr::rt::halt_exit_reason;
   scr::kv::Tree t;
   EXPECT_EQ("", halt_exit_reason(t, 600, kNow + 3600, kNow));
   EXPECT_EQ("TIME_LIMIT", halt_exit_reason(t, 600, kNow + 300, kNow));
   EXPECT_EQ("", halt_exit_reason(t, 600, 0, kNow));  // no allocation end known
-  t.set("EXIT_REASON", "maintenance");
-  EXPECT_EQ("maintenance", halt_exit_reason(t, 600, kNow + 300, kNow));
-  t.set_int("CHECKPOINTS", 0);
-  EXPECT_EQ("NO_CHECKPOINTS_LEFT", halt_exit_reason(t, 0, 0, kNow));
+  // The first condition that holds, in SCR's order.
+  t.set_int("EXIT_AFTER", kNow - 1);
+  EXPECT_EQ("EXIT_AFTER_TIME", halt_exit_reason(t, 0, 0, kNow));
   t.set_int("EXIT_BEFORE", kNow + 100);
   t.set_int("HALT_SECONDS", 600);
   EXPECT_EQ("EXIT_BEFORE_TIME", halt_exit_reason(t, 0, 0, kNow));
-  t.set_int("EXIT_AFTER", kNow - 1);
-  EXPECT_EQ("EXIT_AFTER_TIME", halt_exit_reason(t, 0, 0, kNow));
+  t.set_int("CHECKPOINTS", 0);
+  EXPECT_EQ("NO_CHECKPOINTS_LEFT", halt_exit_reason(t, 0, 0, kNow));
+  EXPECT_EQ("TIME_LIMIT", halt_exit_reason(t, 600, kNow + 300, kNow));
+  // A reason already in the file stays, whatever else holds.
+  t.set("EXIT_REASON", "maintenance");
+  EXPECT_EQ("maintenance", halt_exit_reason(t, 600, kNow + 300, kNow));
 }
 
 // SCR 3.1's scr_halt output, byte for byte: its key names, its column, times

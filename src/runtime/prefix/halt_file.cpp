@@ -67,18 +67,17 @@ std::string halt_reason(const kv::Tree& halt, int64_t halt_seconds, int64_t end_
 }
 
 std::string halt_exit_reason(const kv::Tree& halt, int64_t halt_seconds, int64_t end_time, double now) {
-  std::string key;
+  if (auto reason = halt.value("EXIT_REASON"); reason && !reason->empty()) return *reason;
   int64_t secs = halt.has("HALT_SECONDS") ? halt.int_or("HALT_SECONDS", 0) : halt_seconds;
   if (secs > 0 && end_time > 0 && now + static_cast<double>(secs) >= static_cast<double>(end_time))
-    key = "TIME_LIMIT";
-  if (auto reason = halt.value("EXIT_REASON"); reason && !reason->empty()) key = *reason;
-  if (halt.has("CHECKPOINTS") && halt.int_or("CHECKPOINTS", 1) <= 0) key = "NO_CHECKPOINTS_LEFT";
+    return "TIME_LIMIT";
+  if (halt.has("CHECKPOINTS") && halt.int_or("CHECKPOINTS", 1) <= 0) return "NO_CHECKPOINTS_LEFT";
   if (halt.has("EXIT_BEFORE") &&
       now + static_cast<double>(secs) >= static_cast<double>(halt.int_or("EXIT_BEFORE", 0)))
-    key = "EXIT_BEFORE_TIME";
+    return "EXIT_BEFORE_TIME";
   if (halt.has("EXIT_AFTER") && now >= static_cast<double>(halt.int_or("EXIT_AFTER", 0)))
-    key = "EXIT_AFTER_TIME";
-  return key;
+    return "EXIT_AFTER_TIME";
+  return "";
 }
 
 std::string halt_reason_now(const kv::Tree& halt, const Settings& s) {

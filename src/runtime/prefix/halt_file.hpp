@@ -41,10 +41,10 @@ std::string halt_reason(const kv::Tree& halt, int64_t halt_seconds, int64_t end_
 std::string halt_reason_now(const kv::Tree& halt, const Settings& s);
 
 // SCR 3.1's name for what halts the job, as its library records it in
-// EXIT_REASON when SCR_HALT_EXIT ends the job: TIME_LIMIT, the reason already
-// set, NO_CHECKPOINTS_LEFT, EXIT_BEFORE_TIME, EXIT_AFTER_TIME, the last of
-// them that holds (SCR checks them in this order, each one recorded over the
-// one before); empty when none holds. Pure, as halt_reason.
+// EXIT_REASON when SCR_HALT_EXIT ends the job: a reason already in the file
+// stays (SCR's halt file keeps the file's reason over the job's), else the
+// first that holds of TIME_LIMIT, NO_CHECKPOINTS_LEFT, EXIT_BEFORE_TIME and
+// EXIT_AFTER_TIME; empty when none holds. Pure, as halt_reason.
 std::string halt_exit_reason(const kv::Tree& halt, int64_t halt_seconds, int64_t end_time, double now);
 
 // Allocation end time in epoch seconds from SCR_END_TIME or the resource
