@@ -5,7 +5,6 @@
 #include "common/clock.hpp"
 #include "common/log.hpp"
 #include "io/files.hpp"
-#include "io/path.hpp"
 #include "runtime/prefix/prefix_index.hpp"
 #include "runtime/prefix/scr31/shared_format.hpp"
 
@@ -78,7 +77,7 @@ void record_node_count(const Job& job, int64_t nodes) {
   if (job.rank() != 0) return;
   kv::Tree t;
   t.set_int("NODES", nodes);
-  Status st = io::write_veloc_tree(job.fs(), io::path::join(prefix_scr_dir(job.settings.prefix), "nodes.scr"), t);
+  Status st = io::write_veloc_tree(job.fs(), prefix_nodes_path(job.settings.prefix), t);
   if (!st.ok()) log::warn("cannot record the run's node count: " + st.message());
 }
 

@@ -13,7 +13,9 @@
 #  f) usage errors and a missing launcher
 #  g) without SCR_MIN_NODES a relaunch needs as many nodes as the failed run
 #     had (SCR_Init records them in .scr/nodes.scr, as SCR's library does),
-#     not every node given: the others are spares
+#     not every node given: the others are spares; srun is told to leave the
+#     down host out, a launcher that cannot be told is not relaunched
+#  h) an earlier allocation's .scr/nodes.scr is removed when the runner starts
 source "$(dirname "$0")/tools_lib.sh"
 e2e_begin tools_scr_run
 ARGS=(-n 40 -c 10)
@@ -168,13 +170,50 @@ cat >"$BIN/h2_is_down" <<'EOF'
 [[ "$1" != h2 ]] || { echo "$1"; exit 1; }
 EOF
 chmod +x "$BIN/h2_is_down"
+# The run is not pinned to its nodes, so the launcher must be told to leave
+# h2 out: srun's --exclude, as SCR's launcher does (this srun passes the rest on).
+cat >"$BIN/srun" <<WRAPPER
+#!/usr/bin/env bash
+args=()
+for a in "\$@"; do [[ "\$a" == --exclude=* ]] || args+=("\$a"); done
+exec "$BIN/launch" "\${args[@]}"
+WRAPPER
+chmod +x "$BIN/srun"
 E2E_COPY_TYPE=SINGLE run_runner --runs 3 --real-nodes --nodes h0,h1,h2 --down-check "$BIN/h2_is_down" \
-  --launcher "$BIN/launch" -- -n "$E2E_NP" "$HEAT" "${ARGS[@]}"
+  --launcher "$BIN/srun" -- -n "$E2E_NP" "$HEAT" "${ARGS[@]}"
 expect_rc 0
 expect_runs 2
 expect_line "^scr_run: run 1 failed \(exit [0-9]+\); node h2 is down; no spare left for h2; relaunching on h0,h1$"
+expect_line "^scr_run: run 2 of 3 on h0,h1: $BIN/srun --exclude=h2 -n "
 ! grep -qx h2 "$LAST_OUT" || fail "the down-check hook's output went into the job's"
 expect_result_equals_uninterrupted "${ARGS[@]}"
+# A launcher that cannot be told which hosts to leave out is not relaunched
+# onto the down one.
+fresh_run
+echo "--crash-at 15" >"$E2E_DIR/run1.args"
+E2E_COPY_TYPE=SINGLE run_runner --runs 3 --real-nodes --nodes h0,h1,h2 --down-check "$BIN/h2_is_down" \
+  --launcher "$BIN/launch" -- -n "$E2E_NP" "$HEAT" "${ARGS[@]}"
+expect_rc 4
+expect_runs 1
+expect_line "^scr_run: run 1 failed \(exit [0-9]+\); node h2 is down; no spare left for h2; launch cannot be told to leave h2 out"
+
+# h) an earlier allocation's node count (.scr/nodes.scr, 4 nodes) is removed
+# when the runner starts, as SCR's prerun does: a first run that fails before
+# SCR_Init records its own is relaunched on the 2 nodes given.
+fresh_run
+mkdir -p "$PREFIX/.scr"
+cp "$SCRPP_SOURCE/tests/fixtures/scr31/xor_np4/.scr/nodes.scr" "$PREFIX/.scr/nodes.scr"
+cat >"$BIN/fail_once" <<WRAPPER
+#!/usr/bin/env bash
+[[ -e "$E2E_DIR/failed_once" ]] || { touch "$E2E_DIR/failed_once"; exit 1; }
+exec "$BIN/launch" "\$@"
+WRAPPER
+chmod +x "$BIN/fail_once"
+rm -f "$E2E_DIR/failed_once"
+E2E_COPY_TYPE=SINGLE run_runner --runs 2 --real-nodes --nodes h0,h1 --down-check /bin/true \
+  --launcher "$BIN/fail_once" -- -n "$E2E_NP" "$HEAT" "${ARGS[@]}"
+expect_rc 0
+expect_line "^scr_run: run 1 failed \(exit 1\); no node is down; relaunching on h0,h1$"
 
 # f) usage errors, missing launcher
 for bad in "--runs 2 $HEAT" "--runs 0 -- -n 4 $HEAT" "--spares n9 -- -n 4 $HEAT" "--nodes n0,n0 -- -n 4 $HEAT" "--"; do

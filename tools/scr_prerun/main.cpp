@@ -9,7 +9,6 @@
 
 #include "io/env.hpp"
 #include "io/files.hpp"
-#include "io/path.hpp"
 #include "runtime/prefix/prefix_index.hpp"
 #include "tools/common/args.hpp"
 #include "tools/common/cli.hpp"
@@ -58,9 +57,7 @@ int main(int argc, char** argv) {
     return cli.fail(1, "cannot create " + rt::prefix_scr_dir(prefix) + ": " + st.message());
   // As SCR's: an earlier allocation's node count must not decide how many
   // nodes this one's relaunches need (the next SCR_Init records its own).
-  std::string nodes_file = io::path::join(rt::prefix_scr_dir(prefix), "nodes.scr");
-  if (Status st = env.unlink(nodes_file); !st.ok() && st.code() != Errc::not_found)
-    return cli.fail(1, "cannot remove " + nodes_file + ": " + st.message());
+  (void)env.unlink(rt::prefix_nodes_path(prefix));  // SCR's ignores a failure too
   auto verdict = run::read_verdict(env, *settings);
   if (!verdict) return cli.fail(1, verdict.status().message() + " (delete it to start over)");
   if (!verdict->stop_reason.empty())

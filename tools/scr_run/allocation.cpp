@@ -91,8 +91,7 @@ Result<std::map<std::string, std::string>> down_nodes(const Allocation& alloc,
 }
 
 int64_t last_run_nodes(const rt::Settings& settings) {
-  std::string path = io::path::join(rt::prefix_scr_dir(settings.prefix), "nodes.scr");
-  auto tree = io::read_any_tree(io::Env::posix(), path);
+  auto tree = io::read_any_tree(io::Env::posix(), rt::prefix_nodes_path(settings.prefix));
   if (!tree) return 0;
   return std::max<int64_t>(0, tree->int_or("NODES", 0));
 }

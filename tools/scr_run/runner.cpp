@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "io/env.hpp"
+#include "runtime/prefix/prefix_index.hpp"
 #include "tools/scr_run/allocation.hpp"
 #include "tools/scr_run/halt_check.hpp"
 #include "tools/scr_run/launch.hpp"
@@ -17,8 +18,24 @@
 namespace scr::tools::run {
 namespace {
 
-std::vector<std::string> launch_argv(const RunOptions& o, const std::vector<std::string>& nodes) {
+// The launcher's own name, whatever path it was given by.
+std::string launcher_name(const RunOptions& o) {
+  return o.launcher.substr(o.launcher.find_last_of('/') + 1);
+}
+
+// A run pinned to its nodes names them in its arguments ({nodes}).
+bool pinned(const RunOptions& o) {
+  for (const auto& a : o.launcher_args)
+    if (a.find("{nodes}") != std::string::npos) return true;
+  return false;
+}
+
+// `excluded`: hosts an unpinned srun run must leave out (srun --exclude), as
+// SCR's launcher does after it found them down.
+std::vector<std::string> launch_argv(const RunOptions& o, const std::vector<std::string>& nodes,
+                                     const std::vector<std::string>& excluded) {
   std::vector<std::string> argv{o.launcher};
+  if (!excluded.empty()) argv.push_back("--exclude=" + join_nodes(excluded));
   for (std::string a : o.launcher_args) {
     for (size_t at; (at = a.find("{nodes}")) != std::string::npos;)
       a.replace(at, 7, join_nodes(nodes));
@@ -53,7 +70,7 @@ class Runner {
     for (int n = 1;; ++n) {
       if (!nodes_.empty() && !o_.real_nodes)
         ::setenv("SCR_SIM_NODES", join_nodes(nodes_).c_str(), 1);
-      auto argv = launch_argv(o_, nodes_);
+      auto argv = launch_argv(o_, nodes_, excluded_);
       say("run " + std::to_string(n) + (o_.runs > 0 ? " of " + std::to_string(o_.runs) : "") +
           (nodes_.empty() ? "" : " on " + join_nodes(nodes_)) + ": " + words(argv));
       Outcome outcome = run_program(argv);
@@ -83,6 +100,9 @@ class Runner {
     }
     if (auto cleared = clear_stale_finalized(env_, o_.settings); cleared && !cleared->empty())
       say("removed FINALIZED=" + *cleared + " left in the halt file by an earlier run of this job");
+    // As SCR's (its prerun): the node count an earlier allocation's run
+    // recorded must not decide how many nodes this one's relaunches need.
+    (void)env_.unlink(rt::prefix_nodes_path(o_.settings.prefix));
     return -1;
   }
 
@@ -136,6 +156,16 @@ class Runner {
           std::to_string(needed) + " required (SCR_MIN_NODES or --min-nodes, else the last run's node count); not relaunching");
       return kNotFinished;
     }
+    // A run not pinned to its nodes lets the launcher choose among the
+    // allocation's hosts: it must be told to leave the down ones out.
+    if (o_.real_nodes && !pinned(o_) && !plan.dropped.empty()) {
+      if (launcher_name(o_) != "srun") {
+        say(what + "; " + launcher_name(o_) + " cannot be told to leave " + join_nodes(plan.dropped) +
+            " out (set SCR_MIN_NODES to run on part of the allocation, the rest as spares); not relaunching");
+        return kNotFinished;
+      }
+      excluded_.insert(excluded_.end(), plan.dropped.begin(), plan.dropped.end());
+    }
     nodes_ = plan.nodes;
     spares_ = plan.spares;
     say(what + "; relaunching on " + join_nodes(nodes_));
@@ -165,6 +195,7 @@ class Runner {
   std::string tool_;
   io::Env& env_ = io::Env::posix();
   std::vector<std::string> nodes_;
+  std::vector<std::string> excluded_;  // down hosts an unpinned srun leaves out
   std::vector<std::string> spares_;
   int min_nodes_ = 0;
 };

@@ -27,6 +27,10 @@ std::string prefix_lock_path(const std::string& prefix) {
   return io::path::join(prefix_scr_dir(prefix), "job.lock");
 }
 
+std::string prefix_nodes_path(const std::string& prefix) {
+  return io::path::join(prefix_scr_dir(prefix), "nodes.scr");
+}
+
 std::string prefix_dataset_dir(const std::string& prefix, int id) {
   return io::path::join(prefix_scr_dir(prefix), "scr.dataset." + std::to_string(id));
 }

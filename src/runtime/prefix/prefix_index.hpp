@@ -34,6 +34,9 @@ Status make_prefix_scr_dir(io::Env& env, const std::string& prefix);
 // <prefix>/.scr/job.lock: held by rank 0 of the job using the prefix, and by
 // a tool while it changes the index.
 std::string prefix_lock_path(const std::string& prefix);
+// <prefix>/.scr/nodes.scr: the node count of the job's last run (NODES), as
+// SCR 3.1 records it; written at SCR_Init, read and reset by the job commands.
+std::string prefix_nodes_path(const std::string& prefix);
 std::string prefix_dataset_dir(const std::string& prefix, int id);
 
 class PrefixIndex : public DatasetTable {
