@@ -50,7 +50,9 @@ std::string usage(const std::string& tool, const Launcher& launcher) {
          "SCR_MIN_NODES is less than the allocation's node count, each run uses that many\n"
          "nodes and the rest are spares (real hosts are passed to " + l + " as `" +
          pin_words(launcher) + "`);\n"
-         "without it every node is needed. Down hosts are those scr_list_down_nodes names.\n"
+         "without it a relaunch needs as many nodes as the last run had (.scr/nodes.scr), on\n"
+         "the hosts left (srun is given --exclude for the down ones; other launchers are\n"
+         "not relaunched then). Down hosts are those scr_list_down_nodes names.\n"
          "SCR_ENABLE=0 runs " + l + " once, directly.\n\n"
          "Exit status: as scr_run (0 the job finished, 1 usage or configuration error,\n"
          "2 nothing was run, 3 damaged halt file, 4 the job did not finish).\n";

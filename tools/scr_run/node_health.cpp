@@ -19,7 +19,7 @@ bool has_storage(io::Env& env, const std::string& base, const std::string& node)
 // not the job's output and is dropped; stderr stays for its diagnostics.
 bool hook_says_down(const std::string& cmd, const std::string& node, Health* health) {
   Outcome o =
-      run_program({"/bin/sh", "-c", cmd + " \"$1\" >/dev/null", "scr_run-down-check", node});
+      run_program({"/bin/sh", "-c", "{ " + cmd + " \"$1\"; } >/dev/null", "scr_run-down-check", node});
   if (!o.started || o.exit_code == 126 || o.exit_code == 127) {
     if (health)
       health->notes.push_back("--down-check '" + cmd + "' could not run (" + o.describe() + ")");

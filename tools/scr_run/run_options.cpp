@@ -15,7 +15,8 @@ namespace {
 const OptionSpec kOptions[] = {
     {"--runs", OptionSpec::value, "N", "runs in all, -1 for no limit (default: SCR_RUNS, else 1)"},
     {"--min-nodes", OptionSpec::value, "N",
-     "relaunch on N nodes or more only (default: SCR_MIN_NODES, else all)"},
+     "relaunch on N nodes or more only (default: SCR_MIN_NODES, else as many as the\n"
+     "last run had (.scr/nodes.scr), else all)"},
     {"--nodes", OptionSpec::value, "LIST",
      "nodes of the first run, in rank order (default: SCR_SIM_NODES)"},
     {"--spares", OptionSpec::value, "LIST", "spare nodes that replace nodes found down"},

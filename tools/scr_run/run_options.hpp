@@ -15,7 +15,7 @@ namespace scr::tools::run {
 
 struct RunOptions {
   int runs = 1;                    // total runs, -1 unlimited
-  int min_nodes = 0;               // 0: as many as the first run had
+  int min_nodes = 0;               // 0: as many as the last run had (.scr/nodes.scr), else the first
   std::vector<std::string> nodes;  // empty: the runner does not manage nodes
   std::vector<std::string> spares;
   bool real_nodes = false;  // nodes are hosts: no SCR_SIM_NODES, no storage check

@@ -2,8 +2,9 @@
 // script should stop launching runs, 1 when another run may start. It stops
 // when the halt file says so (a condition set with scr_halt or by the job,
 // or FINALIZED: SCR_Finalize ran, the job is done), or when fewer nodes than
-// needed (--min-nodes, else SCR_MIN_NODES, else all the allocation's) are left
-// up, or when SCR's loop script says it has no runs left (--runs 0).
+// needed (--min-nodes, else SCR_MIN_NODES, else as many as the last run had
+// (.scr/nodes.scr), else all the allocation's) are left up, or when SCR's loop
+// script says it has no runs left (--runs 0).
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -25,7 +26,7 @@ constexpr int kExit = 0, kContinue = 1, kError = 2;
 const OptionSpec kOptions[] = {
     kJobPrefixOption,
     {"--down", OptionSpec::value, "NODESET", "count these nodes as down as well"},
-    // SCR's loop job script passes both (`scr_should_exit -p DIR --runs $runs`).
+    // SCR's own options; its loop job script passes --runs (`-p DIR --runs $runs`).
     {"--min-nodes", OptionSpec::value, "N", "nodes needed (instead of SCR_MIN_NODES)"},
     {"--runs", OptionSpec::value, "N", "runs the job script has left: 0 means exit"},
     {"--verbose", OptionSpec::flag, "", "say why", "-v"},
@@ -37,7 +38,8 @@ std::string help_text() {
          "Tell a job script whether to stop launching runs: it should when the halt file\n"
          "of the prefix holds a condition (scr_halt, SCR_HALT_SECONDS before the allocation\n"
          "ends) or FINALIZED for this job (the job is done), or when fewer nodes than\n"
-         "needed remain up (SCR_MIN_NODES, else every node of the allocation; down nodes as\n"
+         "needed remain up (--min-nodes, else SCR_MIN_NODES, else as many as the last run\n"
+         "had (.scr/nodes.scr), else every node of the allocation; down nodes as\n"
          "scr_list_down_nodes finds them, plus --down), or when --runs is 0.\n\n"
          "Options:\n" +
          options_help(kOptions) +
@@ -107,8 +109,10 @@ int main(int argc, char** argv) {
   Result<int64_t> min_nodes = min_nodes_opt ? Result<int64_t>(*min_nodes_opt)
                                              : run::config_int("SCR_MIN_NODES");
   if (!min_nodes) return cli.fail(kError, min_nodes.status().message());
-  // As SCR's: SCR_MIN_NODES, else as many as the last run had, else all.
-  size_t needed = run::nodes_needed(*settings, *min_nodes, alloc->nodes.size());
+  // As SCR's: --min-nodes as given (0: none needed), else SCR_MIN_NODES,
+  // else as many as the last run had, else all.
+  size_t needed = min_nodes_opt ? static_cast<size_t>(*min_nodes_opt)
+                                : run::nodes_needed(*settings, *min_nodes, alloc->nodes.size());
   if (!alloc->nodes.empty() && up < needed) {
     say(std::to_string(up) + " of " + std::to_string(alloc->nodes.size()) +
         " nodes are up, fewer than the " + std::to_string(needed) + " needed; exit");

@@ -220,8 +220,8 @@ Result<std::optional<std::string>> Config::apply_app_config(std::string_view tex
   const ConfigLine& line = *parsed;
   // The application may change its environment between two SCR_Config calls
   // (SCR's own test_config exports SCR_CONF_FILE after earlier calls, then sets
-  // SCR_PREFIX): SCR reads the environment at every call, so the environment
-  // layer is read again here rather than kept from the first call.
+  // SCR_PREFIX, and sees the change): the environment layer is read again here
+  // rather than kept from the first call.
   if (sources_)
     if (Status env = read_environment(); !env.ok()) return fail(env);
 

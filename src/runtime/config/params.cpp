@@ -79,7 +79,7 @@ constexpr ParamSpec kParams[] = {
     {"SCR_USER_NAME", kString, "", "user name in directory paths, default the login name"},
     {"SCR_SIM_NODES", {V::name_list}, "", "simulated node names (n0,n1,...) for one-host testing"},
     {"SCR_RUNS", int_min(-1), "1", "runs the launcher attempts, -1 unlimited"},
-    {"SCR_MIN_NODES", int_min(0), "0", "fewest nodes the launcher restarts on, 0 the first run's"},
+    {"SCR_MIN_NODES", int_min(0), "0", "fewest nodes the launcher restarts on, 0 the last run's"},
     {"SCR_EXCLUDE_NODES", kString, "", "nodes the job commands count as down (scr_list_down_nodes), e.g. n[3-4]"},
     {"SCR_NODE_REMOTE", kString, "", "how the job commands run a test on each node: srun, pdsh, ssh, or an rsh-like command run as CMD NODE LINE; empty: nodes are not contacted (SCR++)"},
     {"SCR_NODE_TIMEOUT", int_range(1, 3600), "10", "seconds a node has to answer that test (SCR++)"},
