@@ -138,7 +138,9 @@ int SCRPP_Read_regions(void);
  * may be NULL; type: SCR_MAX_FILENAME bytes, "" when it has none), and
  * SCRPP_Restore_from copies it into ptr, which must hold exactly that many
  * elements of that size (checked, as its checksum, before any byte is
- * written). */
+ * written). At the checkpoint's own size a process restarting from the
+ * cache may read only its own regions (writer == its rank): another
+ * writer's is an error that says so. */
 int SCRPP_Region_info(int writer, int id, unsigned long long* count, unsigned long long* elem_size, char* type);
 int SCRPP_Restore_from(int writer, int id, void* ptr, size_t count, size_t elem_size);
 
