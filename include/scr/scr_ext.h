@@ -123,9 +123,13 @@ int SCRPP_Write_regions(void);
  * of the checkpoint left unprotected, a size (count, element size, type
  * tag) that differs, a damaged file, or a checkpoint written by another
  * number of processes is an error on every process, with every region
- * untouched. After a mismatch the checkpoint stays offered (a run with the
- * right regions may restore it); after damage it is given up, as a restart
- * completed invalid, and the next call offers the next older one. */
+ * untouched. After a mismatch the checkpoint stays valid for a later job
+ * with the right regions, but this job's restart is over (as after any
+ * completed restart): a second call here sets *restored to 0 and succeeds,
+ * as if there were no checkpoint; to retry with other regions, open the
+ * phase yourself and call SCRPP_Read_regions until it succeeds. After
+ * damage it is given up, as a restart completed invalid, and the next call
+ * offers the next older one. */
 int SCRPP_Restore(int* restored, char* name);
 /* Inside a restart phase the application opened (SCR_Start_restart),
  * collective: SCRPP_Restore's reading and checks, without starting or
@@ -138,7 +142,9 @@ int SCRPP_Read_regions(void);
  * may be NULL; type: SCR_MAX_FILENAME bytes, "" when it has none), and
  * SCRPP_Restore_from copies it into ptr, which must hold exactly that many
  * elements of that size (checked, as its checksum, before any byte is
- * written). */
+ * written). At the checkpoint's own size a process restarting from the
+ * cache may read only its own regions (writer == its rank): another
+ * writer's is an error that says so. */
 int SCRPP_Region_info(int writer, int id, unsigned long long* count, unsigned long long* elem_size, char* type);
 int SCRPP_Restore_from(int writer, int id, void* ptr, size_t count, size_t elem_size);
 

@@ -43,6 +43,13 @@ Result<RegionFile> open_writer(rt::Runtime& rt, int writer) {
   // Listed names are prefix-relative: routed as absolute paths, whatever
   // the working directory.
   auto path = rt.route_file(io::path::join(ctx.settings.prefix, region_file_name(ctx.restart->name, writer)));
+  // At the checkpoint's own size a process is handed its own files only
+  // (another rank's may lie in another node's cache): saying the checkpoint
+  // has no regions of that rank would be false.
+  if (!path && path.status().code() == Errc::not_found && writers == ctx.ranks() && writer != ctx.rank())
+    return Error(Errc::invalid_argument, "the checkpoint was written by as many processes as this job has (" +
+                                             std::to_string(writers) + "): a process reads only its own regions (writer " +
+                                             std::to_string(ctx.rank()) + "), not those of writer " + std::to_string(writer));
   if (!path && path.status().code() == Errc::not_found)
     return Error(Errc::invalid_argument, "the checkpoint holds no memory regions of rank " + std::to_string(writer));
   if (!path) return path.status();

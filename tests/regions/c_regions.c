@@ -14,8 +14,10 @@
  *                            size, a protected region the checkpoint lacks,
  *                            a region of the checkpoint left unprotected are
  *                            each refused by SCRPP_Read_regions with every
- *                            region untouched (byte for byte); then the
- *                            right regions are read
+ *                            region untouched (byte for byte); another
+ *                            writer's region is refused as not this
+ *                            process's (same size); then the right regions
+ *                            are read
  *   c_regions mismatch       SCRPP_Restore with region 1 one element short:
  *                            refused, memory untouched
  *   c_regions rescale STEP   at another job size: SCRPP_Read_regions refuses,
@@ -170,6 +172,14 @@ static void refuse_mode(void) {
   expect_error_from("SCRPP_Read_regions");
   CHECK_ERR(SCRPP_Read_regions());
   CHECK(untouched(&s, copy));
+  /* At the checkpoint's own size another writer's regions are not this
+   * process's to read (they may be in another node's cache): refused, and
+   * the message must say so rather than that the checkpoint lacks them. */
+  expect_error_from("SCRPP_Region_info");
+  CHECK_ERR(SCRPP_Region_info((rank + 1) % ranks, 1, NULL, NULL, NULL));
+  char why[512];
+  CHECK_OK(SCRPP_Last_error(why, sizeof why));
+  CHECK(strstr(why, "only its own regions") != NULL);
   /* All right now. */
   CHECK_OK(SCRPP_Protect(2, s.tag, TAG_LEN, 1));
   CHECK_OK(SCRPP_Read_regions());
