@@ -14,6 +14,8 @@
 #      becomes CURRENT; a restart from the prefix alone loads it.
 #   3. scr_halt -c 1 stops scr_srun's running job after its next checkpoint,
 #      and the next scr_srun before it launches anything.
+#   4. Without SCR_MIN_NODES a run is not pinned: after a host is lost, srun is
+#      relaunched with --exclude of it, on as many hosts as the run had.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/cluster.sh"
@@ -133,6 +135,40 @@ if grep -q "step 90: checkpoint" <<<"$again"; then fail "the halted job went on 
 [[ "$(grep -c "resumed from checkpoint" <<<"$again")" -eq 2 ]] || fail "a halted job was relaunched: $again"
 grep -q "not starting: a halt condition holds" <<<"$again" || fail "the next scr_srun ignored the halt: $again"
 say "a new allocation resumed from step.60 out of the prefix; scr_halt -c 1 stopped scr_srun's job at step 80"
+# 4. Without SCR_MIN_NODES (SCR's own example): the run is not pinned to its
+# hosts; after one is lost the relaunch needs as many as the run had (3, from
+# .scr/nodes.scr), and srun is told to leave the lost host out (--exclude).
+prefix4="$scratch/prefix4"
+mkdir -p "$prefix4"
+cat >"$scratch/unpinned.sh" <<JOB
+set -u
+export PATH="$tools_path"
+export SCR_CACHE_BASE=/dev/shm SCR_CNTL_BASE=/dev/shm SCR_COPY_TYPE=XOR SCR_FLUSH=0
+export SCR_CACHE_BYPASS=0 SCR_RUNS=2 SCR_NODE_REMOTE=srun SCR_NODE_TIMEOUT=5
+export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include="$CLUSTER_SUBNET"
+export OMPI_MCA_oob_tcp_if_include="$CLUSTER_SUBNET" OMPI_MCA_btl_vader_single_copy_mechanism=none
+cd "$prefix4"
+scr_srun --mpi=pmix -N 3 -n 6 --ntasks-per-node=2 "$HEAT" -n 60 -c 10 --hold-at 30
+echo "scr_srun: exit \$?"
+JOB
+(cd "$scratch" && timeout 150 salloc -N 4 --ntasks-per-node=2 --no-kill -w "${N[0]},${N[2]},${N[3]},${N[4]}" \
+  bash "$scratch/unpinned.sh" >"$scratch/unpinned.out" 2>"$scratch/unpinned.err") &
+alloc=$!
+for _ in $(seq 1 600); do grep -q "holding until killed" "$scratch/unpinned.out" 2>/dev/null && break; sleep 0.1; done
+grep -q "holding until killed" "$scratch/unpinned.out" ||
+  fail "the unpinned job never reached step 30: $(cat "$scratch/unpinned.out" "$scratch/unpinned.err" | tail -n 30)"
+cluster_lose_node "${N[2]}"
+wait "$alloc" || fail "the unpinned allocation failed: $(cat "$scratch/unpinned.out" "$scratch/unpinned.err" | tail -n 30)"
+unpinned="$(cat "$scratch/unpinned.out")
+--- stderr
+$(tail -n 20 "$scratch/unpinned.err")"
+grep -q "^scr_srun: run 2 of 2 on .*: srun --exclude=${N[2]} " <<<"$unpinned" ||
+  fail "the relaunch did not leave ${N[2]} out: $unpinned"
+grep -q "resumed from checkpoint 'step.30'" <<<"$unpinned" || fail "the unpinned job did not resume from step.30: $unpinned"
+grep -qF "$reference" <<<"$unpinned" || fail "the unpinned result differs from the uninterrupted run's $reference: $unpinned"
+grep -q "^scr_srun: exit 0$" <<<"$unpinned" || fail "the unpinned scr_srun did not end with 0: $unpinned"
+say "unpinned: $(grep -m1 "^scr_srun: run 2" <<<"$unpinned")"
+
 daemons="$(cat "$CLUSTER_DIR/slurm/slurmctld.pid" "$CLUSTER_DIR/slurm/munge/munged.pid")"
 slot="$CLUSTER_SLOT"
 cluster_stop
