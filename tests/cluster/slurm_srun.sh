@@ -58,28 +58,41 @@ reference="$(cd "$scratch/reference" && SCR_CACHE_BASE="$scratch/reference" \
   SCR_CNTL_BASE="$scratch/reference" timeout 60 mpirun --allow-run-as-root --oversubscribe \
   -n 2 "$HEAT" -n 60 -c 10 | grep '^RESULT ')" || fail "the reference run failed"
 
-cat >"$scratch/job.sh" <<JOB
-set -u
+# What every job script here starts with: the tools, node-local caches, a
+# core file kept if a process crashes (core_pattern "core": in the prefix),
+# Open MPI over the cluster's subnet.
+job_env="set -u
 ulimit -c unlimited 2>/dev/null
-export PATH="$tools_path"
-export SCR_CACHE_BASE=/dev/shm SCR_CNTL_BASE=/dev/shm SCR_COPY_TYPE=XOR SCR_FLUSH=0
-export SCR_CACHE_BYPASS=0 SCR_MIN_NODES=4 SCR_RUNS=2 SCR_NODE_REMOTE=srun SCR_NODE_TIMEOUT=5
-export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include="$CLUSTER_SUBNET"
-export OMPI_MCA_oob_tcp_if_include="$CLUSTER_SUBNET" OMPI_MCA_btl_vader_single_copy_mechanism=none
+export PATH=\"$tools_path\"
+export SCR_CACHE_BASE=/dev/shm SCR_CNTL_BASE=/dev/shm SCR_COPY_TYPE=XOR SCR_CACHE_BYPASS=0
+export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=\"$CLUSTER_SUBNET\"
+export OMPI_MCA_oob_tcp_if_include=\"$CLUSTER_SUBNET\" OMPI_MCA_btl_vader_single_copy_mechanism=none"
+
+# hold_then_lose NAME VICTIM SALLOC-ARGS...: runs $scratch/NAME.sh in an
+# allocation (output in NAME.out, NAME.err); once its heat holds after the
+# step-30 checkpoint, VICTIM is lost for real; returns when the job ends.
+hold_then_lose() {
+  local name="$1" victim="$2" alloc; shift 2
+  (cd "$scratch" && timeout 150 salloc "$@" bash "$scratch/$name.sh" \
+    >"$scratch/$name.out" 2>"$scratch/$name.err") &
+  alloc=$!
+  for _ in $(seq 1 600); do grep -q "holding until killed" "$scratch/$name.out" 2>/dev/null && break; sleep 0.1; done
+  grep -q "holding until killed" "$scratch/$name.out" ||
+    fail "$name never reached step 30: $(cat "$scratch/$name.out" "$scratch/$name.err" | tail -n 30)"
+  cluster_lose_node "$victim"
+  wait "$alloc" || fail "the allocation of $name failed: $(cat "$scratch/$name.out" "$scratch/$name.err" | tail -n 30)"
+}
+
+cat >"$scratch/job.sh" <<JOB
+$job_env
+export SCR_FLUSH=0 SCR_MIN_NODES=4 SCR_RUNS=2 SCR_NODE_REMOTE=srun SCR_NODE_TIMEOUT=5
 cd "$prefix"
 scr_srun --mpi=pmix -N 4 -n 8 --ntasks-per-node=2 "$HEAT" -n 60 -c 10 --hold-at 30
 echo "scr_srun: exit \$?"
 JOB
-(cd "$scratch" && timeout 150 salloc -N 5 --ntasks-per-node=2 --no-kill bash "$scratch/job.sh" \
-  >"$scratch/job.out" 2>"$scratch/job.err") &
-alloc=$!
-for _ in $(seq 1 600); do grep -q "holding until killed" "$scratch/job.out" 2>/dev/null && break; sleep 0.1; done
-grep -q "holding until killed" "$scratch/job.out" ||
-  fail "the job never reached step 30: $(cat "$scratch/job.out" "$scratch/job.err" | tail -n 30)"
-first_run="$(grep -m1 "^scr_srun: run 1" "$scratch/job.out" || true)"
 victim="${N[1]}"
-cluster_lose_node "$victim"
-wait "$alloc" || fail "the allocation failed: $(cat "$scratch/job.out" "$scratch/job.err" | tail -n 30)"
+hold_then_lose job "$victim" -N 5 --ntasks-per-node=2 --no-kill
+first_run="$(grep -m1 "^scr_srun: run 1" "$scratch/job.out" || true)"
 out="$(cat "$scratch/job.out")"
 show() { printf '%s\n--- stderr\n%s%s\n' "$out" "$(tail -30 "$scratch/job.err")" "$(cores)"; }
 
@@ -104,12 +117,7 @@ say "scavenged at the end of the job script: $(grep "Saved step.60" <<<"$out" ||
 
 # A new allocation (new caches: a new job id) restarts from the prefix.
 cat >"$scratch/again.sh" <<JOB
-set -u
-ulimit -c unlimited 2>/dev/null  # a crashed process leaves its core in the prefix (core_pattern "core")
-export PATH="$tools_path"
-export SCR_CACHE_BASE=/dev/shm SCR_CNTL_BASE=/dev/shm SCR_COPY_TYPE=XOR SCR_CACHE_BYPASS=0
-export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include="$CLUSTER_SUBNET"
-export OMPI_MCA_oob_tcp_if_include="$CLUSTER_SUBNET" OMPI_MCA_btl_vader_single_copy_mechanism=none
+$job_env
 cd "$prefix"
 srun --mpi=pmix -N 2 -n 4 --ntasks-per-node=2 "$HEAT" -n 70 -c 10
 echo "srun: exit \$?"
@@ -141,24 +149,13 @@ say "a new allocation resumed from step.60 out of the prefix; scr_halt -c 1 stop
 prefix4="$scratch/prefix4"
 mkdir -p "$prefix4"
 cat >"$scratch/unpinned.sh" <<JOB
-set -u
-export PATH="$tools_path"
-export SCR_CACHE_BASE=/dev/shm SCR_CNTL_BASE=/dev/shm SCR_COPY_TYPE=XOR SCR_FLUSH=0
-export SCR_CACHE_BYPASS=0 SCR_RUNS=2 SCR_NODE_REMOTE=srun SCR_NODE_TIMEOUT=5
-export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include="$CLUSTER_SUBNET"
-export OMPI_MCA_oob_tcp_if_include="$CLUSTER_SUBNET" OMPI_MCA_btl_vader_single_copy_mechanism=none
+$job_env
+export SCR_FLUSH=0 SCR_RUNS=2 SCR_NODE_REMOTE=srun SCR_NODE_TIMEOUT=5
 cd "$prefix4"
 scr_srun --mpi=pmix -N 3 -n 6 --ntasks-per-node=2 "$HEAT" -n 60 -c 10 --hold-at 30
 echo "scr_srun: exit \$?"
 JOB
-(cd "$scratch" && timeout 150 salloc -N 4 --ntasks-per-node=2 --no-kill -w "${N[0]},${N[2]},${N[3]},${N[4]}" \
-  bash "$scratch/unpinned.sh" >"$scratch/unpinned.out" 2>"$scratch/unpinned.err") &
-alloc=$!
-for _ in $(seq 1 600); do grep -q "holding until killed" "$scratch/unpinned.out" 2>/dev/null && break; sleep 0.1; done
-grep -q "holding until killed" "$scratch/unpinned.out" ||
-  fail "the unpinned job never reached step 30: $(cat "$scratch/unpinned.out" "$scratch/unpinned.err" | tail -n 30)"
-cluster_lose_node "${N[2]}"
-wait "$alloc" || fail "the unpinned allocation failed: $(cat "$scratch/unpinned.out" "$scratch/unpinned.err" | tail -n 30)"
+hold_then_lose unpinned "${N[2]}" -N 4 --ntasks-per-node=2 --no-kill -w "${N[0]},${N[2]},${N[3]},${N[4]}"
 unpinned="$(cat "$scratch/unpinned.out")
 --- stderr
 $(tail -n 20 "$scratch/unpinned.err")"
