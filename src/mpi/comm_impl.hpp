@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/status.hpp"
+#include "mpi/patience.hpp"
 
 namespace scr::mpi {
 
@@ -32,7 +33,7 @@ class RequestSlots {
   virtual void irecv(size_t slot, const CommImpl& comm, void* data, int bytes, int source,
                      int tag) = 0;
   // Until the `count` slots from `first` on are complete (and free again).
-  virtual void wait(size_t first, size_t count) = 0;
+  virtual void wait(size_t first, size_t count, Patience patience) = 0;
 };
 
 class CommImpl {

@@ -34,7 +34,10 @@ class InProcessRequestSlots final : public RequestSlots {
     receives_.at(slot) = static_cast<const InProcessComm&>(comm).post_receive(
         data, static_cast<size_t>(bytes), source, tag);
   }
-  void wait(size_t first, size_t count) override {
+  void wait(size_t first, size_t count, Patience patience) override {
+    // Threads block on a condition variable either way; the request is
+    // counted so that tests see which waits a pipeline makes patient.
+    if (patience == Patience::sleep_first && count > 0) ++thread_traffic().sleeping_waits;
     for (size_t i = first; i < first + count; ++i) {
       auto pending = std::move(receives_.at(i));
       if (!pending) continue;

@@ -55,6 +55,7 @@ struct PostedReceive {
 struct Traffic {
   uint64_t messages = 0;
   uint64_t bytes = 0;
+  uint64_t sleeping_waits = 0;  // request waits asked to sleep at once (Patience::sleep_first)
 };
 Traffic& thread_traffic();
 

@@ -35,8 +35,8 @@ class MpiRequestSlots final : public RequestSlots {
              int tag) override {
     MPI_Irecv(data, bytes, MPI_BYTE, peer(source), tag, handle_of(comm), &slots_[slot]);
   }
-  void wait(size_t first, size_t count) override {
-    wait_all(std::span(slots_).subspan(first, count));
+  void wait(size_t first, size_t count, Patience patience) override {
+    wait_all(std::span(slots_).subspan(first, count), patience);
   }
 
  private:

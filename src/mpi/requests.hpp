@@ -41,11 +41,11 @@ class Requests {
   }
 
   // Wait until the `count` slots from `first` on are complete and free again.
-  void wait(size_t first, size_t count) {
-    if (slots_) slots_->wait(first, count);
+  void wait(size_t first, size_t count, Patience patience = Patience::spin_first) {
+    if (slots_) slots_->wait(first, count, patience);
   }
   void wait(size_t slot) { wait(slot, 1); }
-  void wait_all() { wait(0, size_); }
+  void wait_all(Patience patience = Patience::spin_first) { wait(0, size_, patience); }
 
  private:
   RequestSlots& slots_for(const Comm& comm) {

@@ -17,6 +17,7 @@ using Clock = std::chrono::steady_clock;
 // processes outnumber cores): sleeping then leaves it the CPU. Measured where
 // 8 processes share 2 cores (docs/performance.md, "Waiting for a piece"): a
 // spin of 50 us made the encodes slower, no sleep at all the rebuilds.
+// Patience::sleep_first skips the spin, for waiters off the pipeline's path.
 constexpr auto kSpin = std::chrono::milliseconds(1);
 constexpr auto kFirstNap = std::chrono::microseconds(10);
 constexpr auto kLongestNap = std::chrono::microseconds(100);
@@ -29,9 +30,9 @@ bool test_all(std::span<MPI_Request> requests) {
 
 }  // namespace
 
-void wait_all(std::span<MPI_Request> requests) {
+void wait_all(std::span<MPI_Request> requests, Patience patience) {
   if (requests.empty() || test_all(requests)) return;
-  auto spin_until = Clock::now() + kSpin;
+  auto spin_until = Clock::now() + (patience == Patience::spin_first ? kSpin : Clock::duration{});
   while (Clock::now() < spin_until)
     if (test_all(requests)) return;
   for (auto nap = kFirstNap;; nap = std::min(nap * 2, kLongestNap)) {

@@ -9,9 +9,11 @@
 
 #include <span>
 
+#include "mpi/patience.hpp"
+
 namespace scr::mpi {
 
-void wait_all(std::span<MPI_Request> requests);
+void wait_all(std::span<MPI_Request> requests, Patience patience = Patience::spin_first);
 inline void wait_one(MPI_Request& request) { wait_all(std::span(&request, 1)); }
 
 }  // namespace scr::mpi

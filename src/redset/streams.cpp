@@ -57,6 +57,15 @@ class Streams {
   mpi::Requests in_reqs_[2];                 // one slot per in stream
   Status status_;
 
+  // A member that only sends (a survivor of a rebuild handing a lost member
+  // its files) waits for a receiver busy writing every piece it gets; with
+  // two pieces in flight that receiver always has one to take, so the
+  // sender sleeps at once rather than spin on the cores the receiver needs.
+  // A member that also receives is on the set's path, and spins first.
+  mpi::Patience send_patience() const {
+    return ins_.empty() ? mpi::Patience::sleep_first : mpi::Patience::spin_first;
+  }
+
   // Length of piece t of a stream of `size` bytes; 0 when it has no such piece.
   int length(uint64_t size, uint64_t t) const {
     uint64_t at = t * piece_;
@@ -69,7 +78,7 @@ class Streams {
       int len = length(o.size, t);
       if (len == 0) continue;
       auto& reqs = out_reqs_[t % 2][i];
-      reqs.wait_all();
+      reqs.wait_all(send_patience());
       uint8_t* copy = out_bufs_[t % 2][i].data();
       const uint8_t* piece = copy;
       if (status_.ok()) {
