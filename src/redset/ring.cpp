@@ -26,6 +26,7 @@ class Ring {
         steps_(steps),
         total_(pieces.count() * steps.size()),
         own_(pieces.size()),
+        send_patience_(sends_only(steps) ? mpi::Patience::sleep_first : mpi::Patience::spin_first),
         views_(depth.buffers),
         sends_(depth.buffers),
         recvs_(depth.buffers) {
@@ -38,10 +39,17 @@ class Ring {
       step(u);
       if (u + depth_.ahead < total_) prepare(u + depth_.ahead);
     }
-    sends_.wait_all();
+    sends_.wait_all(send_patience_);
   }
 
  private:
+  // A member whose schedule receives nothing (the first of a rebuild's
+  // chain) waits only for its sends: for members busier than it, so it
+  // sleeps at once rather than spin on their cores (mpi/patience.hpp).
+  static bool sends_only(const std::vector<RingStep>& steps) {
+    return std::none_of(steps.begin(), steps.end(), [](const RingStep& st) { return st.receive; });
+  }
+
   RingDepth depth_;
   const mpi::Comm& comm_;
   int left_, right_;
@@ -50,6 +58,7 @@ class Ring {
   const std::vector<RingStep>& steps_;
   uint64_t total_;
   AlignedBuffer own_;  // our symbol, when it cannot be viewed in place
+  mpi::Patience send_patience_;
   std::vector<AlignedBuffer> slots_;
   std::vector<ViewHold> views_;  // symbols sent in place, kept until their send is done
   mpi::Requests sends_, recvs_;
@@ -60,7 +69,7 @@ class Ring {
 
   void prepare(uint64_t u) {
     uint64_t s = u % depth_.buffers;
-    sends_.wait(s);
+    sends_.wait(s, 1, send_patience_);
     views_[s].reset();
     if (at(u).receive)
       recvs_.irecv(s, comm_, slots_[s].data(), length(u), left_, kTag);

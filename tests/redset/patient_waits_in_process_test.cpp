@@ -1,0 +1,81 @@
+// Which members of a scheme's pipelines wait for their sends by sleeping at
+// once (mpi/patience.hpp), in one process (ranks as threads): in an encode
+// every member also receives and none does; in a rebuild the members that
+// only send do (the first of XOR's chain, PARTNER's two senders), and the
+// lost member, which receives and writes every piece, never does. (RS's
+// rebuild spreads its stripes' gathering over the set: every member
+// receives, and spins first.)
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "harness.hpp"
+#include "mpi/in_process.hpp"
+#include "mpi/in_process_fabric.hpp"
+
+namespace {
+
+using namespace scr;
+using redset::Scheme;
+
+constexpr int kRanks = 4;
+
+struct Waits {
+  std::vector<uint64_t> apply = std::vector<uint64_t>(kRanks);
+  std::vector<uint64_t> recover = std::vector<uint64_t>(kRanks);
+};
+
+// Rank 0's node is lost between the encode and the rebuild.
+Waits sleeping_waits(Scheme scheme) {
+  Waits w;
+  mpi::InProcess(kRanks).run([&](mpi::Comm& world) {
+    io::Env& env = io::Env::posix();
+    redset::test::Scratch scratch(world);
+    redset::Params params{scheme, kRanks, 2, 1, 64 << 10};
+    std::string node = "node" + std::to_string(world.rank());
+    auto set = redset::Set::create(world, node, params);
+    ASSERT_TRUE(set.ok());
+    std::string dir = scratch.node_dir(node) + "/waits";
+    auto r = static_cast<size_t>(world.rank());
+    redset::test::Member me(dir, redset::test::make_sized_files(dir, "", {300000 + 4097 * r, 70000}, r));
+    auto& traffic = mpi::thread_traffic();
+    uint64_t before = traffic.sleeping_waits;
+    ASSERT_TRUE(redset::apply(env, *set, dir, me.files()).ok());
+    w.apply[r] = traffic.sleeping_waits - before;
+    me.snapshot(*set);
+    world.barrier();
+    if (world.rank() == 0) me.lose();
+    world.barrier();
+    before = traffic.sleeping_waits;
+    ASSERT_TRUE(redset::recover(env, *set, dir).ok());
+    w.recover[r] = traffic.sleeping_waits - before;
+    EXPECT_EQ(me.differences(), "");
+  });
+  return w;
+}
+
+std::vector<uint64_t> none() { return std::vector<uint64_t>(kRanks); }
+
+TEST(PatientWaits, XorChainsFirstMemberOnly) {
+  Waits w = sleeping_waits(Scheme::xor_code);
+  EXPECT_EQ(w.apply, none());
+  // The reduction to rank 0 starts at rank 1; ranks 2 and 3 receive too.
+  EXPECT_GT(w.recover[1], 0u);
+  EXPECT_EQ(w.recover[0], 0u);
+  EXPECT_EQ(w.recover[2], 0u);
+  EXPECT_EQ(w.recover[3], 0u);
+}
+
+TEST(PatientWaits, PartnerSendersOnly) {
+  Waits w = sleeping_waits(Scheme::partner);
+  EXPECT_EQ(w.apply, none());
+  // Rank 1 keeps rank 0's replica, rank 3 sends the files rank 0 kept a
+  // replica of; rank 2 sends nothing.
+  EXPECT_GT(w.recover[1], 0u);
+  EXPECT_GT(w.recover[3], 0u);
+  EXPECT_EQ(w.recover[0], 0u);
+  EXPECT_EQ(w.recover[2], 0u);
+}
+
+}  // namespace
