@@ -110,8 +110,7 @@ void apply_prefix_window(io::Env& env, const std::string& prefix, int keep_n, Pr
       log::warn("SCR_PREFIX_SIZE: could not delete old checkpoint " + name + ": " + st.message());
       continue;
     }
-    if (idx.current() == name) idx.clear_current();
-    idx.erase(id);
+    idx.forget(id);
     log::info("SCR_PREFIX_SIZE=" + std::to_string(keep_n) + ": deleted old checkpoint " + name);
   }
 }
