@@ -79,9 +79,10 @@ class RestartCandidates {
 struct Timing {
   double run_start = 0;          // wall seconds at SCR_Init
   double last_checkpoint_end = 0;
-  double checkpoint_total = 0;   // seconds spent inside checkpoint phases
+  double checkpoint_total = 0;   // seconds spent in checkpoint phases (outputs only not counted)
+  int checkpoints = 0;           // checkpoint phases ended, the divisor of checkpoint_total
   double phase_start = 0;        // start of the current output phase
-  int need_calls = 0;            // SCR_Need_checkpoint calls since the last checkpoint
+  int need_calls = 0;            // SCR_Need_checkpoint calls since SCR_Init, as SCR 3.1 counts them
 };
 
 struct Context {

@@ -93,8 +93,7 @@ Status Runtime::drop(const std::string& name) {
     auto id = idx.find_name(name);
     if (!id) return Status::Ok();
     found = true;
-    if (idx.current() == name) idx.clear_current();
-    idx.erase(*id);
+    idx.forget(*id);
     return Status::Ok();
   }));
   if (!mpi::any_true(ctx_.world, found)) warn_unknown(ctx_.job, "SCR_Drop", name);
@@ -119,8 +118,7 @@ Status Runtime::remove(const std::string& name) {
     if (!id) return Status::Ok();
     found_prefix = true;
     SCR_TRY(delete_prefix_files(ctx_.fs(), ctx_.settings.prefix, *id, &idx));
-    if (idx.current() == name) idx.clear_current();
-    idx.erase(*id);
+    idx.forget(*id);
     return Status::Ok();
   }));
   if (!found_cache && !mpi::any_true(ctx_.world, found_prefix)) warn_unknown(ctx_.job, "SCR_Delete", name);

@@ -36,11 +36,18 @@ Result<bool> Runtime::need_checkpoint() {
         now - ctx_.timing.last_checkpoint_end >= static_cast<double>(s.checkpoint_seconds))
       yes = true;
     if (s.checkpoint_overhead > 0) {
-      double elapsed = now - ctx_.timing.run_start;
-      // Checkpoint when the time spent checkpointing so far is below the
-      // allowed share of the run.
-      if (elapsed > 0 && 100.0 * ctx_.timing.checkpoint_total / elapsed < s.checkpoint_overhead)
+      // SCR 3.1's rule: with no checkpoint yet, take one to learn its cost;
+      // then checkpoint when one of average cost, taken now, would be below
+      // the allowed share of the time since the last one ended. (A share of
+      // the whole run would say yes at several calls in a row after a long
+      // stretch without a checkpoint.)
+      const Timing& t = ctx_.timing;
+      if (t.checkpoints == 0) {
         yes = true;
+      } else {
+        double cost = t.checkpoint_total / t.checkpoints;
+        if (100.0 * cost / (now - t.last_checkpoint_end + cost) < s.checkpoint_overhead) yes = true;
+      }
     }
     decide = yes ? 1 : 0;
     if (s.checkpoint_interval <= 0 && s.checkpoint_seconds <= 0 && s.checkpoint_overhead <= 0)
@@ -188,13 +195,17 @@ Status Runtime::finish_output(bool valid) {
                                                            ctx_.timing.phase_start)
                                      : complete_cached(out, valid);
   double seconds = wall_seconds() - ctx_.timing.phase_start;
-  ctx_.timing.checkpoint_total += seconds;
+  if (info.is_checkpoint()) {  // the cost SCR_CHECKPOINT_OVERHEAD weighs
+    ctx_.timing.checkpoint_total += seconds;
+    ++ctx_.timing.checkpoints;
+  }
   const char* done = info.is_checkpoint() ? "CHECKPOINT_COMPLETE" : "OUTPUT_COMPLETE";
   ctx_.events.record({st.ok() ? done : "DATASET_FAILED", info.name, info.id, seconds, -1,
                       st.ok() ? "" : st.message()});
   if (!st.ok() || !info.is_checkpoint()) return st;
+  // SCR_CHECKPOINT_INTERVAL keeps counting calls from SCR_Init, as in SCR:
+  // a checkpoint the application takes unasked does not move the next yes.
   ctx_.timing.last_checkpoint_end = wall_seconds();
-  ctx_.timing.need_calls = 0;
   return after_checkpoint();
 }
 

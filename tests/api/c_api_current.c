@@ -8,6 +8,8 @@
  *                                  the bytes and checkpoint c4
  *   c_api_current restart          the same without SCR_Current (the job's
  *                                  SCR_CURRENT setting chooses)
+ *   c_api_current drop NAME        SCR_Current(NAME), then SCR_Drop(NAME):
+ *                                  CURRENT moves to the next older checkpoint
  *
  * Rank 0 prints "RESTARTED <name>" (or "RESTARTED none") and the verdict.
  */
@@ -48,8 +50,11 @@ int main(int argc, char** argv) {
     }
     if (rank == 0) printf("RESTARTED %s\n", have ? name : "none");
     CHECK(write_ckpt("c4"));
+  } else if (argc == 3 && !strcmp(argv[1], "drop")) {
+    CHECK_OK(SCR_Current(argv[2]));
+    CHECK_OK(SCR_Drop(argv[2]));
   } else {
-    if (rank == 0) fprintf(stderr, "usage: c_api_current write | current NAME | restart\n");
+    if (rank == 0) fprintf(stderr, "usage: c_api_current write | current NAME | restart | drop NAME\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   CHECK_OK(SCR_Finalize());

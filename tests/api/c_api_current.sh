@@ -9,6 +9,9 @@
 #  d) the SCR_CURRENT setting, every node lost: c1 is fetched; a misspelt
 #     name and a dropped checkpoint's name are warned about, naming the value
 #     and the checkpoints there are, and the newest one is restarted.
+#  e) SCR_Current(c2) then SCR_Drop(c2): as in SCR 3.1, CURRENT moves to c1,
+#     the next older checkpoint, and the next run restarts c1 (not c3);
+#     scr_index --drop of the CURRENT c3 moves it to c1 the same way.
 source "$(dirname "$0")/../e2e/lib.sh"
 E2E_COPY_TYPE=XOR
 e2e_begin api_c_current
@@ -75,4 +78,20 @@ run_job SCR_FLUSH=1 SCR_CURRENT=c2 -- 4 "$PROG" restart
 ok_run "SCR_CURRENT=c2 after c2 was dropped"
 expect_out "RESTARTED c3"
 expect_current_warning c2 "c3, c1"
+
+use_dirs "$E2E_DIR/drop_current"
+run_job SCR_FLUSH=1 -- 4 "$PROG" write
+ok_run write
+run_job SCR_FLUSH=1 -- 4 "$PROG" drop c2
+ok_run "drop c2"
+assert_eq "$(index_current)" c1 "CURRENT after SCR_Current(c2) and SCR_Drop(c2)"
+lose_all_nodes
+run_job SCR_FLUSH=1 -- 4 "$PROG" restart
+ok_run "restart after c2 was dropped"
+expect_out "RESTARTED c1"
+note="$("$SCRPP_BUILD/tools/scr_index/scr_index" --prefix "$PREFIX" --current c3 >/dev/null &&
+        "$SCRPP_BUILD/tools/scr_index/scr_index" --prefix "$PREFIX" --drop c3 2>&1)" ||
+  fail "scr_index --current c3, --drop c3 failed: $note"
+[[ "$note" == *"CURRENT is now c1"* ]] || fail "scr_index --drop c3 did not say CURRENT moved to c1: $note"
+assert_eq "$(index_current)" c1 "CURRENT after scr_index --drop of the CURRENT c3"
 e2e_pass

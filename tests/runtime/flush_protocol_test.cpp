@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <string>
 
 #include "../io/temp_dir.hpp"
@@ -37,6 +38,13 @@ class FlushProtocol : public ::testing::Test {
   io::Env& env = io::Env::posix();
   scr::testing::TempDir dir;
   std::string prefix = dir.path();
+  std::set<int> outputs;  // ids flushed as checkpoint and output
+
+  kv::Tree desc(int id) const {
+    kv::Tree d = checkpoint_desc(id);
+    if (outputs.count(id)) d.set_int("FLAGS", rt::kFlagCheckpoint | rt::kFlagOutput);
+    return d;
+  }
 
   // One rank's file, written to the prefix as the copy step leaves it.
   std::map<int, kv::Tree> copy_files(int id) {
@@ -53,7 +61,7 @@ class FlushProtocol : public ::testing::Test {
   std::map<int, kv::Tree> begin(int id) {
     auto lists = copy_files(id);
     EXPECT_TRUE(rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& idx) {
-                  rt::mark_flush_begun(idx, checkpoint_desc(id));
+                  rt::mark_flush_begun(idx, desc(id));
                   return Status::Ok();
                 }).ok());
     return lists;
@@ -71,7 +79,7 @@ class FlushProtocol : public ::testing::Test {
     auto lists = begin(id);
     bool current = false;
     Status st = rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& idx) -> Status {
-      SCR_ASSIGN_OR_RETURN(current, rt::record_flushed(env, prefix, idx, checkpoint_desc(id), 1,
+      SCR_ASSIGN_OR_RETURN(current, rt::record_flushed(env, prefix, idx, desc(id), 1,
                                                         lists, 9, policy));
       return Status::Ok();
     });
@@ -144,6 +152,26 @@ TEST_F(FlushProtocol, WindowDeletesTheOldestBeyondPrefixSize) {
   EXPECT_TRUE(idx.loadable(3));
   EXPECT_FALSE(std::filesystem::exists(prefix + "/step.1/rank_0.dat"));
   EXPECT_FALSE(std::filesystem::exists(rt::prefix_dataset_dir(prefix, 1)));
+  EXPECT_TRUE(std::filesystem::exists(prefix + "/step.2/rank_0.dat"));
+}
+
+// SCR 3.1's window (scr_prefix_delete_sliding): a checkpoint also marked
+// output takes its place among the newest, and is never deleted when older.
+TEST_F(FlushProtocol, WindowCountsCheckpointsMarkedOutputAndKeepsThem) {
+  rt::MarkPolicy window;
+  window.prefix_size = 2;
+  outputs = {2};
+  for (int id : {1, 2, 3}) flush(id, window);
+  auto idx = index();
+  EXPECT_FALSE(idx.has(1)) << "the window is step.3 and step.2";
+  EXPECT_FALSE(std::filesystem::exists(prefix + "/step.1/rank_0.dat"));
+  flush(4, window);
+  idx = index();
+  for (int id : {2, 3, 4}) EXPECT_TRUE(idx.loadable(id)) << id;
+  flush(5, window);
+  idx = index();
+  EXPECT_FALSE(idx.has(3));
+  for (int id : {2, 4, 5}) EXPECT_TRUE(idx.loadable(id)) << id;
   EXPECT_TRUE(std::filesystem::exists(prefix + "/step.2/rank_0.dat"));
 }
 

@@ -11,8 +11,7 @@ int drop_dataset(const Request& req) {
   if (!idx) return req.cli.fail(idx.status());
   auto id = find_dataset(req, *idx, req.value);
   if (!id) return req.cli.fail(id.status());
-  std::string note = forget_current_if(*idx, req.value);
-  idx->erase(*id);
+  std::string note = forget_entry(*idx, *id);
   return save_and_say(req, *idx,
                       "Dropped " + req.value + " (dataset " + std::to_string(*id) +
                           ") from the index; its files stay in the prefix." + note);

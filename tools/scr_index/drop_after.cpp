@@ -16,9 +16,8 @@ int drop_after(const Request& req) {
   for (int other : idx->ids()) {
     if (other <= *id) continue;
     std::string name = idx->find(other)->value_or("NAME", "");
-    note += forget_current_if(*idx, name);
     dropped += (dropped.empty() ? "" : ", ") + name;
-    idx->erase(other);
+    note += forget_entry(*idx, other);
   }
   if (dropped.empty()) return req.cli.unchanged("no dataset is newer than " + req.value, req.strict);
   return save_and_say(

@@ -33,10 +33,12 @@ void adopt_entry(const Request& req, rt::PrefixIndex& idx, const Summary& summar
   rt::mark_flushed(req.env, req.prefix, idx, desc, bytes, adopt);
 }
 
-std::string forget_current_if(rt::PrefixIndex& idx, const std::string& name) {
-  if (idx.current() != name) return "";
-  idx.clear_current();
-  return " It was CURRENT; CURRENT is now unset.";
+std::string forget_entry(rt::PrefixIndex& idx, int id) {
+  std::string before = idx.current();
+  idx.forget(id);
+  if (idx.current() == before) return "";
+  if (idx.current().empty()) return " It was CURRENT; CURRENT is now unset.";
+  return " It was CURRENT; CURRENT is now " + idx.current() + ".";
 }
 
 }  // namespace scr::tools::index_cmd

@@ -25,9 +25,9 @@ int save_and_say(const Request& req, const rt::PrefixIndex& idx, const std::stri
 // SCR_PREFIX_SIZE window deletes other datasets for it.
 void adopt_entry(const Request& req, rt::PrefixIndex& idx, const Summary& summary);
 
-// When CURRENT names a dataset about to leave the index, clear it so the
-// runtime falls back to the newest loadable checkpoint instead of a name it
-// cannot find; returns a sentence saying so, or "".
-std::string forget_current_if(rt::PrefixIndex& idx, const std::string& name);
+// Remove a dataset's entry (rt::PrefixIndex::forget: CURRENT, if it named
+// it, moves to the newest loadable checkpoint older than it, as in SCR 3.1);
+// returns a sentence saying where CURRENT went, or "" when it did not move.
+std::string forget_entry(rt::PrefixIndex& idx, int id);
 
 }  // namespace scr::tools::index_cmd

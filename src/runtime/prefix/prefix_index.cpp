@@ -124,6 +124,20 @@ std::string PrefixIndex::current() const { return tree_.value_or("CURRENT", "");
 void PrefixIndex::set_current(const std::string& name) { tree_.set("CURRENT", name); }
 void PrefixIndex::clear_current() { tree_.erase("CURRENT"); }
 
+void PrefixIndex::forget(int id) {
+  const kv::Tree* e = find(id);
+  bool was_current = e && !current().empty() && e->value_or("NAME", "") == current();
+  erase(id);
+  if (!was_current) return;
+  clear_current();
+  std::vector<int> older = ids();
+  for (auto it = older.rbegin(); it != older.rend(); ++it)
+    if (*it < id && loadable(*it)) {
+      set_current(find(*it)->value_or("NAME", ""));
+      return;
+    }
+}
+
 std::vector<int> PrefixIndex::fetch_order(const std::string& preferred) const {
   std::string want = preferred.empty() ? current() : preferred;
   std::optional<int> first = want.empty() ? std::nullopt : find_name(want);

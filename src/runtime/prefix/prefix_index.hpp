@@ -67,6 +67,11 @@ class PrefixIndex : public DatasetTable {
   std::string current() const;
   void set_current(const std::string& name);
   void clear_current();
+  // Remove dataset `id`'s entry, as SCR 3.1's scr_index_remove does: when it
+  // is CURRENT, CURRENT moves to the newest loadable checkpoint older than it
+  // (unset when there is none), so later restarts keep going back from the
+  // checkpoint chosen instead of jumping to the newest.
+  void forget(int id);
 
   // Checkpoints to try at fetch, best first: the named one (or CURRENT) when
   // loadable, then the rest newest first.

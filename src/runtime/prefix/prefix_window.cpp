@@ -77,18 +77,19 @@ Status delete_prefix_files(io::Env& env, const std::string& prefix, int id, cons
 void apply_prefix_window(io::Env& env, const std::string& prefix, int keep_n, PrefixIndex& idx,
                          int just_marked) {
   if (keep_n <= 0) return;
+  // As in SCR 3.1, the window is the keep_n newest loadable checkpoints,
+  // those also marked output among them; of the older ones, a checkpoint
+  // marked output stays too.
   std::vector<int> ckpts;
-  for (int id : idx.ids()) {
-    const kv::Tree* e = idx.find(id);
-    if (idx.loadable(id) && !(e->int_or("FLAGS", 0) & kFlagOutput)) ckpts.push_back(id);
-  }
+  for (int id : idx.ids())
+    if (idx.loadable(id)) ckpts.push_back(id);
   int excess = static_cast<int>(ckpts.size()) - keep_n;
   if (excess <= 0) return;
   // The oldest beyond the window, but never the one just marked: an old
   // dataset a tool saved stays, and costs no newer one its place.
   std::vector<int> doomed;
   for (int id : std::vector<int>(ckpts.begin(), ckpts.begin() + excess))
-    if (id != just_marked) doomed.push_back(id);
+    if (id != just_marked && !(idx.find(id)->int_or("FLAGS", 0) & kFlagOutput)) doomed.push_back(id);
   // Files a kept dataset also names stay. When a kept dataset's summary
   // cannot be read, which files it names is unknown: nothing is deleted.
   std::set<std::string> kept_files;
@@ -109,8 +110,7 @@ void apply_prefix_window(io::Env& env, const std::string& prefix, int keep_n, Pr
       log::warn("SCR_PREFIX_SIZE: could not delete old checkpoint " + name + ": " + st.message());
       continue;
     }
-    if (idx.current() == name) idx.clear_current();
-    idx.erase(id);
+    idx.forget(id);
     log::info("SCR_PREFIX_SIZE=" + std::to_string(keep_n) + ": deleted old checkpoint " + name);
   }
 }
