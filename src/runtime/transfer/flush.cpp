@@ -25,10 +25,14 @@ FlushJob plan_copies(const Settings& s, const CacheCatalog& cache, const Filemap
 }
 
 Status begin_flush(const Job& job, const FlushJob& flush) {
-  return edit_index(job, [&](PrefixIndex& idx) {
-    mark_flush_begun(idx, flush.desc);
-    return Status::Ok();
-  });
+  // The index is the first thing a flush writes: a prefix that cannot take
+  // it (read-only, full) fails here, and the message says what was at stake.
+  return edit_index(job,
+                    [&](PrefixIndex& idx) {
+                      mark_flush_begun(idx, flush.desc);
+                      return Status::Ok();
+                    })
+      .with_context("recording dataset " + DatasetInfo::from_tree(flush.desc).name + " in the prefix index");
 }
 
 Status replace_deferred_everywhere(const Job& job, Deferred& deferred) {
