@@ -3,14 +3,17 @@
  * really fills up or fails (tests/e2e/full_*.sh). Unlike the heat demo it
  * goes on after a call fails and reports every rank's return code.
  *
- *   disk_probe [BYTES...]
+ *   disk_probe [BYTES | wait=PATH]...
  *
  * First takes the restart offered, if any: every rank reads its file back
  * and checks each byte (a mismatch is reported with SCR_Complete_restart(0),
  * and the next offer is tried). Then writes one checkpoint per BYTES
  * argument, step.<n> (n counting on from the restart), one file of BYTES
  * bytes per rank, step.<n>/rank_<r>.dat; a rank whose write fails (a full
- * cache) passes valid=0. Rank 0 prints one line per call:
+ * cache) passes valid=0. wait=PATH: every rank waits there until PATH
+ * exists (rank 0 prints "PROBE waiting for PATH" first), so that a
+ * scenario can change the storage under a running job. Rank 0 prints one
+ * line per call:
  *   PROBE <call> [<dataset>] rc=<rank 0's>,<rank 1's>,...
  *   PROBE restart <dataset> bytes=<n> valid=<0|1>
  *   PROBE wrote <dataset> valid=<0|1>      (valid on every rank)
@@ -20,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "scr.h"
 
@@ -96,6 +100,17 @@ static int write_file(const char* dataset, int step, long size) {
   return fclose(f) == 0 && ok;
 }
 
+/* Every rank waits until rank 0 sees `path` (made by the scenario, which
+ * changes the storage meanwhile). */
+static void wait_for(const char* path) {
+  if (rank == 0) {
+    printf("PROBE waiting for %s\n", path);
+    fflush(stdout);
+    while (access(path, F_OK) != 0) usleep(100000);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -106,9 +121,13 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 3;
   }
-  int first = restart();
+  int step = restart() - 1;
   for (int i = 1; i < argc; i++) {
-    int step = first + i - 1;
+    if (strncmp(argv[i], "wait=", 5) == 0) {
+      wait_for(argv[i] + 5);
+      continue;
+    }
+    ++step;
     char dataset[64], what[96];
     snprintf(dataset, sizeof dataset, "step.%d", step);
     snprintf(what, sizeof what, "start_output %s", dataset);

@@ -211,6 +211,38 @@ run_job() {
   return 0
 }
 
+# start_job [VAR=VALUE...] -- NP PROGRAM [ARGS...]: run_job in the
+# background, for a scenario that changes the storage under a running job;
+# await_out waits for a line of it, finish_job for its end (then LAST_* are
+# set as run_job sets them).
+E2E_BG_PID=""
+start_job() {
+  local n=$((JOB_N + 1))
+  (
+    run_job "$@"
+    echo "$LAST_RC" >"$E2E_DIR/job$n.rc"
+  ) &
+  E2E_BG_PID=$!
+}
+
+await_out() {
+  local out="$E2E_DIR/job$((JOB_N + 1)).out" t0=$SECONDS
+  until grep -qF -- "$1" "$out" 2>/dev/null; do
+    kill -0 "$E2E_BG_PID" 2>/dev/null || fail "the background job ended without saying '$1'"
+    ((SECONDS - t0 < E2E_TIMEOUT)) || fail "the background job never said '$1'"
+    sleep 0.2
+  done
+}
+
+finish_job() {
+  wait "$E2E_BG_PID" || fail "background job $((JOB_N + 1)) hung or could not run (see above)"
+  JOB_N=$((JOB_N + 1))
+  LAST_OUT="$E2E_DIR/job$JOB_N.out"
+  LAST_ERR="$E2E_DIR/job$JOB_N.err"
+  LAST_RC="$(cat "$E2E_DIR/job$JOB_N.rc")"
+  LAST_CMD="(background job $JOB_N)"
+}
+
 # The last job finished normally and printed its RESULT line.
 expect_ok() {
   [[ $LAST_RC -eq 0 ]] || fail "${1:-job} failed with exit code $LAST_RC"
