@@ -111,7 +111,11 @@ use_dirs() {
 
 e2e_cleanup() {
   local rc=$?
-  if [[ $rc -ne 0 && "${E2E_FAILED:-0}" -eq 0 ]]; then
+  local m
+  for m in "${E2E_MOUNTS[@]}"; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
+  if [[ $rc -eq "$E2E_SKIP" ]]; then
+    [[ -n "$E2E_DIR" ]] && rm -rf "$E2E_DIR"
+  elif [[ $rc -ne 0 && "${E2E_FAILED:-0}" -eq 0 ]]; then
     printf '[e2e %s] FAIL: the script stopped with status %s (a command failed; see above)\n' \
       "$E2E_NAME" "$rc" >&2
     [[ -n "$E2E_DIR" ]] && printf -- '--- files kept in %s\n' "$E2E_DIR" >&2
@@ -121,6 +125,34 @@ e2e_cleanup() {
 }
 
 e2e_pass() { say "PASS"; }
+
+# --- real storage ---------------------------------------------------------------
+
+E2E_SKIP=77      # ctest's SKIP_RETURN_CODE of the scenarios that mount
+E2E_MOUNTS=()    # tmpfs mounts of the scenario, unmounted when it ends
+
+# mount_tmpfs DIR SIZE: a tmpfs of SIZE (e.g. 8m) at DIR (made), unmounted
+# when the scenario ends: storage that really fills up. Needs root (and the
+# right to mount); elsewhere the scenario says why and is skipped.
+mount_tmpfs() {
+  if [[ $(id -u) -ne 0 ]]; then
+    say "SKIP: mounting a small tmpfs needs root"
+    exit "$E2E_SKIP"
+  fi
+  mkdir -p "$1"
+  if ! mount -t tmpfs -o "size=$2" tmpfs "$1" 2>/dev/null; then
+    say "SKIP: cannot mount a tmpfs at $1"
+    exit "$E2E_SKIP"
+  fi
+  E2E_MOUNTS+=("$1")
+}
+
+# expect_probe CALL RCS: rank 0 of the last disk_probe job printed
+# "PROBE CALL rc=RCS" (RCS: every rank's return code, comma separated).
+expect_probe() {
+  grep -qxF -- "PROBE $1 rc=$2" "$LAST_OUT" ||
+    fail "expected '$1' to return $2 on the ranks; got: $(grep -F "PROBE $1 " "$LAST_OUT" || echo nothing)"
+}
 
 # --- jobs ------------------------------------------------------------------------
 
@@ -177,6 +209,38 @@ run_job() {
     fail "job $JOB_N hung: killed after ${E2E_TIMEOUT}s"
   fi
   return 0
+}
+
+# start_job [VAR=VALUE...] -- NP PROGRAM [ARGS...]: run_job in the
+# background, for a scenario that changes the storage under a running job;
+# await_out waits for a line of it, finish_job for its end (then LAST_* are
+# set as run_job sets them).
+E2E_BG_PID=""
+start_job() {
+  local n=$((JOB_N + 1))
+  (
+    run_job "$@"
+    echo "$LAST_RC" >"$E2E_DIR/job$n.rc"
+  ) &
+  E2E_BG_PID=$!
+}
+
+await_out() {
+  local out="$E2E_DIR/job$((JOB_N + 1)).out" t0=$SECONDS
+  until grep -qF -- "$1" "$out" 2>/dev/null; do
+    kill -0 "$E2E_BG_PID" 2>/dev/null || fail "the background job ended without saying '$1'"
+    ((SECONDS - t0 < E2E_TIMEOUT)) || fail "the background job never said '$1'"
+    sleep 0.2
+  done
+}
+
+finish_job() {
+  wait "$E2E_BG_PID" || fail "background job $((JOB_N + 1)) hung or could not run (see above)"
+  JOB_N=$((JOB_N + 1))
+  LAST_OUT="$E2E_DIR/job$JOB_N.out"
+  LAST_ERR="$E2E_DIR/job$JOB_N.err"
+  LAST_RC="$(cat "$E2E_DIR/job$JOB_N.rc")"
+  LAST_CMD="(background job $JOB_N)"
 }
 
 # The last job finished normally and printed its RESULT line.

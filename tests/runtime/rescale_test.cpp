@@ -154,12 +154,12 @@ TEST(SummaryCodec, WritesAndReadsBack) {
   ASSERT_EQ(older->size(), 1u);
   EXPECT_FALSE((*older)[0].crc.has_value());
   EXPECT_EQ(rt::Summary::read(io::Env::posix(), dir.path(), 8).status().code(), Errc::not_found);
-  // A file that does not parse is a damaged summary, SCR++'s own or, without
-  // it, the one in SCR 3.1's layout beside it.
+  // A file that does not parse is a damaged summary: SCR++'s own, when the
+  // one in SCR 3.1's layout beside it is damaged too, or that one without it.
   write(rt::own_summary_path(dir.path(), 7), "\x01garbage");
+  write(rt::summary_path(dir.path(), 7), "\x01garbage");
   EXPECT_EQ(rt::Summary::read(io::Env::posix(), dir.path(), 7).status().code(), Errc::corrupt);
   std::filesystem::remove(rt::own_summary_path(dir.path(), 7));
-  write(rt::summary_path(dir.path(), 7), "\x01garbage");
   EXPECT_EQ(rt::Summary::read(io::Env::posix(), dir.path(), 7).status().code(), Errc::corrupt);
 }
 

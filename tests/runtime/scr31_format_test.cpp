@@ -270,6 +270,32 @@ TEST(Scr31Dataset, AnEarlierSCRppSummaryIsAdopted) {
   EXPECT_TRUE(scr31::adopt_earlier_summary(env(), d.dir.path(), 4).ok()) << "nothing left to do";
 }
 
+// SCR++'s own summary truncated (zero bytes, or cut short) while SCR 3.1's
+// beside it is intact: the dataset is read from SCR 3.1's, as SCR 3.1
+// itself would read it, without CRC32Cs, instead of being taken for damaged.
+TEST(Scr31Dataset, ADamagedOwnSummaryFallsBackToScrs) {
+  Dataset d;
+  Summary ours(d.summary.at({"DSET"}) ? *d.summary.at({"DSET"}) : kv::Tree(), 2);
+  for (int r = 0; r < 2; ++r) ours.set_rank(r, *d.summary.at({"RANK", std::to_string(r)}));
+  ASSERT_TRUE(ours.write(env(), d.dir.path()).ok());
+  for (uintmax_t size : {uintmax_t{0}, uintmax_t{30}}) {
+    SCOPED_TRACE("summary.scrpp cut to " + std::to_string(size) + " bytes");
+    ASSERT_TRUE(ours.write(env(), d.dir.path()).ok());
+    std::filesystem::resize_file(d.file("summary.scrpp"), size);
+    auto got = Summary::read(env(), d.dir.path(), 4);
+    ASSERT_TRUE(got.ok()) << got.status().message();
+    EXPECT_EQ(got->desc().value_or("NAME", ""), d.summary.at({"DSET"})->value_or("NAME", ""));
+    EXPECT_EQ(got->writers(), 2);
+    auto files = summary_files(got->rank(0));
+    ASSERT_TRUE(files.ok());
+    ASSERT_FALSE(files->empty());
+    EXPECT_FALSE(files->front().crc) << "SCR 3.1's summary records no CRC32C";
+  }
+  // Both damaged: nothing describes the dataset.
+  std::filesystem::resize_file(d.file("summary.scr"), 10);
+  EXPECT_EQ(Summary::read(env(), d.dir.path(), 4).status().code(), Errc::corrupt);
+}
+
 TEST(Scr31Dataset, ScrsSummaryWinsOverAStaleOneForAReusedId) {
   Dataset d;
   Summary ours(d.summary.at({"DSET"}) ? *d.summary.at({"DSET"}) : kv::Tree(), 2);

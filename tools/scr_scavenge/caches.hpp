@@ -23,6 +23,9 @@ namespace scr::tools::scavenge {
 struct Copied {
   std::map<int, kv::Tree> entries;  // summary entry of each rank copied
   std::vector<std::string> notes;   // ranks not copied, and why
+  // Why copying stopped before the last rank, when it did (the ranks copied
+  // until then are in `entries`, so that their copies can be removed).
+  Status stopped;
 };
 
 class Caches {

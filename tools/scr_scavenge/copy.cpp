@@ -4,6 +4,8 @@
 #include <chrono>
 #include <future>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "io/files.hpp"
 #include "io/path.hpp"
@@ -46,7 +48,9 @@ Result<kv::Tree> copy_rank(io::Env& env, const Holding& h, const kv::Tree& desc,
   std::atomic<uint64_t> copied{0};
   job.progress = &copied;
   rt::Deferred deferred;
-  auto work = std::async(std::launch::async, [&] { return rt::run_copies(env, job, prefix, deferred); });
+  std::vector<std::string> finished;  // written in place under new names
+  auto work =
+      std::async(std::launch::async, [&] { return rt::run_copies(env, job, prefix, deferred, &finished); });
   uint64_t shown = 0;
   auto report = [&] {
     uint64_t now = copied.load();
@@ -56,6 +60,13 @@ Result<kv::Tree> copy_rank(io::Env& env, const Holding& h, const kv::Tree& desc,
   while (work.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready) report();
   report();
   auto entry = work.get();
+  if (!entry) {
+    // The rank is not saved from here (rebuilt, or the dataset not saved):
+    // what its copy had finished would only hold the prefix's space.
+    for (const auto& path : finished) (void)io::remove_file(env, path);
+    io::remove_emptied_dirs(env, prefix, finished);
+    return entry;
+  }
   // Sent with the entry (from an agent, over the wire) to the scavenge,
   // which alone knows when the whole dataset is there.
   if (entry)

@@ -69,7 +69,8 @@ uint64_t bytes_of(const std::vector<redset::FileEntry>& files) {
 
 // Step 3: intact ranks' files to the prefix. A rank whose copy fails the
 // CRC32C recorded at Complete becomes a suspect, rebuilt; so does a rank a
-// host could not copy.
+// host could not copy. When copying stopped (this host's copy failed), the
+// ranks copied until then are in `copied` all the same, with the error.
 Status copy_intact(Caches& caches, const CachedDataset& ds, const std::vector<int>& intact,
                    Progress& progress, std::map<int, kv::Tree>* copied, std::set<int>* suspects,
                    Saved* saved) {
@@ -83,7 +84,7 @@ Status copy_intact(Caches& caches, const CachedDataset& ds, const std::vector<in
     }
     (*copied)[rank] = std::move(entry);
   }
-  return Status::Ok();
+  return done.stopped;
 }
 
 // Step 4: the lost ranks rebuilt in the prefix, each with its summary entry.
@@ -122,13 +123,48 @@ struct HeldBack {
   }
 };
 
+// The copies this scavenge wrote under new names (a name an older file
+// held went to a temporary instead, HeldBack), removed with the directories
+// they leave empty unless the dataset is recorded: left behind, a failed
+// scavenge's copies (a full prefix) would hold the space the next flush
+// needs. A name a copy reports outside the prefix is never touched.
+struct PlacedCopies {
+  io::Env& env;
+  std::string prefix;
+  std::vector<std::string> paths;
+  bool keep = false;
+  ~PlacedCopies() {
+    if (keep) return;
+    for (const auto& path : paths) (void)io::remove_file(env, path);
+    io::remove_emptied_dirs(env, prefix, paths);
+  }
+  void add(const std::string& path, const HeldBack& held) {
+    if (io::path::is_within(prefix, path) && held.where(path) == path) paths.push_back(path);
+  }
+  // The application and redundancy files of every copied rank.
+  void add_copied(int id, const std::map<int, kv::Tree>& entries, const HeldBack& held) {
+    std::string meta_dir = rt::prefix_dataset_dir(prefix, id);
+    for (const auto& [rank, entry] : entries) {
+      if (auto files = rt::summary_files(entry))
+        for (const auto& f : *files)
+          if (io::path::is_normal(f.name)) add(io::path::join(prefix, f.name), held);
+      if (const kv::Tree* red = entry.get("REDFILE"))
+        for (const auto& [name, meta] : red->children())
+          if (io::path::basename(name) == name) add(io::path::join(meta_dir, name), held);
+    }
+  }
+};
+
 // A record that reported a failure is settled as the index says
-// (rt::verdict_of_record). Not recorded: the copies go with `held`.
-void settle_failed_record(io::Env& env, const std::string& prefix, int id, HeldBack& held) {
+// (rt::verdict_of_record). Not recorded: the copies go with `held` and
+// `new_copies`.
+void settle_failed_record(io::Env& env, const std::string& prefix, int id, HeldBack& held,
+                          PlacedCopies& new_copies) {
   rt::RecordVerdict verdict = rt::verdict_of_record(env, prefix, id);
   if (verdict == rt::RecordVerdict::not_recorded) return;
   // Recorded: the index names their bytes. What cannot be renamed, or an
   // index that cannot be read, stays listed for the next SCR_Init.
+  new_copies.keep = true;
   if (verdict == rt::RecordVerdict::recorded) (void)held.replace();
   held.files.keep_listed();
 }
@@ -217,8 +253,11 @@ Result<Saved> save_dataset(io::Env& env, const Options& o, Caches& caches,
   std::map<int, kv::Tree> entries;  // summary entry of each rank
   std::set<int> suspects;
   HeldBack held{env, {}, {}};
-  SCR_TRY(copy_intact(caches, ds, intact, progress, &entries, &suspects, &saved));
+  PlacedCopies new_copies{env, o.prefix, {}};  // destroyed before `held`
+  Status copied = copy_intact(caches, ds, intact, progress, &entries, &suspects, &saved);
   held.add(take_deferred(o.prefix, ds.id, entries));
+  new_copies.add_copied(ds.id, entries, held);
+  SCR_TRY(copied);
   // A rebuild of lost ranks reads the copies at their names: held-back
   // copies take them first, so that the checkpoint being scavenged comes
   // before the older one whose names it reuses (should the rebuild then
@@ -239,9 +278,10 @@ Result<Saved> save_dataset(io::Env& env, const Options& o, Caches& caches,
     return Status::Ok();
   });
   if (!recorded.ok()) {
-    settle_failed_record(env, o.prefix, ds.id, held);
+    settle_failed_record(env, o.prefix, ds.id, held, new_copies);
     return recorded;
   }
+  new_copies.keep = true;
   // Whole and recorded: only now are older files of its names replaced. What
   // cannot be stays listed, and the next SCR_Init finishes it.
   Status placed = held.replace();

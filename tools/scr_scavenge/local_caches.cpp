@@ -26,8 +26,12 @@ class LocalCaches : public Caches {
                       Progress& progress) override {
     Copied out;
     for (int rank : ranks) {
-      SCR_ASSIGN_OR_RETURN(out.entries[rank],
-                           copy_rank(env_, best(ds, rank), ds.desc, o_.prefix, progress));
+      auto entry = copy_rank(env_, best(ds, rank), ds.desc, o_.prefix, progress);
+      if (!entry) {
+        out.stopped = entry.status();
+        break;
+      }
+      out.entries[rank] = std::move(entry).value();
     }
     return out;
   }

@@ -109,16 +109,25 @@ Result<Summary> Summary::read(io::Env& env, const std::string& prefix, int id) {
   }
   if (have_own) {
     auto tree = io::read_tree(env, own);
-    if (!tree) return damaged(tree.status());
-    // SCR 3.1 reuses the id of a dataset it could not restart from: its
-    // summary.scr then names another dataset than SCR++'s file beside it.
-    const kv::Tree* desc = tree->get("DSET");
-    const kv::Tree* other = theirs && format == io::TreeFormat::veloc ? theirs->get("DSET") : nullptr;
-    if (!other || !desc ||
-        (other->value("NAME") == desc->value("NAME") && other->value("CREATED") == desc->value("CREATED")))
-      return parse(std::move(tree).value(), own);
-    log::warn(own + " describes another dataset than SCR 3.1's summary.scr beside it (SCR 3.1 reused id " +
-              std::to_string(id) + "): reading SCR 3.1's");
+    if (tree) {
+      // SCR 3.1 reuses the id of a dataset it could not restart from: its
+      // summary.scr then names another dataset than SCR++'s file beside it.
+      const kv::Tree* desc = tree->get("DSET");
+      const kv::Tree* other = theirs && format == io::TreeFormat::veloc ? theirs->get("DSET") : nullptr;
+      if (!other || !desc ||
+          (other->value("NAME") == desc->value("NAME") && other->value("CREATED") == desc->value("CREATED")))
+        return parse(std::move(tree).value(), own);
+      log::warn(own + " describes another dataset than SCR 3.1's summary.scr beside it (SCR 3.1 reused id " +
+                std::to_string(id) + "): reading SCR 3.1's");
+    } else {
+      // SCR 3.1's summary beside it still describes the dataset, as it does
+      // for SCR 3.1 itself: intact data is not marked failed for a damaged
+      // copy of SCR++'s own record (only the per-file CRC32Cs are lost).
+      Status st = damaged(tree.status());
+      if (st.code() != Errc::corrupt || !theirs || format != io::TreeFormat::veloc) return st;
+      log::warn(st.message() + "; reading SCR 3.1's summary " + shared +
+                " instead (as for a dataset SCR 3.1 wrote: its file count and total size are checked, CRC32Cs are unknown)");
+    }
   }
   if (format == io::TreeFormat::scrpp) return parse(std::move(*theirs), shared);
   // A name SCR++ will not read (invalid_argument) stays that: it says nothing

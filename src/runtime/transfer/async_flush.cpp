@@ -40,7 +40,7 @@ Status AsyncFlusher::start(int id) {
   // The copy's messages carry this rank (each in-process rank has its own).
   f->thread = std::thread([f, env, prefix, speaker = log::current_speaker()] {
     log::SpeakAs speak_as(speaker);
-    f->result = run_copies(*env, f->job, prefix, f->deferred);
+    f->result = run_copies(*env, f->job, prefix, f->deferred, &f->placed);
     f->done = true;
   });
   flights_[id] = std::move(flight);
@@ -67,7 +67,7 @@ Status AsyncFlusher::finish(int id) {
   auto node = flights_.extract(id);
   Flight& f = *node.mapped();
   f.thread.join();
-  Status st = end_flush(job_, cache_, events_, f.job, f.result, f.deferred);
+  Status st = end_flush(job_, cache_, events_, f.job, f.result, f.deferred, f.placed);
   // Not flushed after all: it is complete, as before the flush began.
   if (cache_.has(id) && cache_.state(id) == CacheState::flushing) {
     (void)cache_.transition(id, CacheState::complete);

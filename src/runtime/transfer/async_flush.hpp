@@ -24,7 +24,9 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "runtime/cache/catalog.hpp"
 #include "runtime/job/job.hpp"
@@ -65,6 +67,7 @@ class AsyncFlusher {
     std::atomic<bool> done{false};
     Result<kv::Tree> result = Status(Errc::io_error, "flush still running");
     Deferred deferred;  // the copy's held-back replacements (deferred.hpp)
+    std::vector<std::string> placed;  // what it wrote in place under new names
     std::thread thread;
   };
   Status finish(int id);

@@ -25,10 +25,14 @@ FlushJob plan_copies(const Settings& s, const CacheCatalog& cache, const Filemap
 }
 
 Status begin_flush(const Job& job, const FlushJob& flush) {
-  return edit_index(job, [&](PrefixIndex& idx) {
-    mark_flush_begun(idx, flush.desc);
-    return Status::Ok();
-  });
+  // The index is the first thing a flush writes: a prefix that cannot take
+  // it (read-only, full) fails here, and the message says what was at stake.
+  return edit_index(job,
+                    [&](PrefixIndex& idx) {
+                      mark_flush_begun(idx, flush.desc);
+                      return Status::Ok();
+                    })
+      .with_context("recording dataset " + DatasetInfo::from_tree(flush.desc).name + " in the prefix index");
 }
 
 Status replace_deferred_everywhere(const Job& job, Deferred& deferred) {
@@ -37,7 +41,24 @@ Status replace_deferred_everywhere(const Job& job, Deferred& deferred) {
   return st;
 }
 
-void settle_unrecorded(const Job& job, int id, Deferred& deferred) {
+namespace {
+
+// Local: the files this process wrote in place for a flush that was not
+// recorded, and the directories that leaves empty. They had new names (a
+// name an older file held went to a temporary instead), so no dataset the
+// index lists needs them. Every planned destination's directory is tried,
+// so that the last process to empty one removes it.
+void remove_placed(const Job& job, const FlushJob& flush, const std::vector<std::string>& placed) {
+  if (placed.empty()) return;
+  for (const auto& path : placed) (void)io::remove_file(job.fs(), path);
+  std::vector<std::string> dsts = placed;
+  for (const auto& item : flush.items) dsts.push_back(item.dst);
+  io::remove_emptied_dirs(job.fs(), job.settings.prefix, dsts);
+}
+
+}  // namespace
+
+bool settle_unrecorded(const Job& job, int id, Deferred& deferred) {
   // Rank 0 reads the verdict (deferred.hpp) for every process, so that no
   // process drops copies the index names while another's are put in place.
   int verdict = static_cast<int>(RecordVerdict::unknown);
@@ -45,9 +66,10 @@ void settle_unrecorded(const Job& job, int id, Deferred& deferred) {
   mpi::bcast_int(job.world, verdict, 0);
   switch (static_cast<RecordVerdict>(verdict)) {
     case RecordVerdict::recorded: place_recorded_copies(job, deferred); break;
-    case RecordVerdict::not_recorded: drop_deferred(job.fs(), deferred); break;
+    case RecordVerdict::not_recorded: drop_deferred(job.fs(), deferred); return true;
     case RecordVerdict::unknown: deferred.keep_listed(); break;
   }
+  return false;
 }
 
 void place_recorded_copies(const Job& job, Deferred& deferred) {
@@ -66,10 +88,13 @@ void sweep_killed_flushes(const Job& job) {
 }
 
 Status end_flush(const Job& job, CacheCatalog& cache, EventLog& events, const FlushJob& flush,
-                 const Result<kv::Tree>& mine, Deferred& deferred) {
+                 const Result<kv::Tree>& mine, Deferred& deferred, const std::vector<std::string>& placed) {
   DatasetInfo info = DatasetInfo::from_tree(flush.desc);
   Status copied = mpi::agree(job.world, mine.status());
-  if (!copied.ok()) drop_deferred(job.fs(), deferred);
+  if (!copied.ok()) {
+    drop_deferred(job.fs(), deferred);
+    remove_placed(job, flush, placed);
+  }
   SCR_TRY(copied.with_context("flush of dataset " + info.name));
   int64_t my_bytes = 0;
   if (auto files = summary_files(*mine))
@@ -84,7 +109,7 @@ Status end_flush(const Job& job, CacheCatalog& cache, EventLog& events, const Fl
         .status();
   });
   if (!recorded.ok()) {
-    settle_unrecorded(job, flush.id, deferred);
+    if (settle_unrecorded(job, flush.id, deferred)) remove_placed(job, flush, placed);
     return recorded;
   }
   // Recorded: the copies held back now replace the older files of their
@@ -116,11 +141,12 @@ Status flush_dataset(const Job& job, CacheCatalog& cache, EventLog& events, int 
   // in end_flush like any other.
   Result<kv::Tree> mine = Status(Errc::io_error, "flush of dataset " + std::to_string(id) + " did not run");
   Deferred deferred;
+  std::vector<std::string> placed;
   SCR_TRY(mpi::in_turns(job.world, job.settings.flush_width, [&] {
-    mine = run_copies(job.fs(), flush, job.settings.prefix, deferred);
+    mine = run_copies(job.fs(), flush, job.settings.prefix, deferred, &placed);
     return Status::Ok();
   }));
-  return end_flush(job, cache, events, flush, mine, deferred);
+  return end_flush(job, cache, events, flush, mine, deferred, placed);
 }
 
 bool flush_due(const Settings& s, const DatasetInfo& info) {

@@ -37,9 +37,13 @@ Status begin_flush(const Job& job, const FlushJob& flush);
 // summary is written and the dataset marked flushed, then each process
 // renames the temporaries it held back over the older files of the same
 // names (`deferred`). When any copy failed, or the record did, the
-// temporaries are removed instead and the older files stay untouched.
+// temporaries are removed instead and the older files stay untouched, and
+// so are the files this process wrote in place under new names (`placed`,
+// run_copies' `finished`): left behind, they would hold the prefix's space
+// for a dataset the index never lists, so that the next flush, one that
+// would fit, fails too.
 Status end_flush(const Job& job, CacheCatalog& cache, EventLog& events, const FlushJob& flush,
-                 const Result<kv::Tree>& mine, Deferred& deferred);
+                 const Result<kv::Tree>& mine, Deferred& deferred, const std::vector<std::string>& placed = {});
 // Collective: the held-back replacements of a dataset every process copied,
 // put in place on every process (or, if that fails anywhere, those left
 // removed), before anything records the dataset as flushed: for a rebuild
@@ -48,7 +52,8 @@ Status replace_deferred_everywhere(const Job& job, Deferred& deferred);
 // Collective, after recording dataset `id` failed: the held-back copies put
 // in place if the index holds the record after all, removed if it does not,
 // and left listed for the next SCR_Init when the index cannot be read.
-void settle_unrecorded(const Job& job, int id, Deferred& deferred);
+// Returns whether the index does not hold the record (the copies went).
+bool settle_unrecorded(const Job& job, int id, Deferred& deferred);
 // Collective: the same once the index records the dataset as flushed;
 // what a process could not rename stays listed for the next SCR_Init,
 // which finishes it (a warning says so).
