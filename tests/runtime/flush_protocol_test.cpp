@@ -182,11 +182,14 @@ TEST_F(FlushProtocol, WindowDeletesNothingItCannotTellIsUnshared) {
   rt::MarkPolicy window;
   window.prefix_size = 2;
   for (int id : {1, 2}) flush(id, window);
+  // Both summaries: either one alone still names the dataset's files.
   std::ofstream(rt::own_summary_path(prefix, 2), std::ios::trunc) << "damaged";
+  std::ofstream(rt::summary_path(prefix, 2), std::ios::trunc) << "damaged";
   flush(3, window);
   EXPECT_TRUE(index().has(1));
   EXPECT_TRUE(std::filesystem::exists(prefix + "/step.1/rank_0.dat"));
   std::ofstream(rt::own_summary_path(prefix, 1), std::ios::trunc) << "damaged";
+  std::ofstream(rt::summary_path(prefix, 1), std::ios::trunc) << "damaged";
   std::filesystem::remove(rt::own_summary_path(prefix, 2));  // no summary: names no file
   std::filesystem::remove(rt::summary_path(prefix, 2));
   flush(4, window);
