@@ -13,11 +13,7 @@
 source "$(dirname "$0")/lib.sh"
 E2E_NP=4 E2E_NODES=n0,n1
 e2e_begin full_prefix
-PROBE="$SCRPP_BUILD/tests/e2e/disk_probe"
-need_file "$PROBE"
-mount_tmpfs "$E2E_DIR/small" 8m
-PREFIX="$E2E_DIR/small/prefix"
-mkdir -p "$PREFIX"
+probe_with_tmpfs_prefix small 8m
 settings=(SCR_FLUSH=1 SCR_CACHE_SIZE=2)
 
 run_job "${settings[@]}" -- 4 "$PROBE" 100000 3000000 500000
@@ -46,9 +42,7 @@ expect_probe complete_restart 0,0,0,0
 # scr_scavenge's (exit status 5, naming the full disk). Neither leaves a
 # copy behind, and step.2 stays the restart.
 use_dirs "$E2E_DIR/scavenge"
-mount_tmpfs "$E2E_DIR/scavenge/small" 8m
-PREFIX="$E2E_DIR/scavenge/small/prefix"
-mkdir -p "$PREFIX"
+probe_with_tmpfs_prefix scavenge/small 8m
 run_job SCR_FLUSH=2 SCR_CACHE_SIZE=2 -- 4 "$PROBE" 100000 100000 3000000
 [[ $LAST_RC -eq 0 ]] || fail "disk_probe failed with exit code $LAST_RC"
 expect_probe "complete_output step.3" 0,0,0,0

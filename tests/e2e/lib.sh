@@ -134,6 +134,16 @@ E2E_MOUNTS=()    # tmpfs mounts of the scenario, unmounted when it ends
 # mount_tmpfs DIR SIZE: a tmpfs of SIZE (e.g. 8m) at DIR (made), unmounted
 # when the scenario ends: storage that really fills up. Needs root (and the
 # right to mount); elsewhere the scenario says why and is skipped.
+# disk_probe's jobs with the prefix on a tmpfs of SIZE mounted at
+# $E2E_DIR/MOUNT: sets PROBE and PREFIX (root only; skipped elsewhere).
+probe_with_tmpfs_prefix() {  # MOUNT SIZE
+  PROBE="$SCRPP_BUILD/tests/e2e/disk_probe"
+  need_file "$PROBE"
+  mount_tmpfs "$E2E_DIR/$1" "$2"
+  PREFIX="$E2E_DIR/$1/prefix"
+  mkdir -p "$PREFIX"
+}
+
 mount_tmpfs() {
   if [[ $(id -u) -ne 0 ]]; then
     say "SKIP: mounting a small tmpfs needs root"

@@ -10,11 +10,7 @@
 source "$(dirname "$0")/lib.sh"
 E2E_NP=4 E2E_NODES=n0,n1
 e2e_begin readonly_prefix
-PROBE="$SCRPP_BUILD/tests/e2e/disk_probe"
-need_file "$PROBE"
-mount_tmpfs "$E2E_DIR/disk" 16m
-PREFIX="$E2E_DIR/disk/prefix"
-mkdir -p "$PREFIX"
+probe_with_tmpfs_prefix disk 16m
 settings=(SCR_FLUSH=1 SCR_CACHE_SIZE=2)
 
 # The job writes step.1, waits while the prefix turns read-only, then
