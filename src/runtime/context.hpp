@@ -78,7 +78,7 @@ class RestartCandidates {
 
 struct Timing {
   double run_start = 0;          // wall seconds at SCR_Init
-  double last_checkpoint_end = 0;
+  double last_checkpoint_end = 0;  // end of the last checkpoint, failed or not; else of SCR_Init
   double checkpoint_total = 0;   // seconds spent in checkpoint phases (outputs only not counted)
   int checkpoints = 0;           // checkpoint phases ended, the divisor of checkpoint_total
   double phase_start = 0;        // start of the current output phase

@@ -151,6 +151,9 @@ Result<std::unique_ptr<Runtime>> Runtime::init(const Config& config, const mpi::
   // Before any rebuild or fetch: a job told to stop spends nothing more.
   rt->exit_if_halted("at SCR_Init");
   SCR_TRY(rt->prepare_restart());
+  // The computation starts now, as in SCR 3.1: SCR_CHECKPOINT_SECONDS and
+  // the overhead count from here, not from before a rebuild or a fetch.
+  rt->ctx_.timing.last_checkpoint_end = wall_seconds();
   return rt;
 }
 
@@ -161,7 +164,6 @@ Status Runtime::setup(const Config& config, const mpi::Comm& world, const Launch
   job.world = world.duplicate();
   log::set_rank(job.rank());
   ctx_.timing.run_start = wall_seconds();
-  ctx_.timing.last_checkpoint_end = ctx_.timing.run_start;
   SCR_ASSIGN_OR_RETURN(job.settings, agreed_settings(job.world, config));
   Settings& s = job.settings;
   log::set_debug_level(s.debug);

@@ -195,17 +195,21 @@ Status Runtime::finish_output(bool valid) {
                                                            ctx_.timing.phase_start)
                                      : complete_cached(out, valid);
   double seconds = wall_seconds() - ctx_.timing.phase_start;
-  if (info.is_checkpoint()) {  // the cost SCR_CHECKPOINT_OVERHEAD weighs
+  if (info.is_checkpoint()) {
+    // The cost SCR_CHECKPOINT_OVERHEAD weighs, and the end
+    // SCR_CHECKPOINT_SECONDS and the overhead count from: a failed
+    // checkpoint's too, as in SCR 3.1, so that a job whose checkpoints fail
+    // (a full cache) is not asked for another at every call.
+    // SCR_CHECKPOINT_INTERVAL keeps counting calls from SCR_Init, as in SCR:
+    // a checkpoint the application takes unasked does not move the next yes.
     ctx_.timing.checkpoint_total += seconds;
     ++ctx_.timing.checkpoints;
+    ctx_.timing.last_checkpoint_end = wall_seconds();
   }
   const char* done = info.is_checkpoint() ? "CHECKPOINT_COMPLETE" : "OUTPUT_COMPLETE";
   ctx_.events.record({st.ok() ? done : "DATASET_FAILED", info.name, info.id, seconds, -1,
                       st.ok() ? "" : st.message()});
   if (!st.ok() || !info.is_checkpoint()) return st;
-  // SCR_CHECKPOINT_INTERVAL keeps counting calls from SCR_Init, as in SCR:
-  // a checkpoint the application takes unasked does not move the next yes.
-  ctx_.timing.last_checkpoint_end = wall_seconds();
   return after_checkpoint();
 }
 

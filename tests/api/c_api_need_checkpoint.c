@@ -39,8 +39,8 @@ static int need(void) {
   return flag;
 }
 
-/* A checkpoint whose phase lasts at least `ms` milliseconds. */
-static void checkpoint(long ms) {
+/* A checkpoint whose phase lasts at least `ms` milliseconds, valid or not. */
+static void checkpoint_valid(long ms, int valid) {
   char name[32];
   snprintf(name, sizeof name, "c%d", ++taken);
   CHECK_OK(SCR_Start_output(name, SCR_FLAG_CHECKPOINT));
@@ -50,8 +50,11 @@ static void checkpoint(long ms) {
   CHECK_OK(SCR_Route_file(file, path));
   FILE* f = fopen(path, "w");
   CHECK(f != NULL && fprintf(f, "%s rank %d\n", name, rank) > 0 && fclose(f) == 0);
-  CHECK_OK(SCR_Complete_output(1));
+  int rc = SCR_Complete_output(valid);
+  CHECK(valid ? rc == SCR_SUCCESS : rc != SCR_SUCCESS);
 }
+
+static void checkpoint(long ms) { checkpoint_valid(ms, 1); }
 
 /* An output dataset whose phase lasts `ms` milliseconds. */
 static void output(long ms) {
@@ -90,6 +93,21 @@ static void overhead(void) {
   CHECK(need() == 1);
 }
 
+/* SCR_CHECKPOINT_SECONDS=2 counts from SCR_Init, then from the end of the
+ * last checkpoint, one that failed included (SCR 3.1 sets that time
+ * whatever the outcome). */
+static void seconds(void) {
+  CHECK(need() == 0);
+  sleep_ms(2200);
+  CHECK(need() == 1);
+  checkpoint(0);
+  CHECK(need() == 0);
+  sleep_ms(2200);
+  CHECK(need() == 1);
+  checkpoint_valid(0, 0); /* failed */
+  CHECK(need() == 0);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -98,7 +116,8 @@ int main(int argc, char** argv) {
   CHECK_OK(SCR_Init());
   if (strcmp(mode, "interval") == 0) interval();
   else if (strcmp(mode, "overhead") == 0) overhead();
-  else CHECK(!"mode is interval or overhead");
+  else if (strcmp(mode, "seconds") == 0) seconds();
+  else CHECK(!"mode is interval, overhead or seconds");
   CHECK_OK(SCR_Finalize());
   int code = check_verdict("c_api_need_checkpoint");
   MPI_Finalize();
