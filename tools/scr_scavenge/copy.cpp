@@ -69,16 +69,15 @@ Result<kv::Tree> copy_rank(io::Env& env, const Holding& h, const kv::Tree& desc,
   }
   // Sent with the entry (from an agent, over the wire) to the scavenge,
   // which alone knows when the whole dataset is there.
-  if (entry)
-    for (const auto& [temp, dst] : deferred.files) {
-      auto rel_dst = io::path::relative_to(prefix, dst);
-      auto rel_temp = io::path::relative_to(prefix, temp);
-      if (!rel_dst || !rel_temp) {
-        rt::drop_deferred(env, deferred);
-        return Error(Errc::invalid_argument, dst + " is not inside " + prefix);
-      }
-      entry->child(kDeferredKey).set(*rel_dst, *rel_temp);
+  for (const auto& [temp, dst] : deferred.files) {
+    auto rel_dst = io::path::relative_to(prefix, dst);
+    auto rel_temp = io::path::relative_to(prefix, temp);
+    if (!rel_dst || !rel_temp) {
+      rt::drop_deferred(env, deferred);
+      return Error(Errc::invalid_argument, dst + " is not inside " + prefix);
     }
+    entry->child(kDeferredKey).set(*rel_dst, *rel_temp);
+  }
   return entry;
 }
 
