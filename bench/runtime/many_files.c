@@ -32,7 +32,13 @@
  *     prefix        the fetched files are read once more (protected again
  *                   in cache before SCR_Init returns);
  *     cache, prefix SCR_Route_file checks each file exists before the
- *                   application opens it (a stat of its full path).
+ *                   application opens it (a stat of its full path);
+ *     cache, prefix the application reads only once the checkpoint is whole
+ *                   on every rank: SCR_Init is collective and returns after
+ *                   the rebuild or fetch, since SCR_Have_restart must give
+ *                   every rank the same answer, and whether the checkpoint
+ *                   can be restarted depends on every rank's files (a
+ *                   barrier).
  *
  * Rank 0 prints one JSON line: {"mode":..., "files":..., "bytes":...,
  * "seconds":..., "finalize_seconds":..., "peak_rss_mib":..., "ok":0|1}
@@ -261,6 +267,8 @@ int main(int argc, char** argv) {
         name_of(rel, sizeof rel, "many.1", i);
         ok = read_at(cdir, rel, buf, bytes);
       }
+      /* SCR_Init returns once every rank has its files (see above). */
+      if (contract) MPI_Barrier(MPI_COMM_WORLD);
       /* The application reads every file back (each routed first). */
       for (long i = 0; i < files && ok; ++i) {
         name_of(rel, sizeof rel, "many.1", i);
