@@ -6,7 +6,9 @@
 #     prefix then loads the dataset
 #  b) XOR: two losses in one set are refused, nothing modified
 #  c) RS (k = 2): two deleted files of one set are rebuilt; three are refused
-#  d) nothing to rebuild (exit 2), unknown dataset, bad arguments
+#  d) nothing to rebuild (exit 0, as SCR; a dataset written with cache
+#     bypass has no redundancy files, and the message does not claim any),
+#     unknown dataset, bad arguments
 source "$(dirname "$0")/tools_lib.sh"
 e2e_begin tools_scr_index_build
 
@@ -90,4 +92,10 @@ run_tool "$SCR_INDEX" --prefix "$PREFIX" --build step.20 --drop step.20
 expect_rc 1
 expect_err "choose one change per call"
 assert_eq "$(prefix_digest)" "$before" "the prefix after bad calls"
+use_dirs "$E2E_DIR/bypass"
+run_job SCR_CACHE_BYPASS=1 -- "$E2E_NP" "$HEAT" -n 20 -c 10
+expect_ok "job writing with cache bypass"
+run_tool "$SCR_INDEX" --prefix "$PREFIX" --build step.20
+expect_rc 0
+expect_out "All 8 files of step.20 (dataset 2) verified; nothing to rebuild."
 e2e_pass

@@ -183,6 +183,13 @@ int index_if_missing(const Request& req, rt::PrefixIndex& idx, int id, const Sum
                           ") to the index as complete and flushed.");
 }
 
+// A dataset written with cache bypass has no redundancy files.
+bool has_redundancy(const Summary& summary) {
+  for (const auto& r : summary.per_rank)
+    if (!r.redundancy.empty()) return true;
+  return false;
+}
+
 }  // namespace
 
 int build_dataset(const Request& req) {
@@ -196,10 +203,9 @@ int build_dataset(const Request& req) {
 
   Damage damage = find_damage(req, *id, *summary);
   if (damage.problems.empty()) {
-    std::printf(
-        "All %zu files of %s (dataset %d) and its redundancy files verified; nothing to "
-        "rebuild.\n",
-        summary->file_count(), name.c_str(), *id);
+    std::printf("All %zu files of %s (dataset %d)%s verified; nothing to rebuild.\n",
+                summary->file_count(), name.c_str(), *id,
+                has_redundancy(*summary) ? " and its redundancy files" : "");
     return index_if_missing(req, *idx, *id, *summary);
   }
   req.cli.note(name + ": " + std::to_string(damage.problems.size()) +

@@ -16,7 +16,7 @@
 module scr_regions
   use, intrinsic :: iso_c_binding, only: c_int, c_char, c_size_t, c_ptr, c_loc, c_null_char, &
                                          c_long_long
-  use, intrinsic :: iso_fortran_env, only: real32, real64, int32, int64
+  use, intrinsic :: iso_fortran_env, only: real32, real64, int32, int64, error_unit
   implicit none
   private
 
@@ -93,6 +93,10 @@ contains
     integer, intent(in) :: bits
     integer, intent(out) :: ierror
     if (.not. contiguous) then
+      ! No C call sees this array, so the cause is printed here, as the
+      ! library prints its own.
+      write (error_unit, '(a,i0,a)') 'SCR++ ERROR: scrpp_protect: region ', id, &
+        ': the array is not contiguous (a strided section cannot be read back in place)'
       ierror = 1
       return
     end if

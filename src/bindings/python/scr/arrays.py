@@ -60,6 +60,12 @@ def _digest(header, data):
 
 def save(path, array):
     """Write array to path (a routed path) with its dtype, shape and digest."""
+    write(path, encode(array))
+
+
+def encode(array):
+    """The header and data save() writes for array; raises (ImportError,
+    TypeError) before anything is written or routed."""
     np = _numpy("save_array")
     a = np.asanyarray(array)
     if a.dtype.hasobject:
@@ -72,6 +78,12 @@ def save(path, array):
     header = json.loads(json.dumps(header))  # the form load() will see
     header["sha256"] = _digest(header, data)
     raw = json.dumps(header, sort_keys=True).encode("utf-8")
+    return raw, data
+
+
+def write(path, encoded):
+    """Write what encode() returned to path."""
+    raw, data = encoded
     with open(path, "wb") as f:
         f.write(MAGIC)
         f.write(_LEN.pack(len(raw)))

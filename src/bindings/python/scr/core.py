@@ -22,8 +22,14 @@ FLAG_OUTPUT = 2
 
 def _name(value, what):
     """A dataset name or config string as bytes for C; a NUL inside would
-    silently cut it short in C, so it is refused."""
-    data = value.encode("utf-8") if isinstance(value, str) else bytes(value)
+    silently cut it short in C, so it is refused. Only str and bytes are
+    names: bytes(5) would be five NULs, not "5"."""
+    if isinstance(value, str):
+        data = value.encode("utf-8")
+    elif isinstance(value, (bytes, bytearray)):
+        data = bytes(value)
+    else:
+        raise SCRError(f"{what} must be a str, not {type(value).__name__}: {value!r}")
     if b"\0" in data:
         raise SCRError(f"{what} contains a NUL character: {value!r}")
     return data

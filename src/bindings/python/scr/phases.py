@@ -50,9 +50,12 @@ class Output(_Phase):
         return False
 
     def save_array(self, name, array):
-        """Route file name and save array in it (see scr.arrays)."""
+        """Route file name and save array in it (see scr.arrays). An array
+        that cannot be saved raises before the name is routed, so the
+        dataset does not wait for a file that is never written."""
+        encoded = arrays.encode(array)
         path = self.route(name)
-        arrays.save(path, array)
+        arrays.write(path, encoded)
         return path
 
 

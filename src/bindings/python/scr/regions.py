@@ -14,7 +14,7 @@ a checkpoint whose arrays differ in dtype, shape or order, lack an array protect
 here, or hold one not protected here. The arrays must be contiguous and
 writeable; a Regions keeps a reference to each, so it stays where SCR++
 reads and writes it, and unprotects them all when closed (``with`` or
-close()). A name is mapped to an id by CRC32 unless one is given.
+close()) or dropped. A name is mapped to an id by CRC32 unless one is given.
 
 At another job size, inside `with scr.restart() as rs:`, info(writer, name)
 says what a writer stored and load_from(writer, name, out) reads it into a
@@ -75,6 +75,8 @@ class Regions:
     def protect(self, name, array, id=None):
         """Protect (or re-protect) `array` under `name` (id: CRC32 of the name
         unless given)."""
+        if not isinstance(name, str):
+            raise SCRError(f"a region's name must be a str, not {type(name).__name__}: {name!r}")
         _checked_array(array, f"region {name!r}")
         rid = (zlib.crc32(name.encode("utf-8")) & 0x7FFFFFFF) if id is None else int(id)
         for other, other_id in self._ids.items():
@@ -95,6 +97,14 @@ class Regions:
         """Unprotect every array protected here."""
         for name in list(self._ids):
             self.unprotect(name)
+
+    def __del__(self):
+        # Dropped without close(): the arrays it kept alive may go with it,
+        # so SCR++ must not keep pointing at them.
+        try:
+            self.close()
+        except Exception:
+            pass
 
     def __enter__(self):
         return self
