@@ -69,8 +69,9 @@ uint64_t bytes_of(const std::vector<redset::FileEntry>& files) {
 
 // Step 3: intact ranks' files to the prefix. A rank whose copy fails the
 // CRC32C recorded at Complete becomes a suspect, rebuilt; so does a rank a
-// host could not copy. When copying stopped (this host's copy failed), the
-// ranks copied until then are in `copied` all the same, with the error.
+// host could not copy. When copying stopped (this host's copy failed, or a
+// host's for want of space in the prefix), the ranks copied are in `copied`
+// all the same, with the error.
 Status copy_intact(Caches& caches, const CachedDataset& ds, const std::vector<int>& intact,
                    Progress& progress, std::map<int, kv::Tree>* copied, std::set<int>* suspects,
                    Saved* saved) {
