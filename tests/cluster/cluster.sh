@@ -366,6 +366,9 @@ s=socket.create_connection((sys.argv[1], 7977), timeout=1); print(s.recv(2).deco
 
 cluster_on_exit() {
   local rc=$?
+  # Under set -e, `(exit "$rc")` below ended a failed scenario here, before
+  # e2e_cleanup (its tmpfs mounts stayed mounted): the teardown runs to its end.
+  set +e
   cluster_stop
   if declare -F e2e_cleanup >/dev/null; then
     (exit "$rc")

@@ -89,10 +89,12 @@ kv::Tree copy(io::Env& env, const Local& local, int id, const std::set<int>& ran
     }
     const kv::Tree* desc = at->second.desc();
     auto entry = copy_rank(env, at->second, desc ? *desc : kv::Tree(), local.o.prefix, quiet);
-    if (entry)
+    if (entry) {
       r.put("ENTRY", std::move(entry).value());
-    else
+    } else {
       r.set("ERROR", entry.status().message());
+      r.set_int("ERRC", static_cast<int64_t>(entry.status().code()));
+    }
   }
   return answer;
 }

@@ -23,8 +23,10 @@ namespace scr::tools::scavenge {
 struct Copied {
   std::map<int, kv::Tree> entries;  // summary entry of each rank copied
   std::vector<std::string> notes;   // ranks not copied, and why
-  // Why copying stopped before the last rank, when it did (the ranks copied
-  // until then are in `entries`, so that their copies can be removed).
+  // Why copying stopped before the last rank, or across hosts why the
+  // dataset cannot be saved (a rank not copied for want of space in the
+  // prefix), when it did: the ranks copied are in `entries`, so that their
+  // copies can be removed.
   Status stopped;
 };
 
@@ -39,7 +41,8 @@ class Caches {
   virtual uint64_t bytes(const Holding& h) = 0;
   // Copies each rank's best holding to the prefix (copy.hpp). Here the first
   // failure fails the dataset; across hosts a node that fails leaves its
-  // ranks out, noted, and they are rebuilt like those of a lost node.
+  // ranks out, noted, and they are rebuilt like those of a lost node, unless
+  // the prefix had no space for them (stopped: a rebuild there fails too).
   virtual Result<Copied> copy(const CachedDataset& ds, const std::vector<int>& ranks,
                               Progress& progress) = 0;
   // Marks the dataset FLUSHED in the filemaps that list it; what failed.

@@ -69,8 +69,9 @@ uint64_t bytes_of(const std::vector<redset::FileEntry>& files) {
 
 // Step 3: intact ranks' files to the prefix. A rank whose copy fails the
 // CRC32C recorded at Complete becomes a suspect, rebuilt; so does a rank a
-// host could not copy. When copying stopped (this host's copy failed), the
-// ranks copied until then are in `copied` all the same, with the error.
+// host could not copy. When copying stopped (this host's copy failed, or a
+// host's for want of space in the prefix), the ranks copied are in `copied`
+// all the same, with the error.
 Status copy_intact(Caches& caches, const CachedDataset& ds, const std::vector<int>& intact,
                    Progress& progress, std::map<int, kv::Tree>* copied, std::set<int>* suspects,
                    Saved* saved) {
@@ -127,16 +128,34 @@ struct HeldBack {
 // held went to a temporary instead, HeldBack), removed with the directories
 // they leave empty unless the dataset is recorded: left behind, a failed
 // scavenge's copies (a full prefix) would hold the space the next flush
-// needs. A name a copy reports outside the prefix is never touched.
+// needs. A name a copy reports outside the prefix is never touched. The
+// dataset's directories that were not there before go too when empty (a
+// rank's copy that finished no file still made them).
 struct PlacedCopies {
   io::Env& env;
   std::string prefix;
   std::vector<std::string> paths;
+  std::vector<std::string> new_dirs;
   bool keep = false;
   ~PlacedCopies() {
     if (keep) return;
     for (const auto& path : paths) (void)io::remove_file(env, path);
     io::remove_emptied_dirs(env, prefix, paths);
+    // remove_emptied_dirs takes files: a name inside each directory.
+    std::vector<std::string> inside;
+    for (const auto& dir : new_dirs) inside.push_back(io::path::join(dir, "-"));
+    io::remove_emptied_dirs(env, prefix, inside);
+  }
+  // Before anything is copied: the directories of the dataset's files and
+  // of its redundancy files that do not exist yet.
+  void note_new_dirs(int id, const offline::Survey& survey) {
+    std::set<std::string> dirs{rt::prefix_dataset_dir(prefix, id)};
+    for (int r = 0; r < survey.world_ranks; ++r)
+      if (auto files = survey.files(r))
+        for (const auto& f : *files)
+          if (io::path::is_normal(f.name)) dirs.insert(io::path::dirname(io::path::join(prefix, f.name)));
+    for (const auto& dir : dirs)
+      if (io::path::is_within(prefix, dir) && !env.exists(dir)) new_dirs.push_back(dir);
   }
   void add(const std::string& path, const HeldBack& held) {
     if (io::path::is_within(prefix, path) && held.where(path) == path) paths.push_back(path);
@@ -253,7 +272,8 @@ Result<Saved> save_dataset(io::Env& env, const Options& o, Caches& caches,
   std::map<int, kv::Tree> entries;  // summary entry of each rank
   std::set<int> suspects;
   HeldBack held{env, {}, {}};
-  PlacedCopies new_copies{env, o.prefix, {}};  // destroyed before `held`
+  PlacedCopies new_copies{env, o.prefix, {}, {}};  // destroyed before `held`
+  new_copies.note_new_dirs(ds.id, in_cache);
   Status copied = copy_intact(caches, ds, intact, progress, &entries, &suspects, &saved);
   held.add(take_deferred(o.prefix, ds.id, entries));
   new_copies.add_copied(ds.id, entries, held);

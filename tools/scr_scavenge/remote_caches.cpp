@@ -96,12 +96,19 @@ class RemoteCaches : public Caches {
       for (int rank : by_host[host]) {
         const kv::Tree* r = answer.at({"RANK", std::to_string(rank)});
         const kv::Tree* entry = r ? r->get("ENTRY") : nullptr;
-        if (entry)
+        if (entry) {
           out.entries[rank] = *entry;
-        else
-          out.notes.push_back("rank " + std::to_string(rank) + " on host " + host +
-                              " was not copied: " +
-                              (r ? r->value_or("ERROR", "no reason given") : "no answer for it"));
+          continue;
+        }
+        std::string why = "rank " + std::to_string(rank) + " on host " + host + " was not copied: " +
+                          (r ? r->value_or("ERROR", "no reason given") : "no answer for it");
+        // The prefix is full: a rebuild there cannot succeed either, and the
+        // dataset fails as on one host (an I/O error, not a loss).
+        if (r && r->int_or("ERRC", 0) == static_cast<int64_t>(Errc::no_space)) {
+          if (out.stopped.ok()) out.stopped = Error(Errc::no_space, why);
+        } else {
+          out.notes.push_back(why);
+        }
       }
     }
     return out;
