@@ -51,7 +51,10 @@ Result<RegionFile> open_writer(rt::Runtime& rt, int writer) {
                                              std::to_string(writers) + "): a process reads only its own regions (writer " +
                                              std::to_string(ctx.rank()) + "), not those of writer " + std::to_string(writer));
   if (!path && path.status().code() == Errc::not_found)
-    return Error(Errc::invalid_argument, "the checkpoint holds no memory regions of rank " + std::to_string(writer));
+    return Error(Errc::invalid_argument,
+                 "checkpoint " + ctx.restart->name + " holds no memory regions of rank " + std::to_string(writer) +
+                     " (written with files only?): read its files with SCR_Route_file, or drop it "
+                     "(SCR_Drop, scr_index --drop) to restart from an older checkpoint");
   if (!path) return path.status();
   return RegionFile::open(ctx.fs(), *path, writer);
 }
@@ -66,7 +69,8 @@ Result<RegionFile> checked_own_file(rt::Runtime& rt) {
   if (writers != ctx.ranks())
     return Error(Errc::invalid_argument, "the checkpoint was written by " + std::to_string(writers) +
                                              " processes and this job has " + std::to_string(ctx.ranks()) +
-                                             "; read each writer's regions with SCRPP_Restore_from");
+                                             "; read each writer's regions with SCRPP_Restore_from (C++: Regions::restore_from, "
+                                             "Python: Regions.load_from, Fortran: scrpp_restore_from)");
   SCR_ASSIGN_OR_RETURN(RegionFile file, open_writer(rt, ctx.rank()));
   const auto& mine = protected_regions();
   for (const auto& [id, r] : mine) {
