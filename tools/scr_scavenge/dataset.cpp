@@ -6,6 +6,7 @@
 
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "io/undo_files.hpp"
 #include "redset/offline.hpp"
 #include "runtime/prefix/deferred.hpp"
 #include "runtime/prefix/flush_protocol.hpp"
@@ -134,9 +135,7 @@ struct PlacedCopies {
   std::vector<std::string> paths;
   bool keep = false;
   ~PlacedCopies() {
-    if (keep) return;
-    for (const auto& path : paths) (void)io::remove_file(env, path);
-    io::remove_emptied_dirs(env, prefix, paths);
+    if (!keep) io::remove_files_and_emptied_dirs(env, prefix, paths);
   }
   void add(const std::string& path, const HeldBack& held) {
     if (io::path::is_within(prefix, path) && held.where(path) == path) paths.push_back(path);
