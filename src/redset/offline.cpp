@@ -242,6 +242,20 @@ uint64_t Survey::rebuild_bytes() const {
   return n;
 }
 
+std::vector<std::string> rebuild_paths(const Survey& survey, const Target& target) {
+  std::vector<std::string> paths;
+  for (const SetState& st : survey.sets)
+    for (int e : st.loss.lost) {
+      // Where detail::open_lost puts them.
+      paths.push_back(io::path::join(target.redundancy_dir, st.shape.file_name(e)));
+      auto entry = st.entries.find(e);
+      if (entry == st.entries.end()) continue;
+      if (auto files = files_from_tree(entry->second); files.ok())
+        for (const auto& f : *files) paths.push_back(io::path::join(target.data_dir, f.name));
+    }
+  return paths;
+}
+
 Result<std::vector<RebuiltRank>> rebuild(io::Env& env, const Survey& survey, const Target& target,
                                          const Options& options) {
   SCR_TRY(survey.verdict());

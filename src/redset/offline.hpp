@@ -109,4 +109,12 @@ struct RebuiltRank {
 Result<std::vector<RebuiltRank>> rebuild(io::Env& env, const Survey& survey, const Target& target,
                                          const Options& options = {});
 
+// Every path in `target` that rebuild() may write for the survey's lost
+// members (their application files and redundancy files), whether or not
+// it gets that far: what a caller takes back when the rebuilt dataset is
+// not kept after all, rebuild() having stopped part way or not. A member
+// whose file list was lost with every copy of it names only its
+// redundancy file (rebuild() writes nothing for it).
+std::vector<std::string> rebuild_paths(const Survey& survey, const Target& target);
+
 }  // namespace scr::redset::offline

@@ -9,6 +9,7 @@
 
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "io/undo_files.hpp"
 #include "runtime/prefix/flush_copy.hpp"
 #include "runtime/prefix/prefix_index.hpp"
 #include "runtime/prefix/summary.hpp"
@@ -63,8 +64,7 @@ Result<kv::Tree> copy_rank(io::Env& env, const Holding& h, const kv::Tree& desc,
   if (!entry) {
     // The rank is not saved from here (rebuilt, or the dataset not saved):
     // what its copy had finished would only hold the prefix's space.
-    for (const auto& path : finished) (void)io::remove_file(env, path);
-    io::remove_emptied_dirs(env, prefix, finished);
+    io::remove_files_and_emptied_dirs(env, prefix, finished);
     return entry;
   }
   // Sent with the entry (from an agent, over the wire) to the scavenge,

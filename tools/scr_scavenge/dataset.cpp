@@ -6,6 +6,7 @@
 
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "io/undo_files.hpp"
 #include "redset/offline.hpp"
 #include "runtime/prefix/deferred.hpp"
 #include "runtime/prefix/flush_protocol.hpp"
@@ -125,12 +126,13 @@ struct HeldBack {
 };
 
 // The copies this scavenge wrote under new names (a name an older file
-// held went to a temporary instead, HeldBack), removed with the directories
-// they leave empty unless the dataset is recorded: left behind, a failed
-// scavenge's copies (a full prefix) would hold the space the next flush
-// needs. A name a copy reports outside the prefix is never touched. The
-// dataset's directories that were not there before go too when empty (a
-// rank's copy that finished no file still made them).
+// held went to a temporary instead, HeldBack), and the files its rebuild of
+// lost ranks wrote under new names, removed with the directories they leave
+// empty unless the dataset is recorded: left behind, a failed scavenge's
+// files (a full prefix) would hold the space the next flush needs. A name a
+// copy reports outside the prefix is never touched. The dataset's
+// directories that were not there before go too when empty (a rank's copy
+// that finished no file still made them).
 struct PlacedCopies {
   io::Env& env;
   std::string prefix;
@@ -139,12 +141,10 @@ struct PlacedCopies {
   bool keep = false;
   ~PlacedCopies() {
     if (keep) return;
-    for (const auto& path : paths) (void)io::remove_file(env, path);
-    io::remove_emptied_dirs(env, prefix, paths);
-    // remove_emptied_dirs takes files: a name inside each directory.
+    // also_dirs_of takes paths: a name inside each new directory.
     std::vector<std::string> inside;
     for (const auto& dir : new_dirs) inside.push_back(io::path::join(dir, "-"));
-    io::remove_emptied_dirs(env, prefix, inside);
+    io::remove_files_and_emptied_dirs(env, prefix, paths, inside);
   }
   // Before anything is copied: the directories of the dataset's files and
   // of its redundancy files that do not exist yet.
@@ -171,6 +171,15 @@ struct PlacedCopies {
         for (const auto& [name, meta] : red->children())
           if (io::path::basename(name) == name) add(io::path::join(meta_dir, name), held);
     }
+  }
+  // Before a rebuild: the paths it may write (rt::paths_rebuilt_in_prefix)
+  // that no file holds yet. Listed now, they are taken back also when the
+  // rebuild stops part way, having put some sets' files in place and made
+  // the directories of others. A name a file holds already stays: an older
+  // dataset's file, or a copy listed above.
+  void add_rebuilt(const std::vector<std::string>& paths, const HeldBack& held) {
+    for (const auto& path : paths)
+      if (auto info = env.stat(path); !info && info.status().code() == Errc::not_found) add(path, held);
   }
 };
 
@@ -286,6 +295,7 @@ Result<Saved> save_dataset(io::Env& env, const Options& o, Caches& caches,
   offline::Survey in_prefix =
       offline::survey(env, prefix_places(o.prefix, ds.id, entries), suspects);
   SCR_TRY(in_prefix.verdict());
+  new_copies.add_rebuilt(rt::paths_rebuilt_in_prefix(in_prefix, o.prefix, ds.id), held);
   SCR_TRY(rebuild_lost(env, o, ds.id, in_prefix, progress, &entries, &saved));
   progress.finish();
   std::sort(saved.rebuilt.begin(), saved.rebuilt.end());

@@ -6,6 +6,14 @@
 #include "runtime/prefix/summary.hpp"
 
 namespace scr::rt {
+namespace {
+
+// Application files at their names, redundancy files with the dataset's.
+redset::offline::Target prefix_target(const std::string& prefix, int id) {
+  return {prefix, prefix_dataset_dir(prefix, id)};
+}
+
+}  // namespace
 
 Result<std::map<int, kv::Tree>> rebuild_in_prefix(io::Env& env, const redset::offline::Survey& survey,
                                                   const std::string& prefix, int id, size_t piece_size,
@@ -25,7 +33,7 @@ Result<std::map<int, kv::Tree>> rebuild_in_prefix(io::Env& env, const redset::of
     return Status::Ok();
   };
   SCR_ASSIGN_OR_RETURN(auto rebuilt,
-                       redset::offline::rebuild(env, survey, {prefix, prefix_dataset_dir(prefix, id)}, opt));
+                       redset::offline::rebuild(env, survey, prefix_target(prefix, id), opt));
   std::map<int, kv::Tree> entries;
   for (const auto& r : rebuilt) {
     kv::Tree& entry = entries[r.world_rank];
@@ -37,6 +45,11 @@ Result<std::map<int, kv::Tree>> rebuild_in_prefix(io::Env& env, const redset::of
     add_summary_redundancy(entry, io::path::basename(r.redundancy_file), red.size);
   }
   return entries;
+}
+
+std::vector<std::string> paths_rebuilt_in_prefix(const redset::offline::Survey& survey, const std::string& prefix,
+                                                 int id) {
+  return redset::offline::rebuild_paths(survey, prefix_target(prefix, id));
 }
 
 }  // namespace scr::rt

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "common/status.hpp"
 #include "io/env.hpp"
@@ -23,5 +24,10 @@ namespace scr::rt {
 Result<std::map<int, kv::Tree>> rebuild_in_prefix(io::Env& env, const redset::offline::Survey& survey,
                                                   const std::string& prefix, int id, size_t piece_size,
                                                   std::function<void(uint64_t)> progress = {});
+
+// Every path rebuild_in_prefix may write for the same arguments
+// (redset::offline::rebuild_paths), whether or not it gets there.
+std::vector<std::string> paths_rebuilt_in_prefix(const redset::offline::Survey& survey, const std::string& prefix,
+                                                 int id);
 
 }  // namespace scr::rt

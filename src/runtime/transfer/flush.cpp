@@ -5,6 +5,7 @@
 #include "common/strings.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "io/undo_files.hpp"
 #include "mpi/turns.hpp"
 #include "runtime/cache/cache.hpp"
 #include "runtime/job/index_edit.hpp"
@@ -50,10 +51,9 @@ namespace {
 // so that the last process to empty one removes it.
 void remove_placed(const Job& job, const FlushJob& flush, const std::vector<std::string>& placed) {
   if (placed.empty()) return;
-  for (const auto& path : placed) (void)io::remove_file(job.fs(), path);
-  std::vector<std::string> dsts = placed;
+  std::vector<std::string> dsts;
   for (const auto& item : flush.items) dsts.push_back(item.dst);
-  io::remove_emptied_dirs(job.fs(), job.settings.prefix, dsts);
+  io::remove_files_and_emptied_dirs(job.fs(), job.settings.prefix, placed, dsts);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "common/strings.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "io/undo_files.hpp"
 #include "mpi/turns.hpp"
 #include "redset/member_facts_tree.hpp"
 #include "redset/offline.hpp"
@@ -273,9 +274,7 @@ void remove_copies(const Job& job, const kv::Tree& mine, LeftBehind& left, const
   };
   listed(mine.get("OLD"));
   listed(&rebuilt);
-  for (const auto& path : removed) (void)io::remove_file(job.fs(), path);
-  removed.insert(removed.end(), left.planned.begin(), left.planned.end());
-  io::remove_emptied_dirs(job.fs(), job.settings.prefix, removed);
+  io::remove_files_and_emptied_dirs(job.fs(), job.settings.prefix, removed, left.planned);
 }
 
 Status salvage_one(const Job& job, const CacheCatalog& cache, int id, int writers, const kv::Tree& desc) {

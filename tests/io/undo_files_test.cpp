@@ -1,0 +1,92 @@
+// Taking back the files of a failed flush or scavenge, and the directories
+// they leave empty.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "io/files.hpp"
+#include "io/path.hpp"
+#include "io/undo_files.hpp"
+#include "temp_dir.hpp"
+
+namespace {
+
+using scr::Errc;
+using scr::Status;
+using scr::io::Env;
+using scr::testing::TempDir;
+using scr::testing::write_raw;
+namespace io = scr::io;
+
+std::vector<std::string> names_in(const std::string& dir) {
+  auto r = Env::posix().list_dir(dir);
+  if (!r.ok()) return {"<list failed>"};
+  std::sort(r->begin(), r->end());
+  return *r;
+}
+
+TEST(RemoveFilesAndEmptiedDirs, RemovesTheFilesAndWhatTheyLeaveEmptyButNotTheTop) {
+  TempDir dir;
+  std::string top = dir / "prefix";
+  ASSERT_TRUE(io::make_dirs(Env::posix(), top + "/ckpt.1/r0").ok());
+  ASSERT_TRUE(io::make_dirs(Env::posix(), top + "/ckpt.1/r1").ok());
+  write_raw(top + "/ckpt.1/r0/a.dat", "a");
+  write_raw(top + "/ckpt.1/r0/b.dat", "b");
+  write_raw(top + "/ckpt.1/r1/a.dat", "a");
+  write_raw(top + "/ckpt.1/r1/older.dat", "o");
+  // A file never written (the copy stopped before it) is no error.
+  io::remove_files_and_emptied_dirs(Env::posix(), top,
+                                    {top + "/ckpt.1/r0/a.dat", top + "/ckpt.1/r0/b.dat",
+                                     top + "/ckpt.1/r1/a.dat", top + "/ckpt.1/r2/a.dat"});
+  EXPECT_EQ(names_in(top + "/ckpt.1"), std::vector<std::string>{"r1"}) << "r0 should be gone";
+  EXPECT_EQ(names_in(top + "/ckpt.1/r1"), std::vector<std::string>{"older.dat"});
+  io::remove_files_and_emptied_dirs(Env::posix(), top, {top + "/ckpt.1/r1/older.dat"});
+  EXPECT_TRUE(Env::posix().exists(top)) << "the top itself was removed";
+  EXPECT_EQ(names_in(top), std::vector<std::string>{});
+}
+
+// A copy that stopped made the directories of destinations it never wrote:
+// they go too when empty, and a file found there stays.
+TEST(RemoveFilesAndEmptiedDirs, TriesTheDirectoriesOfTheOtherPathsGiven) {
+  TempDir dir;
+  std::string top = dir / "prefix";
+  for (const char* d : {"/step.2/r0", "/step.2/r1", "/step.2/r2"})
+    ASSERT_TRUE(io::make_dirs(Env::posix(), top + d).ok());
+  write_raw(top + "/step.2/r0/a.dat", "a");
+  write_raw(top + "/step.2/r2/theirs.dat", "t");
+  io::remove_files_and_emptied_dirs(Env::posix(), top, {top + "/step.2/r0/a.dat"},
+                                    {top + "/step.2/r1/a.dat", top + "/step.2/r2/a.dat"});
+  EXPECT_EQ(names_in(top + "/step.2"), std::vector<std::string>{"r2"});
+  EXPECT_EQ(names_in(top + "/step.2/r2"), std::vector<std::string>{"theirs.dat"});
+}
+
+// One file that cannot be removed keeps neither the others nor the
+// directories they empty from going.
+class UnlinkRefused : public io::EnvWrapper {
+ public:
+  UnlinkRefused(Env& target, std::string refused) : EnvWrapper(target), refused_(std::move(refused)) {}
+  Status unlink(const std::string& path) override {
+    if (path == refused_) return scr::Error(Errc::permission, "refused: " + path);
+    return EnvWrapper::unlink(path);
+  }
+
+ private:
+  std::string refused_;
+};
+
+TEST(RemoveFilesAndEmptiedDirs, AFileThatCannotBeRemovedStopsNothingElse) {
+  TempDir dir;
+  std::string top = dir / "prefix";
+  ASSERT_TRUE(io::make_dirs(Env::posix(), top + "/ckpt/r0").ok());
+  ASSERT_TRUE(io::make_dirs(Env::posix(), top + "/ckpt/r1").ok());
+  write_raw(top + "/ckpt/r0/a.dat", "a");
+  write_raw(top + "/ckpt/r1/a.dat", "a");
+  UnlinkRefused env(Env::posix(), top + "/ckpt/r0/a.dat");
+  io::remove_files_and_emptied_dirs(env, top, {top + "/ckpt/r0/a.dat", top + "/ckpt/r1/a.dat"});
+  EXPECT_EQ(names_in(top + "/ckpt"), std::vector<std::string>{"r0"});
+  EXPECT_EQ(names_in(top + "/ckpt/r0"), std::vector<std::string>{"a.dat"});
+}
+
+}  // namespace

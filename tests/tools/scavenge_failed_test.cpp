@@ -1,0 +1,116 @@
+// scr_scavenge of a cached checkpoint ("one", new names ckpt/r<r>/a.dat and
+// b.dat) whose node n3 is lost, so that rank 3's files are rebuilt in the
+// prefix from the copies of the others, in process through an Env that
+// fails a step after the copies: the rebuild itself (the prefix fills up
+// while rank 3's files are written), or the index's record once the rebuild
+// is done. The dataset is not saved, and the prefix is left as the scavenge
+// found it but for the index's bookkeeping: neither the copies nor what
+// the rebuild wrote stay behind to hold the space the next flush needs.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "io/fault_env.hpp"
+#include "io/path.hpp"
+#include "runtime/prefix/prefix_index.hpp"
+#include "scavenge_scene.hpp"
+
+namespace {
+
+using namespace scr;
+using scr::tools::testing::Scene;
+
+// Every path below `dir`.
+std::set<std::string> tree_of(const std::string& dir) {
+  std::set<std::string> paths;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) paths.insert(e.path().string());
+  return paths;
+}
+
+// The record's bookkeeping of dataset `id`, which stays to say it was begun
+// and not saved: the index and its lock, and the summary (summary.scr,
+// summary.scrpp, the rank2file maps) a record writes before the index.
+bool bookkeeping(const std::string& prefix, int id, const std::string& path) {
+  std::string dataset_dir = rt::prefix_dataset_dir(prefix, id);
+  if (path == rt::prefix_scr_dir(prefix) || path == rt::prefix_index_path(prefix) ||
+      path == rt::prefix_lock_path(prefix) || path == dataset_dir)
+    return true;
+  std::string name = io::path::basename(path);
+  return io::path::dirname(path) == dataset_dir &&
+         (name == "summary.scr" || name == "summary.scrpp" || name.starts_with("rank2file"));
+}
+
+// What the scavenge of dataset `id` added to the prefix, which held
+// `before`, but for its bookkeeping.
+std::vector<std::string> added(const std::string& prefix, int id, const std::set<std::string>& before) {
+  std::vector<std::string> out;
+  for (const auto& path : tree_of(prefix))
+    if (!before.count(path) && !bookkeeping(prefix, id, path)) out.push_back(path);
+  return out;
+}
+
+// One dataset cached only, its rank 3 lost with node n3.
+void one_cached_rank_3_lost(Scene& scene) {
+  scene.write("one", 'o', false);
+  scene.lose("n3");
+}
+
+// The scavenge ran and did not save "one", for the reason the Env made.
+void expect_not_saved(const Result<tools::scavenge::Report>& report, Errc why) {
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  ASSERT_EQ(report->datasets.size(), 1u);
+  const auto& one = report->datasets.front();
+  EXPECT_EQ(one.state, tools::scavenge::Outcome::State::failed);
+  EXPECT_EQ(one.error.code(), why) << one.error.message();
+}
+
+// The rename that would put the prefix's index in place fails, the second
+// time (the first marks the scavenge begun), before it lands: the record
+// of "one" never reaches the index. Whether `rebuilt` (a file of rank 3)
+// was in the prefix then tells that the rebuild came first.
+class IndexRecordRefused : public io::EnvWrapper {
+ public:
+  IndexRecordRefused(io::Env& target, std::string rebuilt) : EnvWrapper(target), rebuilt_(std::move(rebuilt)) {}
+  Status rename(const std::string& from, const std::string& to) override {
+    if (io::path::basename(to) == "index.scr" && ++index_renames_ == 2) {
+      rebuilt_then_ = target().exists(rebuilt_);
+      return Error(Errc::io_error, "the index's rename was refused");
+    }
+    return EnvWrapper::rename(from, to);
+  }
+  bool refused_after_rebuild() const { return index_renames_ >= 2 && rebuilt_then_; }
+
+ private:
+  std::string rebuilt_;
+  int index_renames_ = 0;
+  bool rebuilt_then_ = false;
+};
+
+TEST(ScavengeFailed, ARecordThatFailsTakesBackTheRebuiltFiles) {
+  Scene scene;
+  one_cached_rank_3_lost(scene);
+  IndexRecordRefused env(io::Env::posix(), scene.prefix + "/ckpt/r3/a.dat");
+  std::set<std::string> before = tree_of(scene.prefix);
+  auto report = scene.scavenge_in_process(env);
+  ASSERT_TRUE(env.refused_after_rebuild());
+  ASSERT_NO_FATAL_FAILURE(expect_not_saved(report, Errc::io_error));
+  EXPECT_EQ(added(scene.prefix, report->datasets.front().id, before), std::vector<std::string>{});
+}
+
+TEST(ScavengeFailed, ARebuildThatStopsPartWayLeavesNothingBehind) {
+  Scene scene;
+  one_cached_rank_3_lost(scene);
+  io::FaultEnv env(io::Env::posix());
+  env.fail_write(1, ENOSPC, "/ckpt/r3/");
+  std::set<std::string> before = tree_of(scene.prefix);
+  auto report = scene.scavenge_in_process(env);
+  // Only the rebuild writes there: rank 3's cache is gone.
+  ASSERT_NO_FATAL_FAILURE(expect_not_saved(report, Errc::no_space));
+  EXPECT_EQ(added(scene.prefix, report->datasets.front().id, before), std::vector<std::string>{});
+}
+
+}  // namespace
