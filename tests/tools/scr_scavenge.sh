@@ -16,6 +16,10 @@
 #  e2) the newest checkpoint's redundancy data damaged on every other node and
 #     n1 lost: its rebuild fails the CRC32C recorded at Complete, so it is not
 #     saved; the older one is, and a restart from it gives the right answer
+#  e3) the newest checkpoint's cached files changed on two members of one set
+#     (same size, other bytes): both copies fail their CRC32C, the set cannot
+#     rebuild two, so it is not saved; its JSON entry gives a note for each
+#     changed file (why it failed), and nothing of it is left in the prefix
 #  f) scr_run's scavenge hook runs the real scr_scavenge after the last run
 #  g) bad arguments, a missing prefix or job id, a damaged index: clear
 #     errors, nothing modified
@@ -143,6 +147,26 @@ run_job -- "$E2E_NP" "$HEAT" "${ARGS[@]}"
 expect_ok "restart after scavenging past damaged redundancy data"
 expect_resumed_from step.30
 expect_result_equals_uninterrupted "${ARGS[@]}"
+
+# e3) cached files changed after Complete on two members of one set
+use_dirs "$E2E_DIR/changed"
+run_job SCR_FLUSH=0 SCR_CACHE_SIZE=2 -- "$E2E_NP" "$HEAT" "${ARGS[@]}" --crash-at 40
+expect_crashed
+for f in "$CACHE"/n1/*/*/scr.dataset.4/step.40/rank_2.dat "$CACHE"/n2/*/*/scr.dataset.4/step.40/rank_4.dat; do
+  python3 -c 'import sys; p = sys.argv[1]; b = bytearray(open(p, "rb").read()); b[100] ^= 0x5a; open(p, "wb").write(b)' "$f"
+done
+scavenge --json
+expect_rc 3
+python3 - "$LAST_OUT" <<'PY' || fail "the JSON report of step.40 lacks a note per changed file"
+import json, sys
+report = json.load(open(sys.argv[1]))
+d = [d for d in report["datasets"] if d["name"] == "step.40"][0]
+assert d["state"] == "failed", d
+changed = [n for n in d["notes"] if "rank_2.dat" in n or "rank_4.dat" in n]
+assert len(changed) == 2, d["notes"]
+PY
+assert_no_file "$PREFIX/step.40" "the unsaved step.40's copies"
+expect_index step.40 loadable 0
 
 # f) scr_run scavenges at the end with the real scr_scavenge
 use_dirs "$E2E_DIR/runner"

@@ -266,9 +266,8 @@ std::vector<int> intact_ranks(const std::map<int, redset::MemberFacts>& facts,
 
 }  // namespace
 
-Result<Saved> save_dataset(io::Env& env, const Options& o, Caches& caches,
-                           const CachedDataset& ds) {
-  Saved saved;
+Status save_dataset(io::Env& env, const Options& o, Caches& caches, const CachedDataset& ds,
+                    Saved& saved) {
   std::map<int, redset::MemberFacts> facts = caches.facts(ds);
   SCR_ASSIGN_OR_RETURN(offline::Survey in_cache, survey_caches(o, ds, facts));
   std::vector<int> intact = intact_ranks(facts, in_cache);
@@ -321,7 +320,7 @@ Result<Saved> save_dataset(io::Env& env, const Options& o, Caches& caches,
                           "); the next job's SCR_Init finishes that");
   for (const auto& failed : caches.mark_flushed(ds))
     saved.notes.push_back("could not mark the cached copy flushed in " + failed);
-  return saved;
+  return Status::Ok();
 }
 
 }  // namespace scr::tools::scavenge

@@ -35,7 +35,10 @@ struct Saved {
   std::vector<std::string> notes;
 };
 
-Result<Saved> save_dataset(io::Env& env, const Options& options, Caches& caches,
-                           const CachedDataset& ds);
+// Copies the dataset to the prefix, rebuilding lost ranks, and records it.
+// `saved` says how far it went; its notes (ranks a host could not copy, and
+// why) count also when it fails: they say why.
+Status save_dataset(io::Env& env, const Options& options, Caches& caches, const CachedDataset& ds,
+                    Saved& saved);
 
 }  // namespace scr::tools::scavenge

@@ -43,6 +43,7 @@ void print_report(const Cli& cli, const Options& o, const Report& report) {
         any = true;
         break;
       case Outcome::State::failed:
+        for (const auto& n : d.saved.notes) cli.note(d.name + ": " + n);
         cli.fail(0, id + " was not saved: " + d.error.message());
         std::printf("Not saved: %s: %s\n", id.c_str(), d.error.message().c_str());
         any = true;
@@ -67,9 +68,11 @@ std::string report_json(const Options& o, const Report& report) {
   for (const Outcome& d : report.datasets) {
     Json rebuilt = Json::array();
     for (int r : d.saved.rebuilt) rebuilt.push(r);
+    Json notes_of = Json::array();
+    for (const auto& n : d.saved.notes) notes_of.push(n);
     Json j = Json::object();
     j.set("id", d.id).set("name", d.name).set("type", flags_word(d.flags));
-    j.set("state", state_word(d.state));
+    j.set("state", state_word(d.state)).set("notes", notes_of);
     if (d.state == Outcome::State::failed) j.set("reason", d.error.message());
     if (d.state == Outcome::State::skipped) j.set("reason", d.why);
     if (d.state == Outcome::State::saved) {

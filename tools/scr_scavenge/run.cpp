@@ -31,13 +31,10 @@ Outcome save_one(io::Env& env, const Options& o, Caches& caches, const CachedDat
   out.name = ds.info.name;
   out.flags = ds.info.flags;
   auto start = std::chrono::steady_clock::now();
-  auto saved = save_dataset(env, o, caches, ds);
+  Status saved = save_dataset(env, o, caches, ds, out.saved);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  out.state = saved ? Outcome::State::saved : Outcome::State::failed;
-  if (saved)
-    out.saved = std::move(saved).value();
-  else
-    out.error = saved.status();
+  out.state = saved.ok() ? Outcome::State::saved : Outcome::State::failed;
+  out.error = saved;
   return out;
 }
 
