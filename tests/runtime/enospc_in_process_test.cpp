@@ -2,7 +2,8 @@
 // on every rank, and the older checkpoint stays whole: still offered, still
 // rebuilt when a node is lost. A full prefix at a synchronous flush fails the
 // SCR_Complete_output that flushed, not the checkpoint: it stays in cache.
-// A prefix too full for the restart listing's table does not stop a restart
+// A failed flush leaves no directory it made in the prefix. A prefix too
+// full for the restart listing's table does not stop a restart
 // from cache: only the listing calls fail, saying why.
 #include <gtest/gtest.h>
 
@@ -55,6 +56,26 @@ TEST(RuntimeInProcess, AFailedSynchronousFlushKeepsTheCheckpointInCacheAndFinali
   // SCR_Finalize flushes it (the prefix has room again).
   job.restart_from("ckpt.2");
   EXPECT_TRUE(flushed(job, "ckpt.2"));
+}
+
+// Each rank writes into a directory of its own (ckpt.1/r<rank>/). Rank 2's
+// copy finds the prefix full at its first write, so it places no file; the
+// failed flush still takes back the directories it made, as the other ranks
+// take back theirs: nothing of ckpt.1 is left in the prefix.
+TEST(RuntimeInProcess, AFailedFlushLeavesNoDirectoryOfARankThatCopiedNothing) {
+  SimJob job;
+  job.set("SCR_FLUSH", "1");
+  job.run([](mpi::Comm& world, Runtime& rt) {
+    if (world.rank() == 2) inject_faults(rt).fail_write(1, ENOSPC, "ckpt.1/r2/");
+    ASSERT_TRUE(rt.start_output("ckpt.1", kFlagCheckpoint).ok());
+    auto path = rt.route_file("ckpt.1/r" + std::to_string(world.rank()) + "/data");
+    ASSERT_TRUE(path.ok()) << path.status().message();
+    ASSERT_TRUE(io::write_file_atomic(io::Env::posix(), *path, file_bytes("ckpt.1", world.rank())).ok());
+    EXPECT_FALSE(rt.complete_output(true).ok()) << "the failed flush was not reported";
+  });
+  EXPECT_FALSE(flushed(job, "ckpt.1"));
+  EXPECT_FALSE(io::Env::posix().exists(job.prefix() + "/ckpt.1"))
+      << "the failed flush left directories of ckpt.1 in the prefix";
 }
 
 TEST(RuntimeInProcess, AFullPrefixFailsTheListingNotTheRestartFromCache) {

@@ -48,9 +48,9 @@ namespace {
 // recorded, and the directories that leaves empty. They had new names (a
 // name an older file held went to a temporary instead), so no dataset the
 // index lists needs them. Every planned destination's directory is tried,
-// so that the last process to empty one removes it.
+// so that the last process to empty one removes it, also by a process that
+// placed no file: its copy may have made directories of its own.
 void remove_placed(const Job& job, const FlushJob& flush, const std::vector<std::string>& placed) {
-  if (placed.empty()) return;
   std::vector<std::string> dsts;
   for (const auto& item : flush.items) dsts.push_back(item.dst);
   io::remove_files_and_emptied_dirs(job.fs(), job.settings.prefix, placed, dsts);
