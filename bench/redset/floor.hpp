@@ -24,6 +24,11 @@ struct FloorParts {
   Timing xor_;  // D bytes XORed into a piece (ISA-L)
   Timing crc;   // the CRC32C of D bytes already in the processor's caches (ISA-L)
   Timing code;  // RS only: D source bytes encoded into the set's k check rows (ISA-L)
+  // One process alone, the others asleep at the barrier: a member's own
+  // costs, which no idle core can share with it.
+  Timing receive_alone;  // D bytes received from another member, pipelined as `send`
+  Timing write_alone;    // D bytes written into a new file in the cache
+  int ranks = 1;  // processes that ran each shared part at once (cpu_s sums over them)
 };
 
 // Collective over world; `path` is this rank's checkpoint, `bytes` long;
@@ -32,17 +37,31 @@ struct FloorParts {
 Result<FloorParts> measure_floor(const mpi::Comm& world, const redset::Set& set, io::Env& env,
                                  const std::string& path, uint64_t bytes, size_t piece, int k);
 
+// A floor and the two bounds it is the larger of.
+struct Floor {
+  double seconds = 0;  // max(machine, path)
+  // The machine's bound: the set's work, each part scaled by the bytes it
+  // moves per protected byte on average over the members; the smaller of the
+  // sum of the parts' wall times and of their CPU times spread over the
+  // machine's cores (a part whose ranks wait for each other does not count
+  // its idle time).
+  double machine = 0;
+  // The busiest member's own work: a member is one process, and under MPI's
+  // default thread level one thread, so what it must do itself runs one piece
+  // after another however many cores are idle. Each part costs its CPU time
+  // per process (cpu_s / ranks); receiving and writing the cheaper of that
+  // and what one process alone takes for them.
+  double path = 0;
+};
+
 // The least time the set's scheme can take to protect the checkpoint, given
-// the parts and the plain write of the same data: each part scaled by the
-// bytes it moves per protected byte. The smaller of two sums: of the parts'
-// wall times, and of their CPU times spread over the machine's cores (a part
-// whose ranks wait for each other does not count its idle time).
-double floor_seconds(const redset::Set& set, int k, const FloorParts& parts, const Timing& write);
+// the parts and the plain write of the same data.
+Floor encode_floor(const redset::Set& set, int k, const FloorParts& parts, const Timing& write);
 
 // The same for the rebuild after the loss of `lost` members of every set:
-// the scheme's rebuild movements, counted per rank over the set (survivors
-// read, check and send, the lost members write and check what they get).
-double rebuild_floor_seconds(const redset::Set& set, int k, int lost, const FloorParts& parts,
-                             const Timing& write);
+// the scheme's rebuild movements (survivors read, check and send, the lost
+// members receive, write and check what they get).
+Floor rebuild_floor(const redset::Set& set, int k, int lost, const FloorParts& parts,
+                    const Timing& write);
 
 }  // namespace scr::bench

@@ -34,8 +34,8 @@ using bench::Timing;
 struct Sample {
   Timing write, encode, rebuild;
   bench::FloorParts parts;
-  double floor_s = 0;  // the scheme's floor on this machine, from `parts` and `write`
-  double rebuild_floor_s = 0;  // the same for the rebuild after `lose` lost members per set
+  bench::Floor floor;          // the scheme's floor on this machine, from `parts` and `write`
+  bench::Floor rebuild_floor;  // the same for the rebuild after `lose` lost members per set
   double peak_rss_mib = 0;  // this process's, through the write, encode and rebuild
   bool peak_rss_reset = true;  // false: later peaks include the floor's buffers
   bool verified = true;
@@ -93,8 +93,8 @@ Result<Sample> run_once(const mpi::Comm& world, const redset::Set& set, const st
   auto parts = bench::measure_floor(world, set, env, path, ckpt.bytes(), set.params().piece_size, k_of(set));
   SCR_TRY(check(world, parts.status(), "measure the floor"));
   s.parts = *parts;
-  s.floor_s = bench::floor_seconds(set, k_of(set), s.parts, s.write);
-  s.rebuild_floor_s = bench::rebuild_floor_seconds(set, k_of(set), lose, s.parts, s.write);
+  s.floor = bench::encode_floor(set, k_of(set), s.parts, s.write);
+  s.rebuild_floor = bench::rebuild_floor(set, k_of(set), lose, s.parts, s.write);
   s.peak_rss_reset = bench::reset_peak_rss();
 
   SCR_TRY(io::remove_file(env, path));
@@ -111,7 +111,7 @@ double median(std::vector<double> v) {
 void report(const bench::Options& o, const mpi::Comm& world, int nodes, const redset::Set& set, int lose,
             const std::vector<Sample>& samples) {
   std::vector<double> write, encode, rebuild, enc_ratio, reb_ratio, write_cpu, encode_cpu,
-      rebuild_cpu, floor, floor_ratio, over_floor, rebuild_floor, rebuild_over_floor, view, read, send, xor_, crc, code, check;
+      rebuild_cpu, floor, floor_ratio, over_floor, rebuild_floor, rebuild_over_floor, floor_path, rebuild_path, view, read, send, xor_, crc, code, check, receive_alone, write_alone;
   bool verified = true;
   for (const Sample& s : samples) {
     write.push_back(s.write.wall_s);
@@ -123,11 +123,15 @@ void report(const bench::Options& o, const mpi::Comm& world, int nodes, const re
     // Ratios per repetition, so that load from elsewhere cancels out.
     enc_ratio.push_back(s.encode.wall_s / s.write.wall_s);
     reb_ratio.push_back(s.rebuild.wall_s / s.encode.wall_s);
-    floor.push_back(s.floor_s);
-    floor_ratio.push_back(s.floor_s / s.write.wall_s);
-    over_floor.push_back(s.encode.wall_s / s.floor_s);
-    rebuild_floor.push_back(s.rebuild_floor_s);
-    rebuild_over_floor.push_back(s.rebuild.wall_s / s.rebuild_floor_s);
+    floor.push_back(s.floor.seconds);
+    floor_ratio.push_back(s.floor.seconds / s.write.wall_s);
+    over_floor.push_back(s.encode.wall_s / s.floor.seconds);
+    rebuild_floor.push_back(s.rebuild_floor.seconds);
+    rebuild_over_floor.push_back(s.rebuild.wall_s / s.rebuild_floor.seconds);
+    floor_path.push_back(s.floor.path);
+    rebuild_path.push_back(s.rebuild_floor.path);
+    receive_alone.push_back(s.parts.receive_alone.wall_s);
+    write_alone.push_back(s.parts.write_alone.wall_s);
     view.push_back(s.parts.view.wall_s);
     read.push_back(s.parts.read.wall_s);
     send.push_back(s.parts.send.wall_s);
@@ -159,14 +163,16 @@ void report(const bench::Options& o, const mpi::Comm& world, int nodes, const re
       "\"write_cpu_s\":%.3f,\"encode_cpu_s\":%.3f,\"rebuild_cpu_s\":%.3f,"
       "\"floor_s\":%.6f,\"floor_over_write\":%.3f,\"encode_over_floor\":%.3f,"
       "\"rebuild_floor_s\":%.6f,\"rebuild_over_floor\":%.3f,"
+      "\"floor_path_s\":%.6f,\"rebuild_floor_path_s\":%.6f,"
       "\"floor_parts_s\":{\"view\":%.6f,\"read\":%.6f,\"send\":%.6f,\"xor\":%.6f,\"crc\":%.6f,"
-      "\"code\":%.6f,\"check\":%.6f},\"verified\":%s}\n",
+      "\"code\":%.6f,\"check\":%.6f,\"receive_alone\":%.6f,\"write_alone\":%.6f},\"verified\":%s}\n",
       redset::scheme_name(set.scheme()), world.size(), nodes, set_size, k_of(set), lose,
       static_cast<unsigned long long>(o.bytes_per_rank), o.piece_size, o.repeat, median(write),
       median(encode), median(rebuild), protected_bps, median(enc_ratio), median(reb_ratio), rss,
       median(write_cpu), median(encode_cpu), median(rebuild_cpu), median(floor), median(floor_ratio),
-      median(over_floor), median(rebuild_floor), median(rebuild_over_floor), median(view), median(read), median(send), median(xor_), median(crc),
-      median(code), median(check), verified ? "true" : "false");
+      median(over_floor), median(rebuild_floor), median(rebuild_over_floor), median(floor_path),
+      median(rebuild_path), median(view), median(read), median(send), median(xor_), median(crc),
+      median(code), median(check), median(receive_alone), median(write_alone), verified ? "true" : "false");
   std::fflush(stdout);
 }
 
