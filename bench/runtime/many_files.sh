@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Many small files: the same bytes per rank (TOTAL, default 8 MiB) as 2, 100,
-# 1,000 and 10,000 files, on 4 ranks over 4 simulated nodes (XOR, cache on).
+# 1,000 and 10,000 files, on 4 ranks over 4 simulated nodes (XOR, cache on;
+# NP=2..8 for another count of ranks, each its own node, one set).
 # For each count, in one run:
 #   plain    the files written without SCR (fsync'd): the baseline;
 #   ckpt     SCR_Start_output .. SCR_Complete_output (no flush due);
@@ -32,7 +33,7 @@
 # 256 files (4 ranks); MANY_FILES_UNEVEN=1 gives the last rank one file fewer,
 # for both libraries and the floors (many_files.c).
 # Usage: bench/runtime/many_files.sh [BUILD_DIR]
-#   env: REPEAT, TOTAL, COUNTS, DIR; SCR31_DIR, SCR31_SHIM, SCR31_TIMEOUT; MANY_FILES_UNEVEN
+#   env: REPEAT, TOTAL, COUNTS, DIR, NP; SCR31_DIR, SCR31_SHIM, SCR31_TIMEOUT; MANY_FILES_UNEVEN
 set -euo pipefail
 source "$(dirname "$0")/bench_env.sh"
 prog="$build/bench/runtime/many_files"
@@ -42,16 +43,26 @@ dir="${DIR:-/dev/shm/scr_bench_many}"
 results="$(mktemp)"
 trap 'rm -f "$results"; rm -rf "$dir" "${scr31_tmp:-}"' EXIT
 here="$(cd "$(dirname "$0")" && pwd)"
+np="${NP:-4}"
+if ! [[ "$np" =~ ^[2-8]$ ]]; then
+  echo "many_files.sh: NP must be 2 to 8 (ranks, one simulated node each), not '$np'" >&2
+  exit 2
+fi
+nodes=$(seq -s, -f 'n%g' 0 $((np - 1)))
 scr31=0
 if [[ -n "${SCR31_DIR:-}" ]]; then
+  if ((np != 4)); then
+    echo "many_files.sh: the run beside SCR 3.1 uses 4 ranks; leave NP unset with SCR31_DIR" >&2
+    exit 2
+  fi
   scr31=1
   source "$here/many_files_scr31.sh"
 fi
 
 run() {  # run <mode> <files> <bytes>
   (cd "$dir/prefix" && env SCR_CACHE_BYPASS=0 SCR_PREFIX="$dir/prefix" SCR_CACHE_BASE="$dir/cache" \
-     SCR_CNTL_BASE="$dir/cntl" FLOOR_DIR="$dir/floor" SCR_SIM_NODES=n0,n1,n2,n3 SCR_COPY_TYPE=XOR SCR_SET_SIZE=4 SCR_FLUSH=1000 \
-     timeout 900 mpirun -n 4 "$prog" "$1" "$2" "$3" 2>/dev/null | grep '^{')
+     SCR_CNTL_BASE="$dir/cntl" FLOOR_DIR="$dir/floor" SCR_SIM_NODES="$nodes" SCR_COPY_TYPE=XOR SCR_SET_SIZE="$np" SCR_FLUSH=1000 \
+     timeout 900 mpirun -n "$np" "$prog" "$1" "$2" "$3" 2>/dev/null | grep '^{')
 }
 
 for i in $(seq "$repeat"); do
