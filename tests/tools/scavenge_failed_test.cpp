@@ -97,33 +97,36 @@ TEST(ScavengeFailed, ARecordThatFailsTakesBackTheRebuiltFiles) {
   EXPECT_EQ(added(scene.prefix, before), std::vector<std::string>{});
 }
 
-// The prefix fills up at SCR 3.1's rank2file map, once summary.scrpp is
-// written: the record takes its summary files back, and the index keeps no
-// entry of the dataset (a later scavenge or job records it afresh).
-TEST(ScavengeFailed, ARecordThatFailsLeavesNoSummaryFileNorEntry) {
-  Scene scene;
+// Scavenges "one" (rank 3 lost) with the prefix full from the first write
+// to a path containing `full_at` on: not saved, for want of space, and
+// nothing added to the prefix but the index's bookkeeping.
+Result<tools::scavenge::Report> scavenge_full_at(Scene& scene, const std::string& full_at) {
   one_cached_rank_3_lost(scene);
   io::FaultEnv env(io::Env::posix());
-  env.fail_write(1, ENOSPC, "rank2file");
+  env.fail_write(1, ENOSPC, full_at);
   std::set<std::string> before = tree_of(scene.prefix);
   auto report = scene.scavenge_in_process(env);
-  ASSERT_NO_FATAL_FAILURE(expect_not_saved(report, Errc::no_space));
+  expect_not_saved(report, Errc::no_space);
   EXPECT_EQ(added(scene.prefix, before), std::vector<std::string>{});
+  return report;
+}
+
+// At SCR 3.1's rank2file map, once summary.scrpp is written: the record
+// takes its summary files back, and the index keeps no entry of the
+// dataset (a later scavenge or job records it afresh).
+TEST(ScavengeFailed, ARecordThatFailsLeavesNoSummaryFileNorEntry) {
+  Scene scene;
+  auto report = scavenge_full_at(scene, "rank2file");
+  ASSERT_TRUE(report.ok() && report->datasets.size() == 1u);
   auto idx = rt::PrefixIndex::load(io::Env::posix(), scene.prefix);
   ASSERT_TRUE(idx.ok()) << idx.status().to_string();
   EXPECT_FALSE(idx->has(report->datasets.front().id));
 }
 
+// Only the rebuild writes there: rank 3's cache is gone.
 TEST(ScavengeFailed, ARebuildThatStopsPartWayLeavesNothingBehind) {
   Scene scene;
-  one_cached_rank_3_lost(scene);
-  io::FaultEnv env(io::Env::posix());
-  env.fail_write(1, ENOSPC, "/ckpt/r3/");
-  std::set<std::string> before = tree_of(scene.prefix);
-  auto report = scene.scavenge_in_process(env);
-  // Only the rebuild writes there: rank 3's cache is gone.
-  ASSERT_NO_FATAL_FAILURE(expect_not_saved(report, Errc::no_space));
-  EXPECT_EQ(added(scene.prefix, before), std::vector<std::string>{});
+  (void)scavenge_full_at(scene, "/ckpt/r3/");
 }
 
 }  // namespace
