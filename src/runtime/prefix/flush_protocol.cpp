@@ -108,12 +108,13 @@ Result<bool> record_flushed(io::Env& env, const std::string& prefix, const kv::T
     return st;
   }
   files.keep();
+  // Only now: a record that does not land must cost no older checkpoint.
   if (policy.prefix_size > 0) {
-    Status window = edit_prefix_index(env, prefix, [&](PrefixIndex& after) {
-      apply_prefix_window(env, prefix, policy.prefix_size, after, id);
-      return Status::Ok();
-    });
-    if (!window.ok()) log::warn("SCR_PREFIX_SIZE: the index could not be saved after the window: " + window.message());
+    size_t listed = idx.ids().size();
+    apply_prefix_window(env, prefix, policy.prefix_size, idx, id);
+    if (idx.ids().size() != listed)
+      if (Status saved = idx.save(env); !saved.ok())
+        log::warn("SCR_PREFIX_SIZE: the index could not be saved after deleting old checkpoints: " + saved.message());
   }
   return current;
 }
