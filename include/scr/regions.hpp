@@ -51,7 +51,8 @@ class Regions {
   // Collective: one checkpoint holding every protected region (every
   // process's, including regions protected outside this object).
   void checkpoint(const std::string& name = "");
-  // Inside an open Output phase: add this process's regions to it.
+  // Inside an open Output phase: add this process's regions to it. Once
+  // per phase: a second call throws (bad_state) and changes nothing.
   void write(Output& output);
   // Collective: restart from the checkpoint offered, if any; its name.
   std::optional<std::string> restore();

@@ -111,7 +111,9 @@ int SCRPP_Unprotect(int id);
 int SCRPP_Checkpoint(const char* name);
 /* Inside an output phase the application opened (SCR_Start_output), local:
  * add this process's protected regions to it, beside the application's own
- * routed files. Call it once per phase. */
+ * routed files. Once per phase: a second call in the same phase is an error
+ * that changes nothing (the regions written first stay, and the phase may
+ * still complete as valid). */
 int SCRPP_Write_regions(void);
 
 /* Collective: if a checkpoint is offered for restart, start the restart

@@ -111,9 +111,17 @@ Status write_regions(rt::Runtime& rt) {
   if (ctx.phase() != rt::Phase::output)
     return Error(Errc::bad_state, "SCRPP_Write_regions needs an open output phase (SCR_Start_output)");
   std::string dataset = ctx.output->desc.value_or("NAME", "");
+  std::string name = region_file_name(dataset, ctx.rank());
+  // A phase holds one copy of the regions, as the application's files are
+  // of one moment. Writing them again would rewrite that file in place, and
+  // a second call that failed part way (a full cache) would cost the copy
+  // already written: it is refused, and the first copy and the phase stay.
+  if (ctx.output->routed.count(io::path::normalize(name)))
+    return Error(Errc::bad_state, "SCRPP_Write_regions was already called in this output phase (dataset " + dataset +
+                                      "): its regions are written once per phase, and the first copy stays; "
+                                      "to save newer values, complete this phase and start another");
   // SCR++ names the file in the prefix itself, not from the working directory.
-  SCR_ASSIGN_OR_RETURN(std::string path,
-                       rt.route_file(io::path::join(ctx.settings.prefix, region_file_name(dataset, ctx.rank()))));
+  SCR_ASSIGN_OR_RETURN(std::string path, rt.route_file(io::path::join(ctx.settings.prefix, name)));
   return write_region_file(ctx.fs(), path, ctx.rank(), protected_regions());
 }
 

@@ -19,7 +19,8 @@ Status protect_region(int id, const Region& region);
 Status unprotect_region(int id);
 
 // Inside an output phase (local): write this process's protected regions
-// into the dataset being written.
+// into the dataset being written. Once per phase: a second call is refused
+// (Errc::bad_state) and leaves the first copy and the phase as they were.
 Status write_regions(rt::Runtime& rt);
 // Collective: one checkpoint (SCR_FLAG_CHECKPOINT) holding every region.
 Status checkpoint_regions(rt::Runtime& rt, const std::string& name);

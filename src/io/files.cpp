@@ -60,8 +60,7 @@ bool is_temp_name(const std::string& name) {
 
 std::string temp_target(const std::string& temp) { return temp.substr(0, temp.rfind(kTempInfix)); }
 
-Status write_file_atomic(Env& env, const std::string& path, const std::string& bytes,
-                         uint32_t perms) {
+Status write_temp_file(Env& env, const std::string& path, const std::string& bytes, uint32_t perms) {
   std::string tmp = temp_name(path);
   auto file = env.open(tmp, OpenMode::create, perms);
   if (!file) return file.status();
@@ -69,8 +68,15 @@ Status write_file_atomic(Env& env, const std::string& path, const std::string& b
   if (st.ok()) st = (*file)->sync();
   Status closed = (*file)->close();
   if (st.ok()) st = closed;
-  if (st.ok()) st = env.rename(tmp, path);
-  if (!st.ok()) {
+  if (!st.ok()) (void)env.unlink(tmp);
+  return st;
+}
+
+Status write_file_atomic(Env& env, const std::string& path, const std::string& bytes,
+                         uint32_t perms) {
+  SCR_TRY(write_temp_file(env, path, bytes, perms));
+  std::string tmp = temp_name(path);
+  if (Status st = env.rename(tmp, path); !st.ok()) {
     (void)env.unlink(tmp);
     return st;
   }

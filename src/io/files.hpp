@@ -20,6 +20,9 @@ inline constexpr size_t kDefaultPieceSize = 1 << 20;
 // over path, fsync the directory. A crash leaves the old or the new content.
 Status write_file_atomic(Env& env, const std::string& path, const std::string& bytes,
                          uint32_t perms = 0600);
+// The temporary write_file_atomic renames (temp_name(path)), written and
+// synced; removed again when that fails. Nothing is renamed.
+Status write_temp_file(Env& env, const std::string& path, const std::string& bytes, uint32_t perms = 0600);
 // Whole file into memory; refuses files larger than max_bytes.
 Result<std::string> read_file(Env& env, const std::string& path, uint64_t max_bytes = 64u << 20);
 

@@ -1,11 +1,13 @@
 // Taking back the files of a failed flush or scavenge, and the directories
-// they leave empty.
+// they leave empty; a set of files replaced as one change that can be
+// taken back (a record's summary files).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "io/fault_env.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "io/undo_files.hpp"
@@ -87,6 +89,50 @@ TEST(RemoveFilesAndEmptiedDirs, AFileThatCannotBeRemovedStopsNothingElse) {
   io::remove_files_and_emptied_dirs(env, top, {top + "/ckpt/r0/a.dat", top + "/ckpt/r1/a.dat"});
   EXPECT_EQ(names_in(top + "/ckpt"), std::vector<std::string>{"r0"});
   EXPECT_EQ(names_in(top + "/ckpt/r0"), std::vector<std::string>{"a.dat"});
+}
+
+std::string content(const std::string& path) {
+  auto bytes = io::read_file(Env::posix(), path);
+  return bytes ? *bytes : "<absent>";
+}
+
+// Files replaced as one change: a.txt held "old", b.txt is new. Once put in
+// place, taking the change back leaves the directory as it was; keeping it
+// leaves the new contents and nothing beside them.
+TEST(StagedFiles, TakenBackAfterItWasInPlaceLeavesEveryFileAsItWas) {
+  TempDir dir;
+  write_raw(dir / "a.txt", "old");
+  for (bool keep : {false, true}) {
+    SCOPED_TRACE(keep ? "kept" : "taken back");
+    io::StagedFiles files(Env::posix());
+    ASSERT_TRUE(files.stage(dir / "a.txt", "new a").ok());
+    ASSERT_TRUE(files.stage(dir / "b.txt", "new b").ok());
+    EXPECT_EQ(content(dir / "a.txt"), "old") << "in place before put_in_place";
+    ASSERT_TRUE(files.put_in_place().ok());
+    EXPECT_EQ(content(dir / "a.txt"), "new a");
+    EXPECT_EQ(content(dir / "b.txt"), "new b");
+    if (keep) files.keep();
+    else files.take_back();
+    EXPECT_EQ(names_in(dir.path()), keep ? (std::vector<std::string>{"a.txt", "b.txt"})
+                                         : (std::vector<std::string>{"a.txt"}));
+    EXPECT_EQ(content(dir / "a.txt"), keep ? "new a" : "old");
+  }
+}
+
+// A full file system while the second file is written: nothing takes its
+// name, and nothing of the change is left (dropped undecided: taken back).
+TEST(StagedFiles, AWriteThatFailsReplacesNothing) {
+  TempDir dir;
+  write_raw(dir / "a.txt", "old");
+  io::FaultEnv full(Env::posix());
+  full.fail_write(2, ENOSPC);
+  {
+    io::StagedFiles files(full);
+    ASSERT_TRUE(files.stage(dir / "a.txt", "new a").ok());
+    EXPECT_EQ(files.stage(dir / "b.txt", "new b").code(), Errc::no_space);
+  }
+  EXPECT_EQ(names_in(dir.path()), std::vector<std::string>{"a.txt"});
+  EXPECT_EQ(content(dir / "a.txt"), "old");
 }
 
 }  // namespace

@@ -6,8 +6,10 @@
  *
  *   c_regions write          checkpoints steps 1 and 2 (SCRPP_Checkpoint),
  *                            then step 3 inside an output phase of its own
- *                            (SCRPP_Write_regions beside a routed file), and
- *                            is killed (SIGKILL) before SCR_Finalize
+ *                            (SCRPP_Write_regions beside a routed file; a
+ *                            second call there, with the regions changed, is
+ *                            refused), and is killed (SIGKILL) before
+ *                            SCR_Finalize
  *   c_regions restore STEP   SCRPP_Restore: the step restored is STEP, and
  *                            every byte of every region is checked
  *   c_regions refuse         inside SCR_Start_restart: a region of another
@@ -119,6 +121,15 @@ static void write_mode(void) {
   if (f) ok = fclose(f) == 0 && ok;
   CHECK(ok);
   CHECK_OK(SCRPP_Write_regions());
+  /* Once per phase: a second call is refused, the regions written first
+   * (step 3, which the restores check) stay, and the phase stays valid. */
+  fill(&s, rank, 4);
+  expect_error_from("SCRPP_Write_regions");
+  CHECK_ERR(SCRPP_Write_regions());
+  char why[SCR_MAX_FILENAME];
+  CHECK_OK(SCRPP_Last_error(why, sizeof why));
+  CHECK(strstr(why, "already called in this output phase") != NULL);
+  fill(&s, rank, 3);
   CHECK_OK(SCR_Complete_output(ok));
   int rc = check_verdict("c_regions");
   fflush(stdout);

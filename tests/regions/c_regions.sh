@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Memory regions in C (tests/regions/c_regions.c): 4 ranks on 2 simulated
 # nodes, XOR. Each job writes steps 1..3 (step 3 shares its dataset with a
-# file of the application's own) and is killed; then:
+# file of the application's own, and a second SCRPP_Write_regions in its
+# phase is refused, the first copy kept) and is killed; then:
 #  a) restart from the cache: wrong regions refused with memory untouched
 #     (inside a restart phase, and by SCRPP_Restore), the checkpoint kept,
 #     then every byte of step 3 restored;
@@ -25,6 +26,7 @@ write_and_crash() {
   run_job "$@" -- 4 "$PROG" write
   expect_crashed
   expect_out "c_regions: ALL"
+  expect_announced_errors
 }
 
 write_and_crash SCR_FLUSH=0

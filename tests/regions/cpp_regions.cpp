@@ -1,7 +1,8 @@
 // cpp_regions: memory regions through the C++ registry (scr/regions.hpp).
 // Every rank protects its step (one int64) and a grid of 100 + 7*rank
 // doubles; tests/regions/lang_regions.sh runs the modes:
-//   write     checkpoints steps 1 and 2, prints "WROTE step.2", aborts
+//   write     checkpoints steps 1 and 2 (a second write of step 2's phase
+//             refused), prints "WROTE step.2", aborts
 //   mismatch  a grid one element longer: restore() throws, nothing touched
 //   restore   restore() gives step.2, every byte checked
 //   rescale   at another size: every writer's grid and step through
@@ -47,11 +48,29 @@ bool run(const std::string& mode, scr::Library& lib) {
   regions.protect(0, std::span(&step, 1));
   regions.protect(1, std::span(grid));
   if (mode == "write") {
-    for (step = 1; step <= 2; ++step) {
-      for (std::size_t i = 0; i < grid.size(); ++i) grid[i] = value(rank, step, i);
-      regions.checkpoint("step." + std::to_string(step));
+    auto fill = [&](std::int64_t s) {
+      step = s;
+      for (std::size_t i = 0; i < grid.size(); ++i) grid[i] = value(rank, s, i);
+    };
+    fill(1);
+    regions.checkpoint("step.1");
+    // Step 2 in a phase of its own, written twice: the second write is
+    // refused (bad_state) and the first copy, which restore checks, stays.
+    fill(2);
+    bool refused = false;
+    {
+      scr::Output out(lib, "step.2", scr::Flags::checkpoint);
+      regions.write(out);
+      fill(3);
+      try {
+        regions.write(out);
+      } catch (const scr::Exception& e) {
+        refused = e.kind() == scr::ErrorKind::bad_state;
+      }
+      fill(2);
+      out.commit();
     }
-    all_say(true, "WROTE step.2");
+    all_say(refused, "WROTE step.2");
     MPI_Barrier(MPI_COMM_WORLD);  // rank 0 has printed before any rank aborts
     MPI_Abort(MPI_COMM_WORLD, 9);  // a crash: no SCR_Finalize
   }

@@ -1,7 +1,8 @@
 """python_regions.py MODE: memory regions through scr.Regions (NumPy arrays
 by name). Every rank protects "step" (one int64) and "grid" (100 + 7*rank
 float64); tests/regions/lang_regions.sh runs the modes:
-  write     checkpoints steps 1 and 2, prints "WROTE step.2", aborts
+  write     checkpoints steps 1 and 2 (a second write() in step 2's phase
+            refused), prints "WROTE step.2", aborts
   mismatch  inside a restart phase, a grid of float32 (same count) and
             then of another shape: read() raises, nothing touched; an
             array that is not contiguous is refused at protect()
@@ -40,11 +41,26 @@ def main(mode):
         regions.protect("step", step)
         if mode == "write":
             regions.protect("grid", grid)
-            for s in (1, 2):
+
+            def fill(s):
                 step[0] = s
                 grid[:] = grid_of(rank, s)
-                regions.checkpoint(f"step.{s}")
-            all_say(True, "WROTE step.2")
+
+            fill(1)
+            regions.checkpoint("step.1")
+            # Step 2 in a phase of its own, written twice: the second write()
+            # is refused and the first copy, which restore checks, stays.
+            fill(2)
+            refused = False
+            with scr.checkpoint("step.2"):
+                regions.write()
+                fill(3)
+                try:
+                    regions.write()
+                except scr.SCRError:
+                    refused = True
+                fill(2)
+            all_say(refused, "WROTE step.2")
             comm.Barrier()  # rank 0 has printed before any rank aborts
             comm.Abort(9)  # a crash: no finalize
         elif mode == "mismatch":

@@ -2,13 +2,16 @@
 // on every rank, and the older checkpoint stays whole: still offered, still
 // rebuilt when a node is lost. A full prefix at a synchronous flush fails the
 // SCR_Complete_output that flushed, not the checkpoint: it stays in cache.
-// A failed flush leaves no directory it made in the prefix. A prefix too
+// A failed flush leaves no directory it made in the prefix, and one whose
+// record fails no summary file nor index entry either. A prefix too
 // full for the restart listing's table does not stop a restart
 // from cache: only the listing calls fail, saying why.
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <filesystem>
 #include <memory>
+#include <set>
 
 #include "io/fault_env.hpp"
 #include "io/files.hpp"
@@ -76,6 +79,67 @@ TEST(RuntimeInProcess, AFailedFlushLeavesNoDirectoryOfARankThatCopiedNothing) {
   EXPECT_FALSE(flushed(job, "ckpt.1"));
   EXPECT_FALSE(io::Env::posix().exists(job.prefix() + "/ckpt.1"))
       << "the failed flush left directories of ckpt.1 in the prefix";
+}
+
+// What the prefix's .scr holds of datasets: the scr.dataset.<id> directories.
+std::set<std::string> dataset_dirs(const SimJob& job) {
+  std::set<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(job.prefix() + "/.scr"))
+    if (e.path().filename().string().starts_with("scr.dataset.")) out.insert(e.path().filename());
+  return out;
+}
+
+// The prefix fills up while rank 0 records the flush of ckpt.2 (SCR 3.1's
+// rank2file map, after summary.scrpp was written), sync or async: the
+// record takes itself back with the copies, leaving neither summary files
+// nor an index entry for ckpt.2. ckpt.1 stays current, and the next run's
+// SCR_Finalize flushes the cached ckpt.2.
+void fail_the_record_of_the_second_flush(bool async) {
+  SimJob job;
+  job.set("SCR_FLUSH", "1");
+  if (async) job.set("SCR_FLUSH_ASYNC", "1");
+  job.checkpoint("ckpt.1");
+  ASSERT_EQ(dataset_dirs(job), std::set<std::string>{"scr.dataset.1"});
+  job.run([&](mpi::Comm& world, Runtime& rt) {
+    if (world.rank() == 0) inject_faults(rt).fail_write(1, ENOSPC, "rank2file");
+    Status st = write_checkpoint(rt, world.rank(), "ckpt.2");
+    if (!async) EXPECT_EQ(st.code(), Errc::no_space) << st.to_string();
+    (void)rt.finalize();
+  });
+  EXPECT_EQ(dataset_dirs(job), std::set<std::string>{"scr.dataset.1"});
+  EXPECT_FALSE(io::Env::posix().exists(job.prefix() + "/ckpt.2"));
+  EXPECT_FALSE(load_index(job).find_name("ckpt.2")) << "ckpt.2 is still in the index";
+  EXPECT_TRUE(flushed(job, "ckpt.1"));
+  EXPECT_EQ(load_index(job).current(), "ckpt.1");
+  job.restart_from("ckpt.2");
+  EXPECT_TRUE(flushed(job, "ckpt.2"));
+}
+
+TEST(RuntimeInProcess, AFlushWhoseRecordFailsLeavesNoSummaryNorEntry) {
+  fail_the_record_of_the_second_flush(false);
+}
+
+TEST(RuntimeInProcess, AnAsyncFlushWhoseRecordFailsLeavesNoSummaryNorEntry) {
+  fail_the_record_of_the_second_flush(true);
+}
+
+// With cache bypass the files are the application's, written in place: a
+// record that fails keeps them, but neither its summary files nor its entry.
+TEST(RuntimeInProcess, ABypassRecordThatFailsKeepsTheFilesNotTheSummaryNorTheEntry) {
+  SimJob job;
+  job.set("SCR_CACHE_BYPASS", "1");
+  job.run([&](mpi::Comm& world, Runtime& rt) {
+    ASSERT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.1").ok());
+    if (world.rank() == 0) inject_faults(rt).fail_write(1, ENOSPC, "summary.scr");
+    EXPECT_EQ(write_checkpoint(rt, world.rank(), "ckpt.2").code(), Errc::no_space);
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+  EXPECT_EQ(dataset_dirs(job), std::set<std::string>{"scr.dataset.1"});
+  for (int r = 0; r < SimJob::kRanks; ++r)
+    EXPECT_TRUE(io::Env::posix().exists(job.prefix() + "/" + file_name("ckpt.2", r))) << r;
+  EXPECT_FALSE(load_index(job).find_name("ckpt.2")) << "ckpt.2 is still in the index";
+  EXPECT_EQ(load_index(job).current(), "ckpt.1");
+  job.restart_from("ckpt.1");
 }
 
 TEST(RuntimeInProcess, AFullPrefixFailsTheListingNotTheRestartFromCache) {

@@ -67,24 +67,17 @@ class FlushProtocol : public ::testing::Test {
     return lists;
   }
 
-  // The end of the flush through `through`, as one saved index edit.
-  Status end(io::Env& through, int id, const std::map<int, kv::Tree>& lists) {
-    return rt::edit_prefix_index(through, prefix, [&](rt::PrefixIndex& idx) -> Status {
-      return rt::record_flushed(through, prefix, idx, checkpoint_desc(id), 1, lists, 9, {}).status();
-    });
+  // The end of the flush through `through`.
+  Status end(io::Env& through, int id, const std::map<int, kv::Tree>& lists, rt::MarkPolicy policy = {}) {
+    return rt::record_flushed(through, prefix, desc(id), 1, lists, 9, policy).status();
   }
 
   // The whole protocol for one dataset, each index edit saved.
   bool flush(int id, rt::MarkPolicy policy = {}) {
     auto lists = begin(id);
-    bool current = false;
-    Status st = rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& idx) -> Status {
-      SCR_ASSIGN_OR_RETURN(current, rt::record_flushed(env, prefix, idx, desc(id), 1,
-                                                        lists, 9, policy));
-      return Status::Ok();
-    });
-    EXPECT_TRUE(st.ok()) << st.to_string();
-    return current;
+    auto current = rt::record_flushed(env, prefix, desc(id), 1, lists, 9, policy);
+    EXPECT_TRUE(current.ok()) << current.status().to_string();
+    return current.ok() && *current;
   }
 
   rt::PrefixIndex index() {
@@ -122,7 +115,7 @@ TEST_F(FlushProtocol, FailedDatasetNeverBecomesCurrent) {
   auto idx = index();
   rt::mark_flush_begun(idx, checkpoint_desc(2));
   rt::mark_flush_failed(idx, 2);
-  EXPECT_FALSE(rt::mark_flushed(env, prefix, idx, checkpoint_desc(2), 9, {}));
+  EXPECT_FALSE(rt::mark_flushed(idx, checkpoint_desc(2), 9, {}));
   EXPECT_EQ(idx.current(), "step.1");
   EXPECT_FALSE(idx.loadable(2));
 }
@@ -222,10 +215,11 @@ TEST_F(FlushProtocol, ANameListsOneDatasetOnceTheNewerIsRecorded) {
   };
   auto record = [&](int id, const std::string& name) {
     auto lists = copy_files(id);
-    ASSERT_TRUE(rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& idx) -> Status {
+    ASSERT_TRUE(rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& idx) {
                   rt::mark_flush_begun(idx, named(id, name));
-                  return rt::record_flushed(env, prefix, idx, named(id, name), 1, lists, 9, {}).status();
+                  return Status::Ok();
                 }).ok());
+    ASSERT_TRUE(rt::record_flushed(env, prefix, named(id, name), 1, lists, 9, {}).ok());
   };
   record(1, "output_5");
   record(2, "output_10");
@@ -301,6 +295,119 @@ TEST_F(FlushProtocol, SummaryThatCannotBeWrittenLeavesDatasetNotLoadable) {
   EXPECT_FALSE(end(faulty, 2, lists).ok());
   EXPECT_FALSE(index().loadable(2));
   EXPECT_EQ(index().current(), "step.1");
+}
+
+// Every file in dataset `id`'s .scr directory, with its bytes.
+std::map<std::string, std::string> metadata_of(const std::string& prefix, int id) {
+  std::map<std::string, std::string> out;
+  std::string dir = rt::prefix_dataset_dir(prefix, id);
+  if (!std::filesystem::exists(dir)) return out;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    std::ifstream in(e.path(), std::ios::binary);
+    out[e.path().filename().string()] = std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  return out;
+}
+
+// A record that fails part way (the prefix full at SCR 3.1's map, after
+// summary.scrpp was written; or at the index, after every summary file was)
+// takes itself back: none of the summary files it wrote stays, nor the
+// dataset's .scr directory, and the entry goes where the index can still
+// be written. The checkpoint before stays loadable and current.
+TEST_F(FlushProtocol, ARecordThatFailsTakesBackItsSummaryFilesAndItsEntry) {
+  flush(1);
+  for (const char* full_at : {"rank2file", "index.scr"}) {
+    SCOPED_TRACE(full_at);
+    auto lists = begin(2);
+    io::FaultEnv faulty(env);
+    faulty.fail_write(1, ENOSPC, full_at);
+    Status st = end(faulty, 2, lists);
+    EXPECT_EQ(st.code(), Errc::no_space) << st.to_string();
+    EXPECT_EQ(metadata_of(prefix, 2), (std::map<std::string, std::string>{}));
+    EXPECT_FALSE(std::filesystem::exists(rt::prefix_dataset_dir(prefix, 2)));
+    auto idx = index();
+    EXPECT_FALSE(idx.loadable(2));
+    // The entry goes unless the index itself is what cannot be written.
+    EXPECT_EQ(idx.has(2), std::string(full_at) == "index.scr");
+    EXPECT_TRUE(idx.loadable(1));
+    EXPECT_EQ(idx.current(), "step.1");
+    EXPECT_TRUE(std::filesystem::exists(prefix + "/step.1/rank_0.dat"));
+    EXPECT_FALSE(metadata_of(prefix, 1).empty());
+  }
+}
+
+// SCR_PREFIX_SIZE deletes old checkpoints only once the new one is
+// recorded: a record that fails costs no older checkpoint its files.
+TEST_F(FlushProtocol, TheWindowDeletesNothingForARecordThatFails) {
+  rt::MarkPolicy window;
+  window.prefix_size = 1;
+  flush(1, window);
+  auto lists = begin(2);
+  io::FaultEnv faulty(env);
+  faulty.fail_write(1, ENOSPC, "index.scr");
+  EXPECT_FALSE(end(faulty, 2, lists, window).ok());
+  EXPECT_TRUE(index().loadable(1));
+  EXPECT_TRUE(std::filesystem::exists(prefix + "/step.1/rank_0.dat"));
+  EXPECT_TRUE(std::filesystem::exists(rt::summary_path(prefix, 1)));
+  // Recorded, it does.
+  EXPECT_TRUE(flush(2, window));
+  EXPECT_FALSE(index().has(1));
+  EXPECT_FALSE(std::filesystem::exists(prefix + "/step.1/rank_0.dat"));
+}
+
+// A dataset the index records is flushed again (its cached copy was never
+// marked flushed), this time with another file list, and the record fails
+// before or after its summary files took their names: the earlier record
+// stays loadable and current throughout, its summary files byte for byte.
+TEST_F(FlushProtocol, AFailedRecordOfADatasetRecordedBeforeLeavesTheEarlierRecordIntact) {
+  flush(2);
+  const auto earlier = metadata_of(prefix, 2);
+  ASSERT_EQ(earlier.count("summary.scrpp"), 1u);
+  ASSERT_EQ(earlier.count("rank2file"), 1u);
+  for (const char* full_at : {"rank2file", "index.scr"}) {
+    SCOPED_TRACE(full_at);
+    auto lists = begin(2);
+    EXPECT_TRUE(index().loadable(2)) << "flushing it again made the recorded dataset not loadable";
+    kv::Tree& rank = lists[0];
+    rt::set_summary_files(rank, {{"step.2/rank_0.dat", 9, 1234u, false, std::nullopt},
+                                 {"step.2/more.dat", 3, 99u, false, std::nullopt}});
+    io::FaultEnv faulty(env);
+    faulty.fail_write(1, EIO, full_at);
+    EXPECT_FALSE(end(faulty, 2, lists).ok());
+    EXPECT_EQ(metadata_of(prefix, 2), earlier);
+    EXPECT_TRUE(index().loadable(2));
+    EXPECT_EQ(index().current(), "step.2");
+  }
+}
+
+// An index whose rename landed but whose directory could not be synced:
+// the record reached the index after all, so its summary files stay.
+class SyncAfterIndexFails : public io::EnvWrapper {
+ public:
+  using EnvWrapper::EnvWrapper;
+  Status rename(const std::string& from, const std::string& to) override {
+    SCR_TRY(EnvWrapper::rename(from, to));
+    if (to.ends_with("/index.scr")) index_renamed_ = true;
+    return Status::Ok();
+  }
+  Status sync_dir(const std::string& path) override {
+    if (index_renamed_) return Error(Errc::io_error, "sync of " + path + " failed");
+    return EnvWrapper::sync_dir(path);
+  }
+
+ private:
+  bool index_renamed_ = false;
+};
+
+TEST_F(FlushProtocol, ARecordWhoseLastStepFailsAfterItLandedKeepsItsSummary) {
+  flush(1);
+  auto lists = begin(2);
+  SyncAfterIndexFails faulty(env);
+  EXPECT_FALSE(end(faulty, 2, lists).ok());
+  EXPECT_TRUE(index().loadable(2));
+  auto meta = metadata_of(prefix, 2);
+  EXPECT_EQ(meta.count("summary.scrpp") + meta.count("summary.scr") + meta.count("rank2file"), 3u);
+  for (const auto& [name, bytes] : meta) EXPECT_EQ(name.find(".old."), std::string::npos) << name;
 }
 
 TEST_F(FlushProtocol, SecondEditorIsRefusedWhileTheLockIsHeld) {

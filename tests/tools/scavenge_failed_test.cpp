@@ -3,9 +3,10 @@
 // prefix from the copies of the others, in process through an Env that
 // fails a step after the copies: the rebuild itself (the prefix fills up
 // while rank 3's files are written), or the index's record once the rebuild
-// is done. The dataset is not saved, and the prefix is left as the scavenge
-// found it but for the index's bookkeeping: neither the copies nor what
-// the rebuild wrote stay behind to hold the space the next flush needs.
+// is done, or at the summary files. The dataset is not saved, and the prefix
+// is left as the scavenge found it but for the index's bookkeeping: neither
+// the copies nor what the rebuild or the record wrote stay behind to hold
+// the space the next flush needs.
 #include <gtest/gtest.h>
 
 #include <cerrno>
@@ -31,25 +32,20 @@ std::set<std::string> tree_of(const std::string& dir) {
   return paths;
 }
 
-// The record's bookkeeping of dataset `id`, which stays to say it was begun
-// and not saved: the index and its lock, and the summary (summary.scr,
-// summary.scrpp, the rank2file maps) a record writes before the index.
-bool bookkeeping(const std::string& prefix, int id, const std::string& path) {
-  std::string dataset_dir = rt::prefix_dataset_dir(prefix, id);
-  if (path == rt::prefix_scr_dir(prefix) || path == rt::prefix_index_path(prefix) ||
-      path == rt::prefix_lock_path(prefix) || path == dataset_dir)
-    return true;
-  std::string name = io::path::basename(path);
-  return io::path::dirname(path) == dataset_dir &&
-         (name == "summary.scr" || name == "summary.scrpp" || name.starts_with("rank2file"));
+// The index's bookkeeping: the index and its lock. A record that fails
+// takes its summary files (summary.scr, summary.scrpp, the rank2file maps)
+// back with the dataset's .scr directory (runtime/prefix/flush_protocol.hpp).
+bool bookkeeping(const std::string& prefix, const std::string& path) {
+  return path == rt::prefix_scr_dir(prefix) || path == rt::prefix_index_path(prefix) ||
+         path == rt::prefix_lock_path(prefix);
 }
 
-// What the scavenge of dataset `id` added to the prefix, which held
-// `before`, but for its bookkeeping.
-std::vector<std::string> added(const std::string& prefix, int id, const std::set<std::string>& before) {
+// What the scavenge added to the prefix, which held `before`, but for the
+// index's bookkeeping.
+std::vector<std::string> added(const std::string& prefix, const std::set<std::string>& before) {
   std::vector<std::string> out;
   for (const auto& path : tree_of(prefix))
-    if (!before.count(path) && !bookkeeping(prefix, id, path)) out.push_back(path);
+    if (!before.count(path) && !bookkeeping(prefix, path)) out.push_back(path);
   return out;
 }
 
@@ -98,19 +94,39 @@ TEST(ScavengeFailed, ARecordThatFailsTakesBackTheRebuiltFiles) {
   auto report = scene.scavenge_in_process(env);
   ASSERT_TRUE(env.refused_after_rebuild());
   ASSERT_NO_FATAL_FAILURE(expect_not_saved(report, Errc::io_error));
-  EXPECT_EQ(added(scene.prefix, report->datasets.front().id, before), std::vector<std::string>{});
+  EXPECT_EQ(added(scene.prefix, before), std::vector<std::string>{});
 }
 
-TEST(ScavengeFailed, ARebuildThatStopsPartWayLeavesNothingBehind) {
-  Scene scene;
+// Scavenges "one" (rank 3 lost) with the prefix full from the first write
+// to a path containing `full_at` on: not saved, for want of space, and
+// nothing added to the prefix but the index's bookkeeping.
+Result<tools::scavenge::Report> scavenge_full_at(Scene& scene, const std::string& full_at) {
   one_cached_rank_3_lost(scene);
   io::FaultEnv env(io::Env::posix());
-  env.fail_write(1, ENOSPC, "/ckpt/r3/");
+  env.fail_write(1, ENOSPC, full_at);
   std::set<std::string> before = tree_of(scene.prefix);
   auto report = scene.scavenge_in_process(env);
-  // Only the rebuild writes there: rank 3's cache is gone.
-  ASSERT_NO_FATAL_FAILURE(expect_not_saved(report, Errc::no_space));
-  EXPECT_EQ(added(scene.prefix, report->datasets.front().id, before), std::vector<std::string>{});
+  expect_not_saved(report, Errc::no_space);
+  EXPECT_EQ(added(scene.prefix, before), std::vector<std::string>{});
+  return report;
+}
+
+// At SCR 3.1's rank2file map, once summary.scrpp is written: the record
+// takes its summary files back, and the index keeps no entry of the
+// dataset (a later scavenge or job records it afresh).
+TEST(ScavengeFailed, ARecordThatFailsLeavesNoSummaryFileNorEntry) {
+  Scene scene;
+  auto report = scavenge_full_at(scene, "rank2file");
+  ASSERT_TRUE(report.ok() && report->datasets.size() == 1u);
+  auto idx = rt::PrefixIndex::load(io::Env::posix(), scene.prefix);
+  ASSERT_TRUE(idx.ok()) << idx.status().to_string();
+  EXPECT_FALSE(idx->has(report->datasets.front().id));
+}
+
+// Only the rebuild writes there: rank 3's cache is gone.
+TEST(ScavengeFailed, ARebuildThatStopsPartWayLeavesNothingBehind) {
+  Scene scene;
+  (void)scavenge_full_at(scene, "/ckpt/r3/");
 }
 
 }  // namespace

@@ -111,7 +111,7 @@ int add_dataset(const Request& req) {
   for (const auto& p : check.redundancy_problems)
     req.cli.note(p + " (the dataset loads, but lost files could not be rebuilt from it)");
 
-  adopt_entry(req, *idx, summary);
+  adopt_entry(*idx, summary);
   std::string verified = std::to_string(check.files) + " files, " + str::format_bytes(check.bytes) +
                          (check.crcs == check.files ? ", sizes and CRC32C verified"
                           : check.crcs == 0         ? ", sizes verified (no CRC32C recorded)"

@@ -177,7 +177,7 @@ int index_if_missing(const Request& req, rt::PrefixIndex& idx, int id, const Sum
     return req.cli.fail(exit_code::refused, "not adding dataset " + std::to_string(id) +
                                                 " to the index: its name '" + summary.info.name +
                                                 "' is dataset " + std::to_string(*other) + "'s");
-  adopt_entry(req, idx, summary);
+  adopt_entry(idx, summary);
   return save_and_say(req, idx,
                       "Added " + summary.info.name + " (dataset " + std::to_string(id) +
                           ") to the index as complete and flushed.");

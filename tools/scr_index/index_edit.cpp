@@ -23,14 +23,13 @@ int save_and_say(const Request& req, const rt::PrefixIndex& idx, const std::stri
   return exit_code::ok;
 }
 
-void adopt_entry(const Request& req, rt::PrefixIndex& idx, const Summary& summary) {
+void adopt_entry(rt::PrefixIndex& idx, const Summary& summary) {
   kv::Tree desc = summary.desc;
   if (!desc.has("FILES")) desc.set_uint("FILES", summary.file_count());
   int64_t bytes = desc.int_or("SIZE", static_cast<int64_t>(summary.bytes()));
   rt::MarkPolicy adopt;
   adopt.choose_current = false;
-  adopt.prefix_size = 0;
-  rt::mark_flushed(req.env, req.prefix, idx, desc, bytes, adopt);
+  rt::mark_flushed(idx, desc, bytes, adopt);
 }
 
 std::string forget_entry(rt::PrefixIndex& idx, int id) {

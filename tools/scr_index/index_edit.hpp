@@ -23,7 +23,7 @@ int save_and_say(const Request& req, const rt::PrefixIndex& idx, const std::stri
 // the marking of every flush (rt::mark_flushed). An operator adopting a
 // dataset chose it: CURRENT stays as it is (--current moves it) and no
 // SCR_PREFIX_SIZE window deletes other datasets for it.
-void adopt_entry(const Request& req, rt::PrefixIndex& idx, const Summary& summary);
+void adopt_entry(rt::PrefixIndex& idx, const Summary& summary);
 
 // Remove a dataset's entry (rt::PrefixIndex::forget: CURRENT, if it named
 // it, moves to the newest loadable checkpoint older than it, as in SCR 3.1);

@@ -300,16 +300,13 @@ Status save_dataset(io::Env& env, const Options& o, Caches& caches, const Cached
   std::sort(saved.rebuilt.begin(), saved.rebuilt.end());
 
   SCR_TRY(check_all_there(env, o, ds.id, in_prefix, entries, held, &saved));
-  Status recorded = rt::edit_prefix_index(env, o.prefix, [&](rt::PrefixIndex& idx) -> Status {
-    SCR_ASSIGN_OR_RETURN(saved.current,
-                         rt::record_flushed(env, o.prefix, idx, ds.desc, ds.world_ranks, entries,
-                                            static_cast<int64_t>(saved.bytes), mark_policy(o)));
-    return Status::Ok();
-  });
+  auto recorded = rt::record_flushed(env, o.prefix, ds.desc, ds.world_ranks, entries,
+                                     static_cast<int64_t>(saved.bytes), mark_policy(o));
   if (!recorded.ok()) {
     settle_failed_record(env, o.prefix, ds.id, held, new_copies);
-    return recorded;
+    return recorded.status();
   }
+  saved.current = *recorded;
   new_copies.keep = true;
   // Whole and recorded: only now are older files of its names replaced. What
   // cannot be stays listed, and the next SCR_Init finishes it.

@@ -189,6 +189,8 @@ contains
     ierror = c_checkpoint(trim(name) // c_null_char)
   end subroutine
 
+  ! Inside an open output phase: once per phase (a second call sets IERROR
+  ! and changes nothing).
   subroutine scrpp_write_regions(ierror)
     integer, intent(out) :: ierror
     ierror = c_write_regions()

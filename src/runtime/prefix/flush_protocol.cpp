@@ -1,22 +1,28 @@
 #include "runtime/prefix/flush_protocol.hpp"
 
+#include "common/log.hpp"
 #include "io/files.hpp"
+#include "io/undo_files.hpp"
 #include "runtime/prefix/dataset.hpp"
+#include "runtime/prefix/deferred.hpp"
 #include "runtime/prefix/prefix_window.hpp"
 #include "runtime/prefix/summary.hpp"
 
 namespace scr::rt {
 
-void mark_flush_begun(PrefixIndex& idx, const kv::Tree& desc) {
-  idx.upsert(desc);
-  idx.mark_begun(static_cast<int>(desc.int_or("ID", 0)));
+namespace {
+
+bool same_dataset(const kv::Tree& entry, const kv::Tree& desc) {
+  return entry.value("NAME") == desc.value("NAME") && entry.value("CREATED") == desc.value("CREATED");
 }
 
-Status write_summary(io::Env& env, const std::string& prefix, const kv::Tree& desc, int writers,
-                     std::map<int, kv::Tree> lists) {
-  Summary summary(desc, writers);
-  for (auto& [r, t] : lists) summary.set_rank(r, std::move(t));
-  return summary.write(env, prefix);
+}  // namespace
+
+void mark_flush_begun(PrefixIndex& idx, const kv::Tree& desc) {
+  int id = static_cast<int>(desc.int_or("ID", 0));
+  if (idx.flushed(id) && same_dataset(*idx.find(id), desc)) return;
+  idx.upsert(desc);
+  idx.mark_begun(id);
 }
 
 bool choose_current(PrefixIndex& idx, int id) {
@@ -44,23 +50,73 @@ void drop_older_of_same_name(PrefixIndex& idx, int id, const std::string& name) 
 
 }  // namespace
 
-bool mark_flushed(io::Env& env, const std::string& prefix, PrefixIndex& idx, const kv::Tree& desc,
-                  int64_t bytes, const MarkPolicy& policy) {
+bool mark_flushed(PrefixIndex& idx, const kv::Tree& desc, int64_t bytes, const MarkPolicy& policy) {
   int id = static_cast<int>(desc.int_or("ID", 0));
   idx.upsert(desc).set_int("SIZE", bytes);
   idx.mark_flushed(id);
   drop_older_of_same_name(idx, id, desc.value_or("NAME", ""));
-  bool current = policy.choose_current && choose_current(idx, id);
-  if (policy.prefix_size > 0) apply_prefix_window(env, prefix, policy.prefix_size, idx, id);
-  return current;
+  return policy.choose_current && choose_current(idx, id);
 }
 
-Result<bool> record_flushed(io::Env& env, const std::string& prefix, PrefixIndex& idx,
-                            const kv::Tree& desc, int writers, std::map<int, kv::Tree> lists,
-                            int64_t bytes, const MarkPolicy& policy) {
+namespace {
+
+// A record that did not land, as the comment in the header says. The index
+// as it is now tells whether its last step landed after all.
+void take_back_record(io::Env& env, const std::string& prefix, int id, bool recorded_before,
+                      io::StagedFiles& summary) {
+  if (recorded_before) {
+    summary.take_back();
+    return;
+  }
+  switch (verdict_of_record(env, prefix, id)) {
+    case RecordVerdict::recorded: summary.keep(); return;
+    case RecordVerdict::unknown: summary.leave(); return;  // both versions stay, for whoever reads the index
+    case RecordVerdict::not_recorded: break;
+  }
+  summary.take_back();
+  // When the index cannot be written either, the entry stays as begun:
+  // never loadable, as after a crash.
+  (void)edit_prefix_index(env, prefix, [&](PrefixIndex& idx) {
+    if (!idx.flushed(id)) idx.erase(id);
+    return Status::Ok();
+  });
+  // Made by the flush; what its copies put there is the route's to remove
+  // (the directory goes with them once empty).
+  (void)env.rmdir(prefix_dataset_dir(prefix, id));
+}
+
+}  // namespace
+
+Result<bool> record_flushed(io::Env& env, const std::string& prefix, const kv::Tree& desc, int writers,
+                            std::map<int, kv::Tree> lists, int64_t bytes, const MarkPolicy& policy) {
+  int id = static_cast<int>(desc.int_or("ID", 0));
+  SCR_ASSIGN_OR_RETURN(PrefixIndex idx, PrefixIndex::load(env, prefix));
+  bool recorded_before = idx.flushed(id);
+  Summary summary(desc, writers);
+  for (auto& [r, t] : lists) summary.set_rank(r, std::move(t));
   // The summary must be durable before the index points at it.
-  SCR_TRY(write_summary(env, prefix, desc, writers, std::move(lists)));
-  return mark_flushed(env, prefix, idx, desc, bytes, policy);
+  io::StagedFiles files(env);
+  Status st = summary.stage(prefix, files);
+  if (st.ok()) st = files.put_in_place();
+  bool current = false;
+  if (st.ok()) {
+    current = mark_flushed(idx, desc, bytes, policy);
+    st = idx.save(env);
+  }
+  if (!st.ok()) {
+    take_back_record(env, prefix, id, recorded_before, files);
+    return st;
+  }
+  files.keep();
+  // Only now: a record that does not land must cost no older checkpoint.
+  if (policy.prefix_size > 0) {
+    size_t listed = idx.ids().size();
+    apply_prefix_window(env, prefix, policy.prefix_size, idx, id);
+    if (idx.ids().size() != listed)
+      if (Status saved = idx.save(env); !saved.ok())
+        log::warn("SCR_PREFIX_SIZE: the index could not be saved after deleting old checkpoints: " + saved.message());
+  }
+  return current;
 }
 
 void mark_flush_failed(PrefixIndex& idx, int id) {

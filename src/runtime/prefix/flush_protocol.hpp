@@ -7,13 +7,26 @@
 // The protocol: plan -> copy -> verify -> mark -> window.
 //   begin:  mark_flush_begun   the entry, without COMPLETE and FLUSHED, is
 //                              saved before any file is copied;
-//   end:    record_flushed     summary.scr written and synced, then (in the
-//                              same index edit) COMPLETE and FLUSHED, then
-//                              the CURRENT rule, then the prefix window;
+//   end:    record_flushed     the summary files written and synced, then
+//                              COMPLETE and FLUSHED, then the CURRENT rule,
+//                              the index saved; then the prefix window;
 //   failed: mark_flush_failed  (the data is known bad: FAILED, never loaded)
 //           or forget_dataset  (nothing worth keeping: files and entry gone).
 // A crash before the index edit is saved leaves the dataset not loadable and
 // the previous CURRENT in force; the index is replaced atomically.
+//
+// A record that fails (no space or an I/O error for a summary file or the
+// index) takes itself back: the summary files it wrote go, a file of the
+// same name that was there before is back as it was, and the entry goes
+// too, as after a salvage that fails: with its files taken back by the
+// route (the copies are the route's to remove) nothing of the dataset is
+// left worth keeping, and the data itself is not known bad, so it is not
+// marked FAILED. SCR 3.1 leaves the entry incomplete (COMPLETE = 0);
+// neither is ever loaded (docs/compat.md). Two cases keep the entry: the
+// record reached the index after all (its last step failed: the route's
+// copies stay, deferred.hpp's verdict_of_record), and a dataset the index
+// had already recorded, flushed again (see mark_flush_begun), which stays
+// recorded with its summary as it was.
 //
 // The CURRENT rule (choose_current): a checkpoint just marked COMPLETE and
 // FLUSHED becomes CURRENT unless CURRENT already names a loadable checkpoint
@@ -40,24 +53,31 @@ struct MarkPolicy {
   int prefix_size = 0;         // SCR_PREFIX_SIZE for the window; 0: no window
 };
 
-// The flush has begun: the entry exists and is not loadable.
+// The flush has begun: the entry exists and is not loadable. A dataset the
+// index already records as flushed (the same name and creation time) keeps
+// its record meanwhile: it is being flushed again because its cached copy
+// was never marked flushed (a job killed between the record and that mark),
+// and its files stay whole while the copies are held back (deferred.hpp).
 void mark_flush_begun(PrefixIndex& idx, const kv::Tree& desc);
 
-// summary.scr of dataset `desc`: DSET, RANKS = writers, RANK/<r> = lists[r]
-// ({FILES, FILELIST, REDFILE}). Durable when this returns.
-Status write_summary(io::Env& env, const std::string& prefix, const kv::Tree& desc, int writers,
-                     std::map<int, kv::Tree> lists);
+// In the loaded index: COMPLETE, FLUSHED, SIZE = bytes, older entries of
+// its name dropped (their files stay), then the CURRENT rule as `policy`
+// says (not the window). Returns whether the dataset is now CURRENT.
+// scr_index adopts a dataset whose summary is in place with it.
+bool mark_flushed(PrefixIndex& idx, const kv::Tree& desc, int64_t bytes, const MarkPolicy& policy);
 
-// The dataset's summary is in place: COMPLETE, FLUSHED, SIZE = bytes, older
-// entries of its name dropped (their files stay), then the CURRENT rule and
-// the window, as `policy` says. Returns whether the dataset is now CURRENT.
-bool mark_flushed(io::Env& env, const std::string& prefix, PrefixIndex& idx, const kv::Tree& desc,
-                  int64_t bytes, const MarkPolicy& policy);
-
-// write_summary, then mark_flushed: the end of every flush.
-Result<bool> record_flushed(io::Env& env, const std::string& prefix, PrefixIndex& idx,
-                            const kv::Tree& desc, int writers, std::map<int, kv::Tree> lists,
-                            int64_t bytes, const MarkPolicy& policy);
+// The end of every flush that writes the summary, in one process holding
+// the prefix lock (rank 0 of a job, or a tool): the summary of dataset
+// `desc` (DSET, RANKS = writers, RANK/<r> = lists[r] = {FILES, FILELIST,
+// REDFILE}: summary.scrpp, then SCR 3.1's rank2file map and summary.scr)
+// staged and put in place, durable; then mark_flushed and the index saved;
+// then the window (SCR_PREFIX_SIZE), the index saved again if it deleted
+// a checkpoint: a record that does not land deletes nothing. Loads and saves the
+// index itself: never call it inside edit_prefix_index. On failure the
+// record is taken back as the comment at the top says. Returns whether the
+// dataset is now CURRENT.
+Result<bool> record_flushed(io::Env& env, const std::string& prefix, const kv::Tree& desc, int writers,
+                            std::map<int, kv::Tree> lists, int64_t bytes, const MarkPolicy& policy);
 
 // The CURRENT rule above, for dataset `id`; returns whether it is CURRENT.
 bool choose_current(PrefixIndex& idx, int id);

@@ -5,6 +5,7 @@
 #include "common/log.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "kvtree/codec.hpp"
 #include "runtime/prefix/prefix_index.hpp"
 #include "runtime/prefix/scr31/dataset_files.hpp"
 
@@ -136,10 +137,18 @@ Result<Summary> Summary::read(io::Env& env, const std::string& prefix, int id) {
   return parse(std::move(ours), shared);
 }
 
-Status Summary::write(io::Env& env, const std::string& prefix) const {
-  SCR_TRY(io::write_tree(env, own_summary_path(prefix, id()), tree_));
+Status Summary::stage(const std::string& prefix, io::StagedFiles& files) const {
+  SCR_TRY(files.stage(own_summary_path(prefix, id()), kv::encode(tree_)));
   // What SCR 3.1 reads to restart from the dataset (docs/formats/scr31.md).
-  return scr31::write_dataset_files(env, prefix, tree_);
+  return scr31::stage_dataset_files(prefix, tree_, files);
+}
+
+Status Summary::write(io::Env& env, const std::string& prefix) const {
+  io::StagedFiles files(env);
+  SCR_TRY(stage(prefix, files));
+  SCR_TRY(files.put_in_place());
+  files.keep();
+  return Status::Ok();
 }
 
 const kv::Tree& Summary::desc() const {

@@ -17,6 +17,7 @@
 
 #include "common/status.hpp"
 #include "io/env.hpp"
+#include "io/undo_files.hpp"
 #include "kvtree/file_list.hpp"
 #include "kvtree/tree.hpp"
 
@@ -57,6 +58,9 @@ class Summary {
   static Result<Summary> read(io::Env& env, const std::string& prefix, int id);
   // Durable when it returns.
   Status write(io::Env& env, const std::string& prefix) const;
+  // SCR++'s summary.scrpp, then SCR 3.1's map and summary.scr, staged in
+  // `files` for the caller to put in place (io::StagedFiles).
+  Status stage(const std::string& prefix, io::StagedFiles& files) const;
 
   const kv::Tree& desc() const;
   int id() const;

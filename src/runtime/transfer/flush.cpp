@@ -103,11 +103,7 @@ Status end_flush(const Job& job, CacheCatalog& cache, EventLog& events, const Fl
   int64_t bytes = mpi::sum(job.world, my_bytes);
   // Gather every process's file list at rank 0 for the summary.
   auto lists = mpi::gather_trees(job.world, *mine, 0);
-  Status recorded = edit_index(job, [&](PrefixIndex& idx) {
-    return record_flushed(job.fs(), job.settings.prefix, idx, flush.desc, job.ranks(), std::move(lists),
-                          bytes, job_mark_policy(job.settings))
-        .status();
-  });
+  Status recorded = record_flush(job, flush.desc, job.ranks(), std::move(lists), bytes);
   if (!recorded.ok()) {
     if (settle_unrecorded(job, flush.id, deferred)) remove_placed(job, flush, placed);
     return recorded;
@@ -132,6 +128,16 @@ MarkPolicy job_mark_policy(const Settings& s) {
   MarkPolicy policy;
   policy.prefix_size = s.prefix_size;
   return policy;
+}
+
+Status record_flush(const Job& job, const kv::Tree& desc, int writers, std::map<int, kv::Tree> lists,
+                    int64_t bytes) {
+  Status st;
+  if (job.rank() == 0)
+    st = record_flushed(job.fs(), job.settings.prefix, desc, writers, std::move(lists), bytes,
+                        job_mark_policy(job.settings))
+             .status();
+  return mpi::agree(job.world, st);
 }
 
 Status flush_dataset(const Job& job, CacheCatalog& cache, EventLog& events, int id) {

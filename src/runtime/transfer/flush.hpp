@@ -65,6 +65,11 @@ void sweep_killed_flushes(const Job& job);
 // How this job marks a flushed dataset: the CURRENT rule, and its
 // SCR_PREFIX_SIZE window.
 MarkPolicy job_mark_policy(const Settings& s);
+// Collective: rank 0 records dataset `desc` (record_flushed, with `lists`,
+// the writers' summary entries it gathered, and this job's policy); every
+// process gets the outcome. A record that fails has taken itself back.
+Status record_flush(const Job& job, const kv::Tree& desc, int writers, std::map<int, kv::Tree> lists,
+                    int64_t bytes);
 
 // Collective, synchronous: all three steps.
 Status flush_dataset(const Job& job, CacheCatalog& cache, EventLog& events, int id);

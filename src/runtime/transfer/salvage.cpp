@@ -230,26 +230,26 @@ Result<kv::Tree> rebuild_lost(const Job& job, int id, const kv::Tree& copied, in
 // written and the dataset marked loadable.
 Status record(const Job& job, const kv::Tree& desc, int writers, const kv::Tree& copied, kv::Tree rebuilt_mine) {
   auto got = mpi::gather_trees(job.world, rebuilt_mine, 0);
-  return edit_index(job, [&](PrefixIndex& idx) {
-    std::map<int, kv::Tree> lists;
-    int64_t bytes = 0;
+  std::map<int, kv::Tree> lists;
+  int64_t bytes = 0;
+  Status whole;
+  if (job.rank() == 0) {
     auto take = [&](const kv::Tree& entries) {
       for (const auto& [rank, entry] : entries.children())
         if (auto r = str::parse_int(rank)) lists[static_cast<int>(*r)] = *entry;
     };
     if (const kv::Tree* old = copied.get("OLD")) take(*old);
     for (const auto& [r, t] : got) take(t);
-    for (int r = 0; r < writers; ++r) {
+    for (int r = 0; r < writers && whole.ok(); ++r) {
       auto it = lists.find(r);
       if (it == lists.end() || !it->second.get("REDFILE"))
-        return Error(Errc::unrecoverable, "the files of old rank " + std::to_string(r) + " are missing");
-      if (auto files = summary_files(it->second))
+        whole = Error(Errc::unrecoverable, "the files of old rank " + std::to_string(r) + " are missing");
+      else if (auto files = summary_files(it->second))
         for (const auto& f : *files) bytes += static_cast<int64_t>(f.size);
     }
-    return record_flushed(job.fs(), job.settings.prefix, idx, desc, writers, std::move(lists), bytes,
-                          job_mark_policy(job.settings))
-        .status();
-  });
+  }
+  SCR_TRY(mpi::agree(job.world, whole));
+  return record_flush(job, desc, writers, std::move(lists), bytes);
 }
 
 // Local: remove the application files this process copied to the prefix
@@ -334,8 +334,10 @@ Status salvage_resized_cache(const Job& job, const CacheCatalog& cache, EventLog
                 " processes cannot be made whole: " + st.message() + "; trying an older one");
     // Leave no trace of it in the prefix: it is not loadable (its copied
     // files went above; this removes its .scr directory and index entry).
+    // Unless the index records it: flushed before and flushed again, its
+    // files and summary are the earlier flush's, whole (record_flushed).
     SCR_TRY(edit_index(job, [&](PrefixIndex& idx) {
-      forget_dataset(job.fs(), job.settings.prefix, idx, id);
+      if (!idx.flushed(id)) forget_dataset(job.fs(), job.settings.prefix, idx, id);
       return Status::Ok();
     }));
     // A full or failing prefix says nothing about the checkpoint: the cache

@@ -118,7 +118,8 @@ class Regions:
         _check(_c.SCRPP_Checkpoint(_name(name, "dataset name") if name else _ffi.NULL), "SCRPP_Checkpoint")
 
     def write(self):
-        """Inside an open output phase (scr.checkpoint()/scr.output()): add the regions to it."""
+        """Inside an open output phase (scr.checkpoint()/scr.output()): add the regions to it.
+        Once per phase: a second call raises SCRError and changes nothing."""
         _check(_c.SCRPP_Write_regions(), "SCRPP_Write_regions")
 
     def restore(self):

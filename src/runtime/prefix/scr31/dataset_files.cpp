@@ -9,6 +9,7 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "kvtree/file_list.hpp"
+#include "kvtree/veloc_file.hpp"
 #include "runtime/prefix/prefix_index.hpp"
 #include "runtime/prefix/scr31/shared_format.hpp"
 
@@ -85,7 +86,7 @@ Status walk(io::Env& env, const std::string& root, const std::string& path, std:
 
 }  // namespace
 
-Status write_dataset_files(io::Env& env, const std::string& prefix, const kv::Tree& ours) {
+Status stage_dataset_files(const std::string& prefix, const kv::Tree& ours, io::StagedFiles& out) {
   const kv::Tree* desc = ours.get("DSET");
   if (!desc) return Error(Errc::invalid_argument, "summary without a descriptor");
   int id = static_cast<int>(desc->int_or("ID", 0));
@@ -111,12 +112,12 @@ Status write_dataset_files(io::Env& env, const std::string& prefix, const kv::Tr
       }
     }
     std::string suffix = ".0." + std::to_string(first);
-    SCR_TRY(io::write_veloc_tree(env, root + suffix, part));
+    SCR_TRY(out.stage(root + suffix, kv::veloc::encode(part)));
     kv::Tree& ptr = top.child("RANK", std::to_string(first));
     ptr.set("FILE", suffix);
     ptr.set_int("OFFSET", 0);
   }
-  SCR_TRY(io::write_veloc_tree(env, root, top));
+  SCR_TRY(out.stage(root, kv::veloc::encode(top)));
   kv::Tree summary;
   summary.set_int("VERSION", kSummaryVersion);
   summary.set_int("COMPLETE", 1);
@@ -125,7 +126,15 @@ Status write_dataset_files(io::Env& env, const std::string& prefix, const kv::Tr
   d.set_uint("SIZE", bytes);
   d.set_int("COMPLETE", 1);
   summary.put("DSET", descriptor_to_shared(d));
-  return io::write_veloc_tree(env, io::path::join(prefix_dataset_dir(prefix, id), "summary.scr"), summary);
+  return out.stage(io::path::join(prefix_dataset_dir(prefix, id), "summary.scr"), kv::veloc::encode(summary));
+}
+
+Status write_dataset_files(io::Env& env, const std::string& prefix, const kv::Tree& ours) {
+  io::StagedFiles files(env);
+  SCR_TRY(stage_dataset_files(prefix, ours, files));
+  SCR_TRY(files.put_in_place());
+  files.keep();
+  return Status::Ok();
 }
 
 Result<kv::Tree> read_dataset_files(io::Env& env, const std::string& prefix, int id, const kv::Tree& theirs) {

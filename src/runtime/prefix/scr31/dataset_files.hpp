@@ -16,6 +16,7 @@
 
 #include "common/status.hpp"
 #include "io/env.hpp"
+#include "io/undo_files.hpp"
 #include "kvtree/tree.hpp"
 
 namespace scr::rt::scr31 {
@@ -26,8 +27,11 @@ inline constexpr int kRanksPerPart = 8192;
 
 // Write summary.scr and the rank2file map of SCR++'s summary tree `ours`
 // (runtime/prefix/summary.hpp: DSET, RANKS, RANK/<r>/FILELIST): every rank's files,
-// shared ones under each rank that wrote them.
+// shared ones under each rank that wrote them. stage_dataset_files only
+// stages them (the parts, the map's root, then summary.scr), for the
+// caller to put in place with its own files.
 Status write_dataset_files(io::Env& env, const std::string& prefix, const kv::Tree& ours);
+Status stage_dataset_files(const std::string& prefix, const kv::Tree& ours, io::StagedFiles& out);
 
 // The SCR++ summary tree of dataset `id` from SCR 3.1's summary.scr (already
 // read, as `theirs`) and its rank2file map. Each file's size is taken from
