@@ -28,24 +28,9 @@ namespace fs = std::filesystem;
 
 constexpr size_t kStack = 1 << 20;
 
-// A directory with the settings of both tests; removed at the end.
-struct Scene {
-  Scene() {
-    char tmpl[] = "/dev/shm/scr_salvage_left.XXXXXX";
-    EXPECT_NE(::mkdtemp(tmpl), nullptr);
-    root = tmpl;
-    prefix = root + "/prefix", cache = root + "/cache", cntl = root + "/cntl";
-    EXPECT_TRUE(io::make_dirs(io::Env::posix(), prefix, 0700).ok());
-    settings = rt::testing::sim_settings(root);
-    settings["SCR_SET_SIZE"] = "4";
-  }
-  ~Scene() { (void)io::remove_tree(io::Env::posix(), root); }
-  void lose(const std::string& node) const {
-    (void)io::remove_tree(io::Env::posix(), cache + "/" + node);
-    (void)io::remove_tree(io::Env::posix(), cntl + "/" + node);
-  }
-  std::string root, prefix, cache, cntl;
-  std::map<std::string, std::string> settings;
+// XOR sets of 4 unless a test says otherwise.
+struct Scene : rt::testing::SimDir {
+  Scene() : SimDir("scr_salvage_left") { settings["SCR_SET_SIZE"] = "4"; }
 };
 
 // 4 ranks write ckpt/r<r>/a.dat and b.dat to the cache only.

@@ -71,6 +71,21 @@ class SimJob {
 // (root/prefix, root/cache, root/cntl).
 std::map<std::string, std::string> sim_settings(const std::string& root);
 
+// A private directory in /dev/shm (its name begins with `name`) for jobs of
+// in-process ranks that a test starts itself: the prefix (made), the caches
+// and control directories below it, and the settings of such jobs
+// (sim_settings). Removed with everything in it at the end.
+struct SimDir {
+  explicit SimDir(const std::string& name);
+  ~SimDir();
+  SimDir(const SimDir&) = delete;  // one owner removes the directories
+  SimDir& operator=(const SimDir&) = delete;
+  // Losing simulated node `node` deletes its cache and control directories.
+  void lose(const std::string& node) const;
+  std::string root, prefix, cache, cntl;
+  std::map<std::string, std::string> settings;
+};
+
 // The configuration a process loads whose environment holds exactly
 // `settings`, working in `cwd`.
 Config config_from(const std::map<std::string, std::string>& settings, const std::string& cwd);
