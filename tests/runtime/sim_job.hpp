@@ -132,6 +132,24 @@ void leave_killed_copy(const std::string& prefix, int id, int rank, const std::s
 void expect_offered(const std::map<std::string, std::string>& settings, const std::string& cwd, int ranks,
                     const std::string& name);
 
+// An Env that tells, when directory `made` is made through it, whether
+// `done` existed then: that one step of a run came after another (a rebuild
+// had put one set in place before the next).
+class SeenAtMkdir : public io::EnvWrapper {
+ public:
+  SeenAtMkdir(io::Env& target, std::string made, std::string done)
+      : EnvWrapper(target), made_(std::move(made)), done_(std::move(done)) {}
+  Status mkdir(const std::string& path, uint32_t perms) override {
+    if (path == made_) seen_ = target().exists(done_);
+    return EnvWrapper::mkdir(path, perms);
+  }
+  bool seen() const { return seen_; }
+
+ private:
+  std::string made_, done_;
+  bool seen_ = false;
+};
+
 // The job's prefix index as the last job left it.
 PrefixIndex load_index(const SimJob& job);
 // Checkpoint `name` is in the prefix, complete and loadable.
