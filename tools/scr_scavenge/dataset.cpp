@@ -131,13 +131,12 @@ struct HeldBack {
 
 // The copies this scavenge wrote under new names (a name an older file
 // held went to a temporary instead, HeldBack), and the files its rebuild of
-// lost ranks wrote under new names, removed with the directories they leave
-// empty unless the dataset is recorded: left behind, a failed scavenge's
-// files (a full prefix) would hold the space the next flush needs. A name a
-// copy reports outside the prefix is never touched. The dataset's
-// directories that were not there before go too when empty (a rank's copy
-// that finished no file still made them). (A rebuild that stops part way
-// takes back its own files; these are for a later step failing.)
+// lost ranks wrote under new names, removed with the directories made for
+// the dataset when they are empty, unless the dataset is recorded: left
+// behind, a failed scavenge's files (a full prefix) would hold the space
+// the next flush needs. A name a copy reports outside the prefix is never
+// touched, nor a directory that was there before. (A rebuild that stops
+// part way takes back its own files; these are for a later step failing.)
 struct PlacedCopies {
   io::Env& env;
   std::string prefix;
@@ -145,22 +144,18 @@ struct PlacedCopies {
   std::vector<std::string> new_dirs;
   bool keep = false;
   ~PlacedCopies() {
-    if (keep) return;
-    // also_dirs_of takes paths: a name inside each new directory.
-    std::vector<std::string> inside;
-    for (const auto& dir : new_dirs) inside.push_back(io::path::join(dir, "-"));
-    io::remove_files_and_emptied_dirs(env, prefix, paths, inside);
+    if (!keep) io::remove_files_and_made_dirs(env, prefix, paths, new_dirs);
   }
   // Before anything is copied: the directories of the dataset's files and
-  // of its redundancy files that do not exist yet.
+  // of its redundancy files, and those above them, that do not exist yet
+  // (a rank's copy that finished no file still made them).
   void note_new_dirs(int id, const offline::Survey& survey) {
     std::set<std::string> dirs{rt::prefix_dataset_dir(prefix, id)};
     for (int r = 0; r < survey.world_ranks; ++r)
       if (auto files = survey.files(r))
         for (const auto& f : *files)
           if (io::path::is_normal(f.name)) dirs.insert(io::path::dirname(io::path::join(prefix, f.name)));
-    for (const auto& dir : dirs)
-      if (io::path::is_within(prefix, dir) && !env.exists(dir)) new_dirs.push_back(dir);
+    new_dirs = io::missing_dirs(env, prefix, {dirs.begin(), dirs.end()});
   }
   void add(const std::string& path, const HeldBack& held) {
     if (io::path::is_within(prefix, path) && held.where(path) == path) paths.push_back(path);
