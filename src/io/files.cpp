@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <set>
 #include <span>
@@ -236,29 +237,42 @@ void remove_empty_dirs(Env& env, const std::string& dir) {
 
 void remove_emptied_dirs(Env& env, const std::string& top, const std::vector<std::string>& removed_files) {
   const std::string base = path::normalize(top);
-  // Every directory between the top and a removed file, shallowest first
-  // (a parent's path is a prefix of its children's, so it sorts before them).
+  // Every directory between the top and a removed file, each once.
   std::set<std::string> dirs;
   for (const auto& f : removed_files)
     for (std::string d = path::dirname(path::normalize(f)); d != base && path::is_within(base, d); d = path::dirname(d))
       if (!dirs.insert(d).second) break;  // its parents are in already
-  // Each a real directory, checked from the top down: an rmdir must not reach
-  // through a symlink planted on the way, so nothing below one is touched.
-  std::vector<std::string> real;
-  std::set<std::string> refused;  // symlinks (or non-directories) met
-  auto below_refused = [&](const std::string& d) {
-    for (std::string a = path::dirname(d); a != base && path::is_within(base, a); a = path::dirname(a))
-      if (refused.count(a)) return true;
-    return false;
+  remove_dirs_if_empty(env, top, {dirs.begin(), dirs.end()});
+}
+
+void remove_dirs_if_empty(Env& env, const std::string& top, const std::vector<std::string>& dirs) {
+  const std::string base = path::normalize(top);
+  // Shallowest first (a parent's path is a prefix of its children's, so it
+  // sorts before them).
+  std::set<std::string> wanted;
+  for (const auto& d : dirs)
+    if (std::string n = path::normalize(d); n != base && path::is_within(base, n)) wanted.insert(n);
+  // Each a real directory, and so every one between the top and it, checked
+  // from the top down (each looked at once), before anything is removed.
+  std::map<std::string, bool> real;
+  auto real_all_the_way = [&](const std::string& dir) {
+    std::vector<std::string> chain;
+    for (std::string d = dir; d != base; d = path::dirname(d)) chain.push_back(d);
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      auto [at, fresh] = real.try_emplace(*it, false);
+      if (fresh) {
+        auto info = env.stat(*it);
+        at->second = info && info->is_dir();
+      }
+      if (!at->second) return false;
+    }
+    return true;
   };
-  for (const auto& d : dirs) {
-    if (below_refused(d)) continue;
-    auto info = env.stat(d);
-    if (info && info->is_dir()) real.push_back(d);
-    else refused.insert(d);
-  }
+  std::vector<std::string> removable;
+  for (const auto& d : wanted)
+    if (real_all_the_way(d)) removable.push_back(d);
   // Deepest first; one that is not empty fails harmlessly, and so do its parents.
-  for (auto it = real.rbegin(); it != real.rend(); ++it) (void)env.rmdir(*it);
+  for (auto it = removable.rbegin(); it != removable.rend(); ++it) (void)env.rmdir(*it);
 }
 
 Status remove_file(Env& env, const std::string& p) {

@@ -70,6 +70,11 @@ void remove_empty_dirs(Env& env, const std::string& dir);
 // `top` (kept) and each of them that are now empty, deepest first, each
 // directory tried once however many of the files it held.
 void remove_emptied_dirs(Env& env, const std::string& top, const std::vector<std::string>& removed_files);
+// Removes each of `dirs` (below `top`, which is kept) that is empty, deepest
+// first, and no other directory. One that is not a real directory, or lies
+// below something between `top` and it that is not, is left alone: an rmdir
+// must not reach through a symlink planted on the way.
+void remove_dirs_if_empty(Env& env, const std::string& top, const std::vector<std::string>& dirs);
 // Delete a file if present; missing is not an error.
 Status remove_file(Env& env, const std::string& path);
 

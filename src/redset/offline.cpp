@@ -245,14 +245,11 @@ uint64_t Survey::rebuild_bytes() const {
 std::vector<std::string> rebuild_paths(const Survey& survey, const Target& target) {
   std::vector<std::string> paths;
   for (const SetState& st : survey.sets)
-    for (int e : st.loss.lost) {
-      // Where detail::open_lost puts them.
-      paths.push_back(io::path::join(target.redundancy_dir, st.shape.file_name(e)));
-      auto entry = st.entries.find(e);
-      if (entry == st.entries.end()) continue;
-      if (auto files = files_from_tree(entry->second); files.ok())
-        for (const auto& f : *files) paths.push_back(io::path::join(target.data_dir, f.name));
-    }
+    for (int e : st.loss.lost)
+      if (auto place = detail::lost_place(st, e, target); place.ok()) {
+        auto more = place->paths();
+        paths.insert(paths.end(), more.begin(), more.end());
+      }
   return paths;
 }
 

@@ -111,10 +111,9 @@ Result<std::vector<RebuiltRank>> rebuild(io::Env& env, const Survey& survey, con
 
 // Every path in `target` that rebuild() may write for the survey's lost
 // members (their application files and redundancy files), whether or not
-// it gets that far: what a caller takes back when the rebuilt dataset is
-// not kept after all, rebuild() having stopped part way or not. A member
-// whose file list was lost with every copy of it names only its
-// redundancy file (rebuild() writes nothing for it).
+// it gets that far: what a caller notes before the rebuild to take back
+// what it wrote should it stop part way. A member whose file list was lost
+// with every copy of it is not named: rebuild() writes nothing for it.
 std::vector<std::string> rebuild_paths(const Survey& survey, const Target& target);
 
 }  // namespace scr::redset::offline

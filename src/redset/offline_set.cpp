@@ -14,18 +14,35 @@ std::map<int, kv::Tree> header_entries(const SetState& set, int member) {
   return out;
 }
 
-Result<std::unique_ptr<LostFiles>> open_lost(io::Env& env, const SetState& set, int member,
-                                             const Target& target, const kv::Tree& header) {
-  auto lost = std::make_unique<LostFiles>();
-  lost->member = member;
-  lost->world_rank = set.shape.members[static_cast<size_t>(member)];
-  lost->redundancy_path = io::path::join(target.redundancy_dir, set.shape.file_name(member));
+std::vector<std::string> LostPlace::paths() const {
+  std::vector<std::string> out;
+  for (const auto& f : files) out.push_back(io::path::join(data_dir, f.name));
+  out.push_back(redundancy_file);
+  return out;
+}
+
+Result<LostPlace> lost_place(const SetState& set, int member, const Target& target) {
+  LostPlace place;
+  place.world_rank = set.shape.members[static_cast<size_t>(member)];
+  place.redundancy_file = io::path::join(target.redundancy_dir, set.shape.file_name(member));
+  place.data_dir = target.data_dir;
   auto entry = set.entries.find(member);
   if (entry == set.entries.end())
-    return Error(Errc::unrecoverable, "the metadata of rank " + std::to_string(lost->world_rank) +
+    return Error(Errc::unrecoverable, "the metadata of rank " + std::to_string(place.world_rank) +
                                           " was lost with every copy of it");
-  SCR_ASSIGN_OR_RETURN(auto files, files_from_tree(entry->second));
-  SCR_ASSIGN_OR_RETURN(auto data, PendingFiles::create(env, target.data_dir, std::move(files), lost->redundancy_path));
+  SCR_ASSIGN_OR_RETURN(place.files, files_from_tree(entry->second));
+  return place;
+}
+
+Result<std::unique_ptr<LostFiles>> open_lost(io::Env& env, const SetState& set, int member,
+                                             const Target& target, const kv::Tree& header) {
+  SCR_ASSIGN_OR_RETURN(LostPlace place, lost_place(set, member, target));
+  auto lost = std::make_unique<LostFiles>();
+  lost->member = member;
+  lost->world_rank = place.world_rank;
+  lost->redundancy_path = place.redundancy_file;
+  SCR_ASSIGN_OR_RETURN(auto data, PendingFiles::create(env, place.data_dir, std::move(place.files),
+                                                       lost->redundancy_path));
   lost->data.emplace(std::move(data));
   SCR_ASSIGN_OR_RETURN(auto red, PendingRedundancy::create(env, lost->redundancy_path, header));
   lost->redundancy.emplace(std::move(red));

@@ -18,6 +18,22 @@ namespace scr::redset::offline::detail {
 // width() left neighbours, by set rank.
 std::map<int, kv::Tree> header_entries(const SetState& set, int member);
 
+// Where rebuild() writes lost member `member` (a set rank) of `set` in
+// `target`: its redundancy file under the set's name for it in
+// target.redundancy_dir, its application files at their names below
+// target.data_dir, as the DESC entry kept for it lists them
+// (Errc::unrecoverable when that was lost with every copy: nothing can be
+// written for it). open_lost writes there and rebuild_paths names it.
+struct LostPlace {
+  int world_rank = 0;
+  std::string redundancy_file;
+  std::string data_dir;
+  std::vector<FileEntry> files;
+  // Every file: the application files, then the redundancy file.
+  std::vector<std::string> paths() const;
+};
+Result<LostPlace> lost_place(const SetState& set, int member, const Target& target);
+
 // A lost member's new data files and redundancy file, not yet in place.
 struct LostFiles {
   int member = 0;
@@ -27,8 +43,8 @@ struct LostFiles {
   std::optional<PendingRedundancy> redundancy;
 };
 
-// Opens both under their temporary names in `target`; `header` is the
-// member's new redundancy header.
+// Opens both under their temporary names at their lost_place in `target`;
+// `header` is the member's new redundancy header.
 Result<std::unique_ptr<LostFiles>> open_lost(io::Env& env, const SetState& set, int member,
                                              const Target& target, const kv::Tree& header);
 

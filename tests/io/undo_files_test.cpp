@@ -1,7 +1,9 @@
-// Taking back the files of a failed flush or scavenge, and the directories
-// they leave empty; a set of files replaced as one change that can be
-// taken back (a record's summary files).
+// Taking back the files of a failed flush, scavenge or rebuild in the
+// prefix, and the directories they leave empty or that were made for them;
+// a set of files replaced as one change that can be taken back (a record's
+// summary files).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <string>
@@ -133,6 +135,40 @@ TEST(StagedFiles, AWriteThatFailsReplacesNothing) {
   }
   EXPECT_EQ(names_in(dir.path()), std::vector<std::string>{"a.txt"});
   EXPECT_EQ(content(dir / "a.txt"), "old");
+
+// Work that may make directories notes those missing first; taking it back
+// removes them when empty, and only them: a directory that was there
+// before stays, also when the removed files leave it empty.
+TEST(RemoveFilesAndMadeDirs, RemovesOnlyTheDirectoriesThatWereMissing) {
+  TempDir dir;
+  std::string top = dir / "prefix";
+  ASSERT_TRUE(io::make_dirs(Env::posix(), top + "/ckpt/r0").ok());  // there before, empty
+  std::vector<std::string> made =
+      io::missing_dirs(Env::posix(), top, {top + "/ckpt/r0", top + "/ckpt/r1", top + "/new/r2/deep", top});
+  EXPECT_EQ(made, (std::vector<std::string>{top + "/ckpt/r1", top + "/new", top + "/new/r2", top + "/new/r2/deep"}));
+  for (const char* d : {"/ckpt/r1", "/new/r2/deep"}) ASSERT_TRUE(io::make_dirs(Env::posix(), top + d).ok());
+  write_raw(top + "/ckpt/r0/a.dat", "a");
+  write_raw(top + "/ckpt/r1/a.dat", "a");
+  write_raw(top + "/new/r2/theirs.dat", "t");  // someone else's, put there meanwhile
+  io::remove_files_and_made_dirs(Env::posix(), top, {top + "/ckpt/r0/a.dat", top + "/ckpt/r1/a.dat"}, made);
+  EXPECT_EQ(names_in(top + "/ckpt"), std::vector<std::string>{"r0"});
+  EXPECT_EQ(names_in(top + "/ckpt/r0"), std::vector<std::string>{});
+  EXPECT_EQ(names_in(top + "/new/r2"), std::vector<std::string>{"theirs.dat"});
+}
+
+// A directory made by the work that was replaced by a symbolic link since:
+// nothing is removed through it.
+TEST(RemoveFilesAndMadeDirs, NeverReachesThroughASymlink) {
+  TempDir dir;
+  std::string top = dir / "prefix", elsewhere = dir / "elsewhere";
+  ASSERT_TRUE(io::make_dirs(Env::posix(), top).ok());
+  ASSERT_TRUE(io::make_dirs(Env::posix(), elsewhere + "/r0").ok());
+  std::vector<std::string> made = io::missing_dirs(Env::posix(), top, {top + "/ckpt/r0"});
+  ASSERT_EQ(made, (std::vector<std::string>{top + "/ckpt", top + "/ckpt/r0"}));
+  ASSERT_EQ(::symlink(elsewhere.c_str(), (top + "/ckpt").c_str()), 0);
+  io::remove_files_and_made_dirs(Env::posix(), top, {}, made);
+  EXPECT_EQ(names_in(elsewhere), std::vector<std::string>{"r0"});
+  EXPECT_EQ(names_in(top), std::vector<std::string>{"ckpt"});
 }
 
 }  // namespace

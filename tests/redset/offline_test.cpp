@@ -8,6 +8,7 @@
 // against every combination.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <filesystem>
 #include <fstream>
@@ -111,7 +112,21 @@ std::string check_loss(const std::string& dir, const std::vector<MemberFiles>& m
     if (std::count(lost.begin(), lost.end(), m.world_rank)) lose(dir, m);
   DirImage after_loss = redset::test::take_image(dir);
   offline::Survey survey = offline::survey(env, places_of(dir, members));
-  auto rebuilt = offline::rebuild(env, survey, {dir, dir + "/" + redset::kRedundancyDir}, {4096, {}, {}});
+  offline::Target target{dir, dir + "/" + redset::kRedundancyDir};
+  if (expect_rebuild) {
+    // Named beforehand, what a caller takes back should the rebuild stop:
+    // exactly the lost files, where the rebuild puts them.
+    std::vector<std::string> named = offline::rebuild_paths(survey, target), gone;
+    for (const auto& m : members)
+      if (std::count(lost.begin(), lost.end(), m.world_rank)) {
+        for (const auto& f : m.files) gone.push_back(dir + "/" + f);
+        gone.push_back(dir + "/" + m.redundancy);
+      }
+    std::sort(named.begin(), named.end());
+    std::sort(gone.begin(), gone.end());
+    if (named != gone) return "rebuild_paths names other files than the lost ones";
+  }
+  auto rebuilt = offline::rebuild(env, survey, target, {4096, {}, {}});
   if (!expect_rebuild) {
     if (rebuilt.status().code() != Errc::unrecoverable)
       return "expected a refusal, got: " + rebuilt.status().to_string();

@@ -5,7 +5,8 @@
 // cache, so its copy fails after a.dat. A job of 2 ranks on n0 and n1 then
 // salvages at SCR_Init: the checkpoint cannot be made whole, and neither the
 // copies (old rank 0's, old rank 1's a.dat) nor the directories they made
-// may stay behind. The same when the salvage fails after its rebuild.
+// may stay behind. The same when the salvage fails after its rebuild, and
+// when its rebuild stops part way.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -13,6 +14,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 
 #include "io/fault_env.hpp"
@@ -28,24 +30,9 @@ namespace fs = std::filesystem;
 
 constexpr size_t kStack = 1 << 20;
 
-// A directory with the settings of both tests; removed at the end.
-struct Scene {
-  Scene() {
-    char tmpl[] = "/dev/shm/scr_salvage_left.XXXXXX";
-    EXPECT_NE(::mkdtemp(tmpl), nullptr);
-    root = tmpl;
-    prefix = root + "/prefix", cache = root + "/cache", cntl = root + "/cntl";
-    EXPECT_TRUE(io::make_dirs(io::Env::posix(), prefix, 0700).ok());
-    settings = rt::testing::sim_settings(root);
-    settings["SCR_SET_SIZE"] = "4";
-  }
-  ~Scene() { (void)io::remove_tree(io::Env::posix(), root); }
-  void lose(const std::string& node) const {
-    (void)io::remove_tree(io::Env::posix(), cache + "/" + node);
-    (void)io::remove_tree(io::Env::posix(), cntl + "/" + node);
-  }
-  std::string root, prefix, cache, cntl;
-  std::map<std::string, std::string> settings;
+// XOR sets of 4 unless a test says otherwise.
+struct Scene : rt::testing::SimDir {
+  Scene() : SimDir("scr_salvage_left") { settings["SCR_SET_SIZE"] = "4"; }
 };
 
 // 4 ranks write ckpt/r<r>/a.dat and b.dat to the cache only.
@@ -114,6 +101,52 @@ TEST(SalvageInProcess, RebuiltFilesGoWhenALaterStepFails) {
   for (const auto& e : fs::recursive_directory_iterator(scene.cache))
     cached += e.path().filename() == "a.dat" ? 1 : 0;
   EXPECT_EQ(cached, 3) << "the cache, the only copy, is kept";
+}
+
+// Every path below `dir` but those in .scr, which keeps the salvage's
+// bookkeeping (the index, the job's lock and id, the event log).
+std::set<std::string> outside_scr(const std::string& dir) {
+  std::set<std::string> paths;
+  for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it) {
+    if (it->path().filename() == ".scr") {
+      it.disable_recursion_pending();
+      continue;
+    }
+    paths.insert(it->path().string());
+  }
+  return paths;
+}
+
+// Ranks 0, 1 on n0 and 2, 3 on n1, in XOR sets of 2, one member per node:
+// {0, 2} and {1, 3}. With n1 lost, a job of one process on n0 copies ranks
+// 0 and 1 and rebuilds both sets, {0, 2} first; the prefix fills up while
+// rank 3's files are written, after rank 2's were put in place. The rebuild
+// takes back what it wrote, rank 2's files and the directories it made
+// included, and the salvage its copies: the prefix is as before, the
+// directory and file that were there before intact.
+TEST(SalvageInProcess, ARebuildThatStopsPartWayLeavesThePrefixAsItWas) {
+  Scene scene;
+  scene.settings["SCR_SIM_NODES"] = "n0,n1";
+  scene.settings["SCR_SET_SIZE"] = "2";
+  write_ckpt(scene);
+  scene.lose("n1");
+  ASSERT_TRUE(io::make_dirs(io::Env::posix(), scene.prefix + "/ckpt").ok());
+  ASSERT_TRUE(io::write_file_atomic(io::Env::posix(), scene.prefix + "/ckpt/notes.txt", "mine").ok());
+  std::set<std::string> before = outside_scr(scene.prefix);
+  scene.settings["SCR_SIM_NODES"] = "n0";
+  bool set_done_first = false;
+  mpi::InProcess(1, kStack).run([&](mpi::Comm& world) {
+    io::FaultEnv full(io::Env::posix());
+    full.fail_write(1, ENOSPC, "/ckpt/r3/");
+    rt::testing::SeenAtMkdir env(full, scene.prefix + "/ckpt/r3", scene.prefix + "/ckpt/r2/a.dat");
+    auto rt = rt::Runtime::init(rt::testing::config_from(scene.settings, scene.prefix), world, &env);
+    EXPECT_EQ(rt.status().code(), Errc::no_space) << rt.status().to_string();
+    set_done_first = env.seen();
+  });
+  ASSERT_TRUE(set_done_first) << "rank 2's set was not in place when rank 3's failed";
+  EXPECT_EQ(outside_scr(scene.prefix), before);
+  auto notes = io::read_file(io::Env::posix(), scene.prefix + "/ckpt/notes.txt");
+  EXPECT_TRUE(notes.ok() && *notes == "mine");
 }
 
 // 4 ranks write checkpoint `name` (rt::testing::write_same_names); `flush`:

@@ -81,6 +81,22 @@ std::map<std::string, std::string> sim_settings(const std::string& root) {
 
 SimJob::~SimJob() { (void)io::remove_tree(io::Env::posix(), root_); }
 
+SimDir::SimDir(const std::string& name) {
+  std::string tmpl = "/dev/shm/" + name + ".XXXXXX";
+  if (char* p = ::mkdtemp(tmpl.data())) root = p;
+  else ADD_FAILURE() << "mkdtemp failed";
+  prefix = root + "/prefix", cache = root + "/cache", cntl = root + "/cntl";
+  EXPECT_TRUE(io::make_dirs(io::Env::posix(), prefix, 0700).ok());
+  settings = sim_settings(root);
+}
+
+SimDir::~SimDir() { (void)io::remove_tree(io::Env::posix(), root); }
+
+void SimDir::lose(const std::string& node) const {
+  (void)io::remove_tree(io::Env::posix(), cache + "/" + node);
+  (void)io::remove_tree(io::Env::posix(), cntl + "/" + node);
+}
+
 Config SimJob::config() const { return config_from(settings, prefix_); }
 
 Config config_from(const std::map<std::string, std::string>& settings, const std::string& cwd) {

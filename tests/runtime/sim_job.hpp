@@ -71,6 +71,21 @@ class SimJob {
 // (root/prefix, root/cache, root/cntl).
 std::map<std::string, std::string> sim_settings(const std::string& root);
 
+// A private directory in /dev/shm (its name begins with `name`) for jobs of
+// in-process ranks that a test starts itself: the prefix (made), the caches
+// and control directories below it, and the settings of such jobs
+// (sim_settings). Removed with everything in it at the end.
+struct SimDir {
+  explicit SimDir(const std::string& name);
+  ~SimDir();
+  SimDir(const SimDir&) = delete;  // one owner removes the directories
+  SimDir& operator=(const SimDir&) = delete;
+  // Losing simulated node `node` deletes its cache and control directories.
+  void lose(const std::string& node) const;
+  std::string root, prefix, cache, cntl;
+  std::map<std::string, std::string> settings;
+};
+
 // The configuration a process loads whose environment holds exactly
 // `settings`, working in `cwd`.
 Config config_from(const std::map<std::string, std::string>& settings, const std::string& cwd);
@@ -116,6 +131,24 @@ void leave_killed_copy(const std::string& prefix, int id, int rank, const std::s
 // A job of `ranks` in-process ranks whose SCR_Init offers checkpoint `name`.
 void expect_offered(const std::map<std::string, std::string>& settings, const std::string& cwd, int ranks,
                     const std::string& name);
+
+// An Env that tells, when directory `made` is made through it, whether
+// `done` existed then: that one step of a run came after another (a rebuild
+// had put one set in place before the next).
+class SeenAtMkdir : public io::EnvWrapper {
+ public:
+  SeenAtMkdir(io::Env& target, std::string made, std::string done)
+      : EnvWrapper(target), made_(std::move(made)), done_(std::move(done)) {}
+  Status mkdir(const std::string& path, uint32_t perms) override {
+    if (path == made_) seen_ = target().exists(done_);
+    return EnvWrapper::mkdir(path, perms);
+  }
+  bool seen() const { return seen_; }
+
+ private:
+  std::string made_, done_;
+  bool seen_ = false;
+};
 
 // The job's prefix index as the last job left it.
 PrefixIndex load_index(const SimJob& job);

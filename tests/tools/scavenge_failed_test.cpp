@@ -3,10 +3,11 @@
 // prefix from the copies of the others, in process through an Env that
 // fails a step after the copies: the rebuild itself (the prefix fills up
 // while rank 3's files are written), or the index's record once the rebuild
-// is done, or at the summary files. The dataset is not saved, and the prefix
-// is left as the scavenge found it but for the index's bookkeeping: neither
-// the copies nor what the rebuild or the record wrote stay behind to hold
-// the space the next flush needs.
+// is done, or at the summary files; or, with two sets to rebuild, the
+// second one's rebuild. The dataset is not saved, and the prefix is left as
+// the scavenge found it but for the index's bookkeeping: neither the copies
+// nor what the rebuild or the record wrote stay behind to hold the space
+// the next flush needs.
 #include <gtest/gtest.h>
 
 #include <cerrno>
@@ -127,6 +128,26 @@ TEST(ScavengeFailed, ARecordThatFailsLeavesNoSummaryFileNorEntry) {
 TEST(ScavengeFailed, ARebuildThatStopsPartWayLeavesNothingBehind) {
   Scene scene;
   (void)scavenge_full_at(scene, "/ckpt/r3/");
+}
+
+// Two sets to rebuild, {0, 2} and {1, 3} (XOR sets of 2 over 2 nodes, n1
+// lost with ranks 2 and 3): the prefix fills up while rank 3's files are
+// written, after rank 2's set was put in place. The rebuild takes that set
+// back itself, the scavenge its copies.
+TEST(ScavengeFailed, ARebuildThatStopsAfterASetLeavesNothingBehind) {
+  Scene scene;
+  scene.settings["SCR_SIM_NODES"] = "n0,n1";
+  scene.settings["SCR_SET_SIZE"] = "2";
+  scene.write("one", 'o', false);
+  scene.lose("n1");
+  io::FaultEnv full(io::Env::posix());
+  full.fail_write(1, ENOSPC, "/ckpt/r3/");
+  rt::testing::SeenAtMkdir env(full, scene.prefix + "/ckpt/r3", scene.prefix + "/ckpt/r2/a.dat");
+  std::set<std::string> before = tree_of(scene.prefix);
+  auto report = scene.scavenge_in_process(env);
+  ASSERT_TRUE(env.seen()) << "rank 2's set was not in place when rank 3's failed";
+  ASSERT_NO_FATAL_FAILURE(expect_not_saved(report, Errc::no_space));
+  EXPECT_EQ(added(scene.prefix, report->datasets.front().id, before), std::vector<std::string>{});
 }
 
 }  // namespace

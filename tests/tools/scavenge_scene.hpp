@@ -18,23 +18,8 @@
 
 namespace scr::tools::testing {
 
-struct Scene {
-  Scene() {
-    char tmpl[] = "/dev/shm/scr_scavenge_scene.XXXXXX";
-    EXPECT_NE(::mkdtemp(tmpl), nullptr);
-    root = tmpl;
-    prefix = root + "/prefix";
-    EXPECT_TRUE(io::make_dirs(io::Env::posix(), prefix, 0700).ok());
-    settings = rt::testing::sim_settings(root);
-    settings["SCR_SET_SIZE"] = "4";
-  }
-  ~Scene() { (void)io::remove_tree(io::Env::posix(), root); }
-  Scene(const Scene&) = delete;  // one owner removes the directories
-  Scene& operator=(const Scene&) = delete;
-  void lose(const std::string& node) const {
-    (void)io::remove_tree(io::Env::posix(), root + "/cache/" + node);
-    (void)io::remove_tree(io::Env::posix(), root + "/cntl/" + node);
-  }
+struct Scene : rt::testing::SimDir {
+  Scene() : SimDir("scr_scavenge_scene") { settings["SCR_SET_SIZE"] = "4"; }
   // 4 ranks write checkpoint `name`, every byte `fill`; `flush`: to the prefix too.
   void write(const std::string& name, char fill, bool flush) {
     settings["SCR_FLUSH"] = flush ? "1" : "0";
@@ -68,8 +53,6 @@ struct Scene {
     return tools::scavenge::run_scavenge(env, o);
   }
   void expect_files(char fill) const { rt::testing::expect_same_names(prefix, fill); }
-  std::string root, prefix;
-  std::map<std::string, std::string> settings;
 };
 
 }  // namespace scr::tools::testing

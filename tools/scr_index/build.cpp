@@ -1,9 +1,10 @@
 // scr_index --build ID|NAME: check a flushed dataset's files against its
 // summary and rebuild, in the prefix and without MPI, the files that are
 // missing or damaged from the redundancy files the flush copied into
-// .scr/scr.dataset.<id>/ (redset/offline.hpp, the same code scr_scavenge
-// uses). Nothing is written unless every loss can be rebuilt, and a rebuilt
-// file appears only once it has the summary's size and CRC32C. As with SCR,
+// .scr/scr.dataset.<id>/ (rt::rebuild_in_prefix, the same code scr_scavenge
+// and the job's salvage use). Nothing is written unless every loss can be
+// rebuilt, a rebuilt file appears only once it has the summary's size and
+// CRC32C, and a rebuild that stops part way takes back what it wrote. As with SCR,
 // a dataset that ends up complete and is missing from the index is then
 // added to it (complete and flushed); an indexed entry is left as it is.
 #include <cstdio>
@@ -11,9 +12,9 @@
 #include <set>
 
 #include "common/strings.hpp"
-#include "io/files.hpp"
 #include "io/path.hpp"
 #include "redset/offline.hpp"
+#include "runtime/prefix/prefix_rebuild.hpp"
 #include "runtime/prefix/summary.hpp"
 #include "tools/common/prefix_dir.hpp"
 #include "tools/common/progress.hpp"
@@ -107,19 +108,17 @@ std::string hex32(uint32_t v) {
   return buf;
 }
 
-// A rebuilt file must have the size and CRC32C the summary recorded.
-offline::Options verifying_options(const Request& req, const Summary& summary, Progress& progress) {
-  offline::Options o;
+// A rebuilt file must have the CRC32C the summary recorded (its size is
+// the header's, which must equal the summary's: check_file_lists).
+rt::PrefixRebuildOptions verifying_options(const Summary& summary, Progress& progress) {
+  rt::PrefixRebuildOptions o;
   o.progress = [&progress](uint64_t n) { progress.add(n); };
-  o.verify = [&req, &summary](int rank, const redset::FileEntry& f, const std::string& written) {
-    for (const SummaryFile& want : summary.per_rank[static_cast<size_t>(rank)].files) {
-      if (want.name != f.name || !want.crc) continue;
-      SCR_ASSIGN_OR_RETURN(uint32_t crc, io::file_crc32c(req.env, written));
-      if (crc != *want.crc)
+  o.check = [&summary](int rank, const redset::FileEntry& f, uint32_t crc) -> Status {
+    for (const SummaryFile& want : summary.per_rank[static_cast<size_t>(rank)].files)
+      if (want.name == f.name && want.crc && crc != *want.crc)
         return Error(Errc::corrupt, "rebuilt " + f.name + " fails its CRC32C check (" + hex32(crc) +
                                         ", the summary says " + hex32(*want.crc) +
                                         "): the redundancy data is damaged");
-    }
     return Status::Ok();
   };
   return o;
@@ -132,13 +131,14 @@ size_t crc_count(const Summary& summary) {
   return n;
 }
 
-void say_rebuilt(const std::vector<offline::RebuiltRank>& rebuilt, const std::string& scheme) {
-  for (const auto& r : rebuilt) {
+void say_rebuilt(const std::map<int, kv::Tree>& rebuilt, const std::string& scheme) {
+  for (const auto& [rank, entry] : rebuilt) {
     std::vector<std::string> names;
-    for (const auto& f : r.files) names.push_back(f.name);
-    names.push_back("its redundancy file " + io::path::basename(r.redundancy_file));
-    std::printf("Rebuilt rank %d from %s data:%s\n", r.world_rank, scheme.c_str(),
-                bullet_list(names).c_str());
+    if (auto files = rt::summary_files(entry); files.ok())
+      for (const auto& f : *files) names.push_back(f.name);
+    if (auto red = rt::summary_redundancy(entry); red.ok())
+      for (const auto& r : *red) names.push_back("its redundancy file " + r.name);
+    std::printf("Rebuilt rank %d from %s data:%s\n", rank, scheme.c_str(), bullet_list(names).c_str());
   }
 }
 
@@ -159,11 +159,10 @@ bool is_damage(const Status& st) {
 
 // The other ranks' files were verified before; now the rebuilt ones, in place.
 std::vector<std::string> problems_after(const Request& req, int id, const Summary& summary,
-                                        const std::vector<offline::RebuiltRank>& rebuilt) {
+                                        const std::map<int, kv::Tree>& rebuilt) {
   Summary rebuilt_ranks = summary;
   rebuilt_ranks.per_rank.clear();
-  for (const auto& r : rebuilt)
-    rebuilt_ranks.per_rank.push_back(summary.per_rank[static_cast<size_t>(r.world_rank)]);
+  for (const auto& [rank, entry] : rebuilt) rebuilt_ranks.per_rank.push_back(summary.per_rank[static_cast<size_t>(rank)]);
   FileCheck after = check_dataset_files(req.env, req.prefix, id, rebuilt_ranks);
   std::vector<std::string> left = after.problems;
   left.insert(left.end(), after.redundancy_problems.begin(), after.redundancy_problems.end());
@@ -216,16 +215,16 @@ int build_dataset(const Request& req) {
     return req.cli.fail(exit_code::bad_data, "cannot rebuild " + name + ": " + ready.message() +
                                                  "; nothing was changed");
 
+  // Stopping part way, it takes back what it wrote: the prefix is left as
+  // it was, for --build to be run again once the cause is mended.
   Progress progress("rebuilding " + name, survey.rebuild_bytes());
-  auto rebuilt =
-      offline::rebuild(req.env, survey, {req.prefix, rt::prefix_dataset_dir(req.prefix, *id)},
-                       verifying_options(req, *summary, progress));
+  auto rebuilt = rt::rebuild_in_prefix(req.env, survey, req.prefix, *id, verifying_options(*summary, progress));
   progress.finish();
   if (!rebuilt)
     return req.cli.fail(is_damage(rebuilt.status()) ? exit_code::bad_data : exit_code::failed,
                         "rebuilding " + name + ": " + rebuilt.status().message());
-  say_rebuilt(*rebuilt, redset::scheme_name(survey.sets.front().shape.scheme));
-  if (auto left = problems_after(req, *id, *summary, *rebuilt); !left.empty())
+  say_rebuilt(rebuilt->entries, redset::scheme_name(survey.sets.front().shape.scheme));
+  if (auto left = problems_after(req, *id, *summary, rebuilt->entries); !left.empty())
     return req.cli.fail(exit_code::bad_data,
                         name + " still has problems after the rebuild:" + bullet_list(left));
   std::printf("%s (dataset %d): all %zu files and the redundancy files verified (sizes%s).\n",

@@ -90,16 +90,20 @@ Status copy_intact(Caches& caches, const CachedDataset& ds, const std::vector<in
 }
 
 // Step 4: the lost ranks rebuilt in the prefix, each with its summary entry.
-Status rebuild_lost(io::Env& env, const Options& o, int id, const offline::Survey& survey,
-                    Progress& progress, std::map<int, kv::Tree>* copied, Saved* saved) {
-  SCR_ASSIGN_OR_RETURN(auto rebuilt,
-                       rt::rebuild_in_prefix(env, survey, o.prefix, id, io::kDefaultPieceSize,
-                                             [&progress](uint64_t n) { progress.add(n); }));
-  for (auto& [rank, entry] : rebuilt) {
+// A rebuild that stops part way takes back what it wrote itself; the files
+// it wrote where none was are returned, for a later step's failure to take
+// back.
+Result<std::vector<std::string>> rebuild_lost(io::Env& env, const Options& o, int id,
+                                              const offline::Survey& survey, Progress& progress,
+                                              std::map<int, kv::Tree>* copied, Saved* saved) {
+  rt::PrefixRebuildOptions options;
+  options.progress = [&progress](uint64_t n) { progress.add(n); };
+  SCR_ASSIGN_OR_RETURN(rt::RebuiltInPrefix rebuilt, rt::rebuild_in_prefix(env, survey, o.prefix, id, options));
+  for (auto& [rank, entry] : rebuilt.entries) {
     (*copied)[rank] = std::move(entry);
     saved->rebuilt.push_back(rank);
   }
-  return Status::Ok();
+  return std::move(rebuilt.new_files);
 }
 
 // Replacements of older files of the same names, held back until the whole
@@ -127,12 +131,12 @@ struct HeldBack {
 
 // The copies this scavenge wrote under new names (a name an older file
 // held went to a temporary instead, HeldBack), and the files its rebuild of
-// lost ranks wrote under new names, removed with the directories they leave
-// empty unless the dataset is recorded: left behind, a failed scavenge's
-// files (a full prefix) would hold the space the next flush needs. A name a
-// copy reports outside the prefix is never touched. The dataset's
-// directories that were not there before go too when empty (a rank's copy
-// that finished no file still made them).
+// lost ranks wrote under new names, removed with the directories made for
+// the dataset when they are empty, unless the dataset is recorded: left
+// behind, a failed scavenge's files (a full prefix) would hold the space
+// the next flush needs. A name a copy reports outside the prefix is never
+// touched, nor a directory that was there before. (A rebuild that stops
+// part way takes back its own files; these are for a later step failing.)
 struct PlacedCopies {
   io::Env& env;
   std::string prefix;
@@ -140,22 +144,18 @@ struct PlacedCopies {
   std::vector<std::string> new_dirs;
   bool keep = false;
   ~PlacedCopies() {
-    if (keep) return;
-    // also_dirs_of takes paths: a name inside each new directory.
-    std::vector<std::string> inside;
-    for (const auto& dir : new_dirs) inside.push_back(io::path::join(dir, "-"));
-    io::remove_files_and_emptied_dirs(env, prefix, paths, inside);
+    if (!keep) io::remove_files_and_made_dirs(env, prefix, paths, new_dirs);
   }
   // Before anything is copied: the directories of the dataset's files and
-  // of its redundancy files that do not exist yet.
+  // of its redundancy files, and those above them, that do not exist yet
+  // (a rank's copy that finished no file still made them).
   void note_new_dirs(int id, const offline::Survey& survey) {
     std::set<std::string> dirs{rt::prefix_dataset_dir(prefix, id)};
     for (int r = 0; r < survey.world_ranks; ++r)
       if (auto files = survey.files(r))
         for (const auto& f : *files)
           if (io::path::is_normal(f.name)) dirs.insert(io::path::dirname(io::path::join(prefix, f.name)));
-    for (const auto& dir : dirs)
-      if (io::path::is_within(prefix, dir) && !env.exists(dir)) new_dirs.push_back(dir);
+    new_dirs = io::missing_dirs(env, prefix, {dirs.begin(), dirs.end()});
   }
   void add(const std::string& path, const HeldBack& held) {
     if (io::path::is_within(prefix, path) && held.where(path) == path) paths.push_back(path);
@@ -172,14 +172,11 @@ struct PlacedCopies {
           if (io::path::basename(name) == name) add(io::path::join(meta_dir, name), held);
     }
   }
-  // Before a rebuild: the paths it may write (rt::paths_rebuilt_in_prefix)
-  // that no file holds yet. Listed now, they are taken back also when the
-  // rebuild stops part way, having put some sets' files in place and made
-  // the directories of others. A name a file holds already stays: an older
-  // dataset's file, or a copy listed above.
-  void add_rebuilt(const std::vector<std::string>& paths, const HeldBack& held) {
-    for (const auto& path : paths)
-      if (auto info = env.stat(path); !info && info.status().code() == Errc::not_found) add(path, held);
+  // The files the rebuild wrote where none was (rt::RebuiltInPrefix): a
+  // name a file held already stays, an older dataset's file or a copy
+  // listed above.
+  void add_rebuilt(const std::vector<std::string>& new_files, const HeldBack& held) {
+    for (const auto& path : new_files) add(path, held);
   }
 };
 
@@ -294,8 +291,8 @@ Status save_dataset(io::Env& env, const Options& o, Caches& caches, const Cached
   offline::Survey in_prefix =
       offline::survey(env, prefix_places(o.prefix, ds.id, entries), suspects);
   SCR_TRY(in_prefix.verdict());
-  new_copies.add_rebuilt(rt::paths_rebuilt_in_prefix(in_prefix, o.prefix, ds.id), held);
-  SCR_TRY(rebuild_lost(env, o, ds.id, in_prefix, progress, &entries, &saved));
+  SCR_ASSIGN_OR_RETURN(auto rebuilt, rebuild_lost(env, o, ds.id, in_prefix, progress, &entries, &saved));
+  new_copies.add_rebuilt(rebuilt, held);
   progress.finish();
   std::sort(saved.rebuilt.begin(), saved.rebuilt.end());
 

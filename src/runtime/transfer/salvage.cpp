@@ -161,7 +161,9 @@ Status judge(const Job& job, const kv::Tree& copied, int writers, std::vector<kv
 }
 
 // Local: this process's sets, surveyed from their members' files alone and
-// rebuilt in the prefix. Returns the summary entries of the ranks rebuilt.
+// rebuilt in the prefix. Returns the summary entries of the ranks rebuilt;
+// a rebuild that stops part way has taken back what it wrote (its sets
+// finished before included), which remove_copies could not name.
 Result<std::map<int, kv::Tree>> rebuild_share(const Job& job, int id, const kv::Tree& share) {
   const kv::Tree* sets = share.get("SET");
   if (!sets) return std::map<int, kv::Tree>{};
@@ -191,7 +193,10 @@ Result<std::map<int, kv::Tree>> rebuild_share(const Job& job, int id, const kv::
       return Error(Errc::corrupt, "the redundancy files of set " + group + " changed during the salvage");
   }
   survey.world_ranks = survey.sets.empty() ? 0 : survey.sets.front().shape.world_ranks;
-  return rebuild_in_prefix(job.fs(), survey, job.settings.prefix, id, job.settings.piece_size);
+  PrefixRebuildOptions options;
+  options.piece_size = job.settings.piece_size;
+  SCR_ASSIGN_OR_RETURN(RebuiltInPrefix rebuilt, rebuild_in_prefix(job.fs(), survey, job.settings.prefix, id, options));
+  return std::move(rebuilt.entries);
 }
 
 // Step 3: the lost old ranks' files, rebuilt in the prefix. Rank 0 judges
