@@ -12,15 +12,6 @@
 
 namespace scr::io {
 
-// Removes `files` (one already missing is no error), then every directory
-// between `top` (kept) and each of them, and each of `also_dirs_of`, that
-// this leaves empty (remove_emptied_dirs). `also_dirs_of` are paths whose
-// directories the caller made without putting a file there (the planned
-// destinations of a copy that stopped). Best effort, never an error: it runs
-// after a failure, which is what the caller reports.
-void remove_files_and_emptied_dirs(Env& env, const std::string& top, const std::vector<std::string>& files,
-                                   const std::vector<std::string>& also_dirs_of = {});
-
 // New content for a few small files (a dataset's summary and file maps) as
 // one change that can be taken back whole, also once every file is in
 // place, until what the files serve (an index that names them) is saved.
@@ -68,7 +59,8 @@ std::vector<std::string> missing_dirs(Env& env, const std::string& top, const st
 // Removes `files` (one already missing is no error), then each of
 // `made_dirs` (missing_dirs before the work) that is empty, deepest first.
 // No other directory: one that was there before stays, even when the
-// removed files leave it empty. Best effort, never an error, as above.
+// removed files leave it empty. Best effort, never an error: it runs after
+// a failure, which is what the caller reports.
 void remove_files_and_made_dirs(Env& env, const std::string& top, const std::vector<std::string>& files,
                                 const std::vector<std::string>& made_dirs);
 

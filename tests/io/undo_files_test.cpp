@@ -1,5 +1,5 @@
 // Taking back the files of a failed flush, scavenge or rebuild in the
-// prefix, and the directories they leave empty or that were made for them;
+// prefix, and the directories made for them, never one that was there before;
 // a set of files replaced as one change that can be taken back (a record's
 // summary files).
 #include <gtest/gtest.h>
@@ -31,41 +31,6 @@ std::vector<std::string> names_in(const std::string& dir) {
   return *r;
 }
 
-TEST(RemoveFilesAndEmptiedDirs, RemovesTheFilesAndWhatTheyLeaveEmptyButNotTheTop) {
-  TempDir dir;
-  std::string top = dir / "prefix";
-  ASSERT_TRUE(io::make_dirs(Env::posix(), top + "/ckpt.1/r0").ok());
-  ASSERT_TRUE(io::make_dirs(Env::posix(), top + "/ckpt.1/r1").ok());
-  write_raw(top + "/ckpt.1/r0/a.dat", "a");
-  write_raw(top + "/ckpt.1/r0/b.dat", "b");
-  write_raw(top + "/ckpt.1/r1/a.dat", "a");
-  write_raw(top + "/ckpt.1/r1/older.dat", "o");
-  // A file never written (the copy stopped before it) is no error.
-  io::remove_files_and_emptied_dirs(Env::posix(), top,
-                                    {top + "/ckpt.1/r0/a.dat", top + "/ckpt.1/r0/b.dat",
-                                     top + "/ckpt.1/r1/a.dat", top + "/ckpt.1/r2/a.dat"});
-  EXPECT_EQ(names_in(top + "/ckpt.1"), std::vector<std::string>{"r1"}) << "r0 should be gone";
-  EXPECT_EQ(names_in(top + "/ckpt.1/r1"), std::vector<std::string>{"older.dat"});
-  io::remove_files_and_emptied_dirs(Env::posix(), top, {top + "/ckpt.1/r1/older.dat"});
-  EXPECT_TRUE(Env::posix().exists(top)) << "the top itself was removed";
-  EXPECT_EQ(names_in(top), std::vector<std::string>{});
-}
-
-// A copy that stopped made the directories of destinations it never wrote:
-// they go too when empty, and a file found there stays.
-TEST(RemoveFilesAndEmptiedDirs, TriesTheDirectoriesOfTheOtherPathsGiven) {
-  TempDir dir;
-  std::string top = dir / "prefix";
-  for (const char* d : {"/step.2/r0", "/step.2/r1", "/step.2/r2"})
-    ASSERT_TRUE(io::make_dirs(Env::posix(), top + d).ok());
-  write_raw(top + "/step.2/r0/a.dat", "a");
-  write_raw(top + "/step.2/r2/theirs.dat", "t");
-  io::remove_files_and_emptied_dirs(Env::posix(), top, {top + "/step.2/r0/a.dat"},
-                                    {top + "/step.2/r1/a.dat", top + "/step.2/r2/a.dat"});
-  EXPECT_EQ(names_in(top + "/step.2"), std::vector<std::string>{"r2"});
-  EXPECT_EQ(names_in(top + "/step.2/r2"), std::vector<std::string>{"theirs.dat"});
-}
-
 // One file that cannot be removed keeps neither the others nor the
 // directories they empty from going.
 class UnlinkRefused : public io::EnvWrapper {
@@ -80,15 +45,17 @@ class UnlinkRefused : public io::EnvWrapper {
   std::string refused_;
 };
 
-TEST(RemoveFilesAndEmptiedDirs, AFileThatCannotBeRemovedStopsNothingElse) {
+TEST(RemoveFilesAndMadeDirs, AFileThatCannotBeRemovedStopsNothingElse) {
   TempDir dir;
   std::string top = dir / "prefix";
+  ASSERT_TRUE(io::make_dirs(Env::posix(), top).ok());
+  std::vector<std::string> made = io::missing_dirs(Env::posix(), top, {top + "/ckpt/r0", top + "/ckpt/r1"});
   ASSERT_TRUE(io::make_dirs(Env::posix(), top + "/ckpt/r0").ok());
   ASSERT_TRUE(io::make_dirs(Env::posix(), top + "/ckpt/r1").ok());
   write_raw(top + "/ckpt/r0/a.dat", "a");
   write_raw(top + "/ckpt/r1/a.dat", "a");
   UnlinkRefused env(Env::posix(), top + "/ckpt/r0/a.dat");
-  io::remove_files_and_emptied_dirs(env, top, {top + "/ckpt/r0/a.dat", top + "/ckpt/r1/a.dat"});
+  io::remove_files_and_made_dirs(env, top, {top + "/ckpt/r0/a.dat", top + "/ckpt/r1/a.dat"}, made);
   EXPECT_EQ(names_in(top + "/ckpt"), std::vector<std::string>{"r0"});
   EXPECT_EQ(names_in(top + "/ckpt/r0"), std::vector<std::string>{"a.dat"});
 }
@@ -135,6 +102,7 @@ TEST(StagedFiles, AWriteThatFailsReplacesNothing) {
   }
   EXPECT_EQ(names_in(dir.path()), std::vector<std::string>{"a.txt"});
   EXPECT_EQ(content(dir / "a.txt"), "old");
+}
 
 // Work that may make directories notes those missing first; taking it back
 // removes them when empty, and only them: a directory that was there

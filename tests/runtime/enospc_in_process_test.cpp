@@ -2,7 +2,8 @@
 // on every rank, and the older checkpoint stays whole: still offered, still
 // rebuilt when a node is lost. A full prefix at a synchronous flush fails the
 // SCR_Complete_output that flushed, not the checkpoint: it stays in cache.
-// A failed flush leaves no directory it made in the prefix, and one whose
+// A failed flush leaves no directory it made in the prefix (and keeps one
+// that was there before, even empty), and one whose
 // record fails no summary file nor index entry either. A prefix too
 // full for the restart listing's table does not stop a restart
 // from cache: only the listing calls fail, saying why.
@@ -65,8 +66,7 @@ TEST(RuntimeInProcess, AFailedSynchronousFlushKeepsTheCheckpointInCacheAndFinali
 // copy finds the prefix full at its first write, so it places no file; the
 // failed flush still takes back the directories it made, as the other ranks
 // take back theirs: nothing of ckpt.1 is left in the prefix.
-TEST(RuntimeInProcess, AFailedFlushLeavesNoDirectoryOfARankThatCopiedNothing) {
-  SimJob job;
+void flush_that_fails_at_rank_2(SimJob& job) {
   job.set("SCR_FLUSH", "1");
   job.run([](mpi::Comm& world, Runtime& rt) {
     if (world.rank() == 2) inject_faults(rt).fail_write(1, ENOSPC, "ckpt.1/r2/");
@@ -77,8 +77,26 @@ TEST(RuntimeInProcess, AFailedFlushLeavesNoDirectoryOfARankThatCopiedNothing) {
     EXPECT_FALSE(rt.complete_output(true).ok()) << "the failed flush was not reported";
   });
   EXPECT_FALSE(flushed(job, "ckpt.1"));
+}
+
+TEST(RuntimeInProcess, AFailedFlushLeavesNoDirectoryOfARankThatCopiedNothing) {
+  SimJob job;
+  flush_that_fails_at_rank_2(job);
   EXPECT_FALSE(io::Env::posix().exists(job.prefix() + "/ckpt.1"))
       << "the failed flush left directories of ckpt.1 in the prefix";
+}
+
+// The same failure with an empty ckpt.1/r2/ in the prefix before the flush
+// (the application's, say): the directories the flush made go, and that one
+// stays, though rank 2's copy was planned into it and left it empty.
+TEST(RuntimeInProcess, AFailedFlushKeepsAnEmptyDirectoryThatWasThereBefore) {
+  SimJob job;
+  ASSERT_TRUE(io::make_dirs(io::Env::posix(), job.prefix() + "/ckpt.1/r2").ok());
+  flush_that_fails_at_rank_2(job);
+  std::set<std::string> left;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(job.prefix() + "/ckpt.1"))
+    left.insert(e.path().lexically_relative(job.prefix()).string());
+  EXPECT_EQ(left, std::set<std::string>{"ckpt.1/r2"});
 }
 
 // What the prefix's .scr holds of datasets: the scr.dataset.<id> directories.

@@ -5,8 +5,9 @@
 // cache, so its copy fails after a.dat. A job of 2 ranks on n0 and n1 then
 // salvages at SCR_Init: the checkpoint cannot be made whole, and neither the
 // copies (old rank 0's, old rank 1's a.dat) nor the directories they made
-// may stay behind. The same when the salvage fails after its rebuild, and
-// when its rebuild stops part way.
+// may stay behind, while an empty directory that was there before stays.
+// The same when the salvage fails after its rebuild, and when its rebuild
+// stops part way.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -52,21 +53,23 @@ void write_ckpt(const Scene& scene) {
   EXPECT_FALSE(fs::exists(scene.prefix + "/ckpt")) << "flushed before the salvage";
 }
 
-TEST(SalvageInProcess, ACheckpointThatCannotBeMadeWholeLeavesNothingInThePrefix) {
-  Scene scene;
-  const std::string &prefix = scene.prefix, &cache = scene.cache;
-  auto& settings = scene.settings;
+// The checkpoint written, nodes n2 and n3 lost, old rank 1's cached b.dat gone.
+void a_ckpt_that_cannot_be_made_whole(Scene& scene) {
   write_ckpt(scene);
   scene.lose("n2");
   scene.lose("n3");
   int gone = 0;
-  for (const auto& e : fs::recursive_directory_iterator(cache + "/n1"))
+  for (const auto& e : fs::recursive_directory_iterator(scene.cache + "/n1"))
     if (e.path().string().ends_with("/ckpt/r1/b.dat")) gone += fs::remove(e.path()) ? 1 : 0;
   ASSERT_EQ(gone, 1) << "old rank 1's cached b.dat";
+}
 
-  settings["SCR_SIM_NODES"] = "n0,n1";
+// A job of 2 ranks on n0 and n1: its salvage at SCR_Init fails, and it
+// finds no checkpoint to restart from.
+void restart_on_two(Scene& scene) {
+  scene.settings["SCR_SIM_NODES"] = "n0,n1";
   mpi::InProcess(2, kStack).run([&](mpi::Comm& world) {
-    auto rt = rt::Runtime::init(rt::testing::config_from(settings, prefix), world);
+    auto rt = rt::Runtime::init(rt::testing::config_from(scene.settings, scene.prefix), world);
     ASSERT_TRUE(rt.ok()) << rt.status().to_string();
     bool have = true;
     std::string name;
@@ -74,9 +77,30 @@ TEST(SalvageInProcess, ACheckpointThatCannotBeMadeWholeLeavesNothingInThePrefix)
     EXPECT_FALSE(have) << name;
     EXPECT_TRUE((*rt)->finalize().ok());
   });
+}
+
+TEST(SalvageInProcess, ACheckpointThatCannotBeMadeWholeLeavesNothingInThePrefix) {
+  Scene scene;
+  ASSERT_NO_FATAL_FAILURE(a_ckpt_that_cannot_be_made_whole(scene));
+  restart_on_two(scene);
+  const std::string& prefix = scene.prefix;
   EXPECT_FALSE(fs::exists(prefix + "/ckpt/r1/a.dat")) << "the failed copy's file";
   EXPECT_FALSE(fs::exists(prefix + "/ckpt/r0/a.dat")) << "a whole copy's file";
   EXPECT_FALSE(fs::exists(prefix + "/ckpt")) << "the directories the copies made";
+}
+
+// The same with an empty ckpt/r1/ in the prefix before the salvage (the
+// application's, say): old rank 1's failed copy and old rank 0's whole one
+// are taken back with ckpt/r0/, which the salvage made; ckpt/r1/ stays.
+TEST(SalvageInProcess, AFailedSalvageKeepsAnEmptyDirectoryThatWasThereBefore) {
+  Scene scene;
+  ASSERT_NO_FATAL_FAILURE(a_ckpt_that_cannot_be_made_whole(scene));
+  ASSERT_TRUE(io::make_dirs(io::Env::posix(), scene.prefix + "/ckpt/r1").ok());
+  restart_on_two(scene);
+  std::set<std::string> left;
+  for (const auto& e : fs::recursive_directory_iterator(scene.prefix + "/ckpt"))
+    left.insert(e.path().lexically_relative(scene.prefix).string());
+  EXPECT_EQ(left, std::set<std::string>{"ckpt/r1"});
 }
 
 // One node lost: old rank 3's files are rebuilt into the prefix, then the

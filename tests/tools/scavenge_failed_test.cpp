@@ -4,7 +4,8 @@
 // fails a step after the copies: the rebuild itself (the prefix fills up
 // while rank 3's files are written), or the index's record once the rebuild
 // is done, or at the summary files; or, with two sets to rebuild, the
-// second one's rebuild. The dataset is not saved, and the prefix is left as
+// second one's rebuild; or a rank's copy, into an empty directory that was
+// there before. The dataset is not saved, and the prefix is left as
 // the scavenge found it but for the index's bookkeeping: neither the copies
 // nor what the rebuild or the record wrote stay behind to hold the space
 // the next flush needs.
@@ -147,7 +148,28 @@ TEST(ScavengeFailed, ARebuildThatStopsAfterASetLeavesNothingBehind) {
   auto report = scene.scavenge_in_process(env);
   ASSERT_TRUE(env.seen()) << "rank 2's set was not in place when rank 3's failed";
   ASSERT_NO_FATAL_FAILURE(expect_not_saved(report, Errc::no_space));
-  EXPECT_EQ(added(scene.prefix, report->datasets.front().id, before), std::vector<std::string>{});
+  EXPECT_EQ(added(scene.prefix, before), std::vector<std::string>{});
+}
+
+// An empty ckpt/r1/ in the prefix before the scavenge (the application's,
+// say), and the prefix fills up at rank 1's b.dat, after its a.dat: rank 1
+// is lost too, beyond what XOR rebuilds. Its copy takes back a.dat, and the
+// directory it was planned into stays, as it was there before.
+TEST(ScavengeFailed, AFailedCopyKeepsAnEmptyDirectoryThatWasThereBefore) {
+  Scene scene;
+  one_cached_rank_3_lost(scene);
+  const std::string r1 = scene.prefix + "/ckpt/r1";
+  ASSERT_TRUE(io::make_dirs(io::Env::posix(), r1).ok());
+  io::FaultEnv env(io::Env::posix());
+  env.fail_write(1, ENOSPC, "/ckpt/r1/b.dat");
+  std::set<std::string> before = tree_of(scene.prefix);
+  auto report = scene.scavenge_in_process(env);
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  ASSERT_EQ(report->datasets.size(), 1u);
+  EXPECT_EQ(report->datasets.front().state, tools::scavenge::Outcome::State::failed);
+  EXPECT_EQ(added(scene.prefix, before), std::vector<std::string>{});
+  EXPECT_EQ(tree_of(r1), std::set<std::string>{}) << "rank 1's a.dat is still there";
+  EXPECT_TRUE(std::filesystem::is_directory(r1)) << "the empty directory that was there before is gone";
 }
 
 }  // namespace

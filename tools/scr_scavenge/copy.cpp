@@ -46,6 +46,7 @@ uint64_t holding_bytes(io::Env& env, const Holding& h) {
 Result<kv::Tree> copy_rank(io::Env& env, const Holding& h, const kv::Tree& desc,
                            const std::string& prefix, Progress& progress) {
   rt::FlushJob job = flush_job(h, desc, prefix);
+  rt::note_new_dirs(env, prefix, job);
   std::atomic<uint64_t> copied{0};
   job.progress = &copied;
   rt::Deferred deferred;
@@ -63,8 +64,9 @@ Result<kv::Tree> copy_rank(io::Env& env, const Holding& h, const kv::Tree& desc,
   auto entry = work.get();
   if (!entry) {
     // The rank is not saved from here (rebuilt, or the dataset not saved):
-    // what its copy had finished would only hold the prefix's space.
-    io::remove_files_and_emptied_dirs(env, prefix, finished);
+    // what its copy had finished would only hold the prefix's space. Of the
+    // directories, only those it made go: one that was there before stays.
+    io::remove_files_and_made_dirs(env, prefix, finished, job.new_dirs);
     return entry;
   }
   // Sent with the entry (from an agent, over the wire) to the scavenge,

@@ -7,6 +7,7 @@
 #include "common/clock.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "io/undo_files.hpp"
 #include "runtime/prefix/prefix_index.hpp"
 #include "runtime/prefix/summary.hpp"
 
@@ -108,6 +109,10 @@ FlushJob plan_copies(const Filemap& fm, int id, const std::string& dir, const st
   for (const auto& name : fm.redundancy_files(id))
     job.items.push_back({io::path::join(dir, name), io::path::join(meta_dir, io::path::basename(name)), false});
   return job;
+}
+
+void note_new_dirs(io::Env& env, const std::string& prefix, FlushJob& job) {
+  job.new_dirs = io::missing_dirs(env, prefix, job.dirs);
 }
 
 Result<kv::Tree> run_copies(io::Env& env, const FlushJob& job, const std::string& prefix, Deferred& deferred,

@@ -37,6 +37,9 @@ struct FlushJob {
   int owner = 0;                  // the rank whose files these are (names the deferred list)
   std::string src_dir;            // the dataset's directory in cache, where the items come from
   std::vector<std::string> dirs;  // prefix directories to create first
+  // Those of `dirs`, and the directories above them, that did not exist
+  // when the flush began (note_new_dirs): all that taking it back removes.
+  std::vector<std::string> new_dirs;
   bool crc = true;
   size_t piece_size = 1 << 20;
   bool keep_meta = true;  // SCR_COPY_METADATA: mode and times go with the files
@@ -49,6 +52,11 @@ struct FlushJob {
 // The copies alone, for a dataset whose files are in `dir` (scr_scavenge
 // plans with this, from a node's filemap, as a job's flush does).
 FlushJob plan_copies(const Filemap& fm, int id, const std::string& dir, const std::string& prefix);
+// Notes in job.new_dirs which of job.dirs, and of the directories above
+// them, do not exist yet. Called before anything is copied, so that a failed
+// copy takes back the directories it made and never one that was there
+// before (an application's empty directory on a planned path).
+void note_new_dirs(io::Env& env, const std::string& prefix, FlushJob& job);
 // Local, MPI-free: copy the files; returns {FILE/<rel>/{SIZE,CRC}, REDFILE/..}.
 // A destination that exists already (an older dataset's file of the same
 // name) is not replaced yet: its complete temporary goes to `deferred`, for

@@ -88,7 +88,7 @@ Result<RebuiltInPrefix> rebuild_in_prefix(io::Env& env, const redset::offline::S
     io::remove_files_and_made_dirs(env, prefix, added.files, added.dirs);
     return entries.status();
   }
-  return RebuiltInPrefix{std::move(entries).value(), std::move(added.files)};
+  return RebuiltInPrefix{std::move(entries).value(), std::move(added.files), std::move(added.dirs)};
 }
 
 }  // namespace scr::rt

@@ -34,6 +34,9 @@ struct RebuiltInPrefix {
   // The files it wrote where no file was before: what a caller takes back
   // when a later step fails (the files it wrote over older ones are not).
   std::vector<std::string> new_files;
+  // The directories it made (missing before it wrote): with new_files, all
+  // that a caller takes back.
+  std::vector<std::string> new_dirs;
 };
 
 // Rebuild every lost member of the survey's sets into the prefix (application

@@ -25,7 +25,12 @@ FlushJob plan_copies(const Settings& s, const CacheCatalog& cache, const Filemap
   return job;
 }
 
-Status begin_flush(const Job& job, const FlushJob& flush) {
+Status begin_flush(const Job& job, FlushJob& flush) {
+  // Noted on every process before the index edit agrees, so before any
+  // process makes a directory for the flush: a directory shared by several
+  // processes' files is noted by each of them, and the last to empty it
+  // when the flush is taken back removes it.
+  note_new_dirs(job.fs(), job.settings.prefix, flush);
   // The index is the first thing a flush writes: a prefix that cannot take
   // it (read-only, full) fails here, and the message says what was at stake.
   return edit_index(job,
@@ -45,15 +50,14 @@ Status replace_deferred_everywhere(const Job& job, Deferred& deferred) {
 namespace {
 
 // Local: the files this process wrote in place for a flush that was not
-// recorded, and the directories that leaves empty. They had new names (a
-// name an older file held went to a temporary instead), so no dataset the
-// index lists needs them. Every planned destination's directory is tried,
-// so that the last process to empty one removes it, also by a process that
-// placed no file: its copy may have made directories of its own.
+// recorded, and the directories made for the flush that this leaves empty.
+// The files had new names (a name an older file held went to a temporary
+// instead), so no dataset the index lists needs them. Only the directories
+// noted missing when the flush began (begin_flush) are tried, also by a
+// process that placed no file, as its copy may have made them; one that
+// was there before stays, even when empty.
 void remove_placed(const Job& job, const FlushJob& flush, const std::vector<std::string>& placed) {
-  std::vector<std::string> dsts;
-  for (const auto& item : flush.items) dsts.push_back(item.dst);
-  io::remove_files_and_emptied_dirs(job.fs(), job.settings.prefix, placed, dsts);
+  io::remove_files_and_made_dirs(job.fs(), job.settings.prefix, placed, flush.new_dirs);
 }
 
 }  // namespace

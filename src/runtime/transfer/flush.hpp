@@ -31,15 +31,17 @@ FlushJob plan_flush(const Settings& s, const CacheCatalog& cache, int id);
 // The same for the files one filemap lists (this process's, or one adopted
 // from a rank of an earlier job).
 FlushJob plan_copies(const Settings& s, const CacheCatalog& cache, const Filemap& fm, int id);
-// Collective: mark the dataset incomplete in the index.
-Status begin_flush(const Job& job, const FlushJob& flush);
+// Collective: note the directories the flush would make (note_new_dirs),
+// then mark the dataset incomplete in the index.
+Status begin_flush(const Job& job, FlushJob& flush);
 // Collective: agree on the copies; when every process's got through, the
 // summary is written and the dataset marked flushed, then each process
 // renames the temporaries it held back over the older files of the same
 // names (`deferred`). When any copy failed, or the record did, the
 // temporaries are removed instead and the older files stay untouched, and
 // so are the files this process wrote in place under new names (`placed`,
-// run_copies' `finished`): left behind, they would hold the prefix's space
+// run_copies' `finished`), with the directories made for the flush (never
+// one that was there before): left behind, they would hold the prefix's space
 // for a dataset the index never lists, so that the next flush, one that
 // would fit, fails too.
 Status end_flush(const Job& job, CacheCatalog& cache, EventLog& events, const FlushJob& flush,

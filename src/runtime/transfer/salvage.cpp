@@ -47,10 +47,12 @@ int old_size(const Job& job, const CacheCatalog& cache, int id) {
   return static_cast<int>(mpi::max(job.world, n));
 }
 
-// What a failed copy of an old rank left in the prefix: the files it had
-// copied, and every destination it planned, whose directories it made.
+// What the salvage may leave in the prefix if it fails: the files a failed
+// copy of an old rank had copied, and the directories noted missing before
+// the copies (begin_flush) and before the rebuild (rebuild_in_prefix), all
+// the directories it may remove.
 struct LeftBehind {
-  std::vector<std::string> copied, planned;
+  std::vector<std::string> copied, new_dirs;
   // The held-back replacements of the ranks copied whole: put in place only
   // once the checkpoint is whole everywhere (flush.hpp, end_flush).
   Deferred deferred;
@@ -77,7 +79,6 @@ kv::Tree copy_held(const Job& job, const CacheCatalog& cache, int id, LeftBehind
       // Rebuilt in place if the checkpoint can be made whole; removed with
       // the rest if it cannot.
       left.copied.insert(left.copied.end(), finished.begin(), finished.end());
-      for (const auto& item : plan.items) left.planned.push_back(item.dst);
       log::warn("the cached files of old rank " + rank + " cannot be saved (" + copied.status().message() +
                 "); rebuilding them from redundancy data");
       out.child("SUSPECT").set_int(rank, 1);
@@ -163,8 +164,10 @@ Status judge(const Job& job, const kv::Tree& copied, int writers, std::vector<kv
 // Local: this process's sets, surveyed from their members' files alone and
 // rebuilt in the prefix. Returns the summary entries of the ranks rebuilt;
 // a rebuild that stops part way has taken back what it wrote (its sets
-// finished before included), which remove_copies could not name.
-Result<std::map<int, kv::Tree>> rebuild_share(const Job& job, int id, const kv::Tree& share) {
+// finished before included), which remove_copies could not name. The
+// directories it noted missing before it wrote go to `new_dirs`.
+Result<std::map<int, kv::Tree>> rebuild_share(const Job& job, int id, const kv::Tree& share,
+                                              std::vector<std::string>& new_dirs) {
   const kv::Tree* sets = share.get("SET");
   if (!sets) return std::map<int, kv::Tree>{};
   std::map<int, offline::Place> places;
@@ -196,6 +199,7 @@ Result<std::map<int, kv::Tree>> rebuild_share(const Job& job, int id, const kv::
   PrefixRebuildOptions options;
   options.piece_size = job.settings.piece_size;
   SCR_ASSIGN_OR_RETURN(RebuiltInPrefix rebuilt, rebuild_in_prefix(job.fs(), survey, job.settings.prefix, id, options));
+  new_dirs.insert(new_dirs.end(), rebuilt.new_dirs.begin(), rebuilt.new_dirs.end());
   return std::move(rebuilt.entries);
 }
 
@@ -204,13 +208,14 @@ Result<std::map<int, kv::Tree>> rebuild_share(const Job& job, int id, const kv::
 // processes in turn, each given only its sets' members' places; the
 // verdict is agreed by everyone. Returns the summary entries of the ranks
 // this process rebuilt.
-// `deferred`: this process's held-back copies, put in place before any
-// rebuild reads them.
+// `left.deferred`: this process's held-back copies, put in place before any
+// rebuild reads them; `left.new_dirs` receives the directories the rebuild
+// may make.
 // `made` receives this process's rebuilt old ranks (as the result lists
 // them) even when another process failed: whatever fails after the rebuild,
 // the files it wrote into the prefix are known, to be removed.
 Result<kv::Tree> rebuild_lost(const Job& job, int id, const kv::Tree& copied, int writers, kv::Tree& made,
-                              Deferred& deferred) {
+                              LeftBehind& left) {
   std::vector<kv::Tree> shares;
   Status st;
   if (job.rank() == 0) {
@@ -223,8 +228,8 @@ Result<kv::Tree> rebuild_lost(const Job& job, int id, const kv::Tree& copied, in
   // them first. The newer checkpoint, which only the cache holds, comes
   // before the older one whose names it reuses (should the rebuild then
   // fail, that one has lost those files, as before copies were held back).
-  if (mpi::any_true(job.world, share.has("SET"))) SCR_TRY(replace_deferred_everywhere(job, deferred));
-  auto rebuilt = rebuild_share(job, id, share);
+  if (mpi::any_true(job.world, share.has("SET"))) SCR_TRY(replace_deferred_everywhere(job, left.deferred));
+  auto rebuilt = rebuild_share(job, id, share, left.new_dirs);
   if (rebuilt)
     for (auto& [rank, entry] : *rebuilt) made.put(std::to_string(rank), std::move(entry));
   SCR_TRY(mpi::agree(job.world, rebuilt.status()));
@@ -259,9 +264,10 @@ Status record(const Job& job, const kv::Tree& desc, int writers, const kv::Tree&
 
 // Local: remove the application files this process copied to the prefix
 // for a checkpoint that could not be made whole, those a failed copy had
-// finished, those it rebuilt there, and the directories left empty (an empty step.30/
-// would pass for a checkpoint). A planned file a failed copy never reached
-// is not touched: only its directory goes, and only if empty.
+// finished, those it rebuilt there, and the directories made for them that
+// this leaves empty (an empty step.30/ would pass for a checkpoint). A
+// planned file a failed copy never reached is not touched, nor a directory
+// that was there before the salvage, even when empty.
 // A name whose copy was held back still holds an older dataset's file: it
 // stays, and so does the temporary's directory (it holds that file).
 void remove_copies(const Job& job, const kv::Tree& mine, LeftBehind& left, const kv::Tree& rebuilt) {
@@ -279,15 +285,29 @@ void remove_copies(const Job& job, const kv::Tree& mine, LeftBehind& left, const
   };
   listed(mine.get("OLD"));
   listed(&rebuilt);
-  io::remove_files_and_emptied_dirs(job.fs(), job.settings.prefix, removed, left.planned);
+  io::remove_files_and_made_dirs(job.fs(), job.settings.prefix, removed, left.new_dirs);
+}
+
+// The prefix directories the copies of the old ranks this process holds
+// would make, each once (a directory, not a file, per entry).
+std::vector<std::string> held_dirs(const Job& job, const CacheCatalog& cache, int id) {
+  std::set<std::string> dirs;
+  for (const Filemap* fm : cache.held())
+    if (fm->has(id)) {
+      FlushJob plan = plan_copies(job.settings, cache, *fm, id);
+      dirs.insert(plan.dirs.begin(), plan.dirs.end());
+    }
+  return {dirs.begin(), dirs.end()};
 }
 
 Status salvage_one(const Job& job, const CacheCatalog& cache, int id, int writers, const kv::Tree& desc) {
   FlushJob marker;
   marker.desc = desc;
+  marker.dirs = held_dirs(job, cache, id);
   SCR_TRY(begin_flush(job, marker));
   kv::Tree mine;
   LeftBehind left;
+  left.new_dirs = std::move(marker.new_dirs);
   SCR_TRY(mpi::in_turns(job.world, job.settings.flush_width, [&] {
     mine = copy_held(job, cache, id, left);
     return Status::Ok();
@@ -296,7 +316,7 @@ Status salvage_one(const Job& job, const CacheCatalog& cache, int id, int writer
   read_copied_facts(job, id, mine);
   kv::Tree copied = gather_copied(job, mine);
   kv::Tree made;  // the old ranks this process rebuilt, also if a later step fails
-  auto rebuilt = rebuild_lost(job, id, copied, writers, made, left.deferred);
+  auto rebuilt = rebuild_lost(job, id, copied, writers, made, left);
   Status st = rebuilt ? record(job, desc, writers, copied, std::move(rebuilt).value()) : rebuilt.status();
   if (!st.ok()) {
     remove_copies(job, mine, left, made);
