@@ -93,6 +93,7 @@ TEST(RuntimeInProcess, AFailedFlushKeepsAnEmptyDirectoryThatWasThereBefore) {
   SimJob job;
   ASSERT_TRUE(io::make_dirs(io::Env::posix(), job.prefix() + "/ckpt.1/r2").ok());
   flush_that_fails_at_rank_2(job);
+  ASSERT_TRUE(std::filesystem::is_directory(job.prefix() + "/ckpt.1/r2")) << "the directory that was there before";
   std::set<std::string> left;
   for (const auto& e : std::filesystem::recursive_directory_iterator(job.prefix() + "/ckpt.1"))
     left.insert(e.path().lexically_relative(job.prefix()).string());

@@ -97,6 +97,7 @@ TEST(SalvageInProcess, AFailedSalvageKeepsAnEmptyDirectoryThatWasThereBefore) {
   ASSERT_NO_FATAL_FAILURE(a_ckpt_that_cannot_be_made_whole(scene));
   ASSERT_TRUE(io::make_dirs(io::Env::posix(), scene.prefix + "/ckpt/r1").ok());
   restart_on_two(scene);
+  ASSERT_TRUE(fs::is_directory(scene.prefix + "/ckpt/r1")) << "the directory that was there before";
   std::set<std::string> left;
   for (const auto& e : fs::recursive_directory_iterator(scene.prefix + "/ckpt"))
     left.insert(e.path().lexically_relative(scene.prefix).string());

@@ -168,8 +168,8 @@ TEST(ScavengeFailed, AFailedCopyKeepsAnEmptyDirectoryThatWasThereBefore) {
   ASSERT_EQ(report->datasets.size(), 1u);
   EXPECT_EQ(report->datasets.front().state, tools::scavenge::Outcome::State::failed);
   EXPECT_EQ(added(scene.prefix, before), std::vector<std::string>{});
+  ASSERT_TRUE(std::filesystem::is_directory(r1)) << "the empty directory that was there before is gone";
   EXPECT_EQ(tree_of(r1), std::set<std::string>{}) << "rank 1's a.dat is still there";
-  EXPECT_TRUE(std::filesystem::is_directory(r1)) << "the empty directory that was there before is gone";
 }
 
 }  // namespace
