@@ -6,9 +6,11 @@
 // salvage fails. The earlier flush left the checkpoint whole in the prefix:
 // the index must still call it loadable, its files, summary and redundancy
 // files must be byte for byte what that flush wrote, and a job must restart
-// from them. Without the earlier record, the failure forgets the entry.
+// from them. A salvage that gets through keeps its files as well; without
+// the earlier record, the failure forgets the entry.
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -54,7 +56,8 @@ std::string bytes_of(int writer, const std::string& file) {
   return rt::testing::file_bytes(rel_name(writer, file), writer);
 }
 
-// Whether the event log records `event` (SALVAGE_FAILED) of the checkpoint.
+// Whether the event log records `event` (SALVAGE, SALVAGE_FAILED) of the
+// checkpoint.
 bool logged(const Scene& scene, const std::string& event) {
   auto log = io::read_file(io::Env::posix(), scene.prefix + "/.scr/log");
   return log.ok() && log->find("event=" + event + " dataset=ckpt id=1 ") != std::string::npos;
@@ -180,6 +183,15 @@ void expect_earlier_flush_intact(const Scene& scene, const std::map<std::string,
   expect_same_files(before, prefix_files(scene.prefix));
 }
 
+// The checkpoint's application and redundancy files alone: a record made
+// again writes its summary files anew.
+std::map<std::string, std::string> data_files(std::map<std::string, std::string> files) {
+  std::erase_if(files, [](const auto& f) {
+    return f.first.starts_with(".scr/scr.dataset.") && !f.first.ends_with(".redset");
+  });
+  return files;
+}
+
 // Old ranks w with w % ranks == rank, read back and checked byte for byte.
 bool read_share(rt::Runtime& rt, int rank, int ranks) {
   bool same = true;
@@ -253,6 +265,72 @@ TEST(SalvageInProcess, ACheckpointThatCannotBeMadeWholeKeepsItsEarlierFlush) {
   restart_from_ckpt(scene, 2, "n0,n1");
   EXPECT_TRUE(logged(scene, "SALVAGE_FAILED"));
   expect_earlier_flush_intact(scene, before);
+}
+
+// Node n3 lost: a job of 3 on n0..n2 copies old ranks 0..2 (held back
+// beside the earlier flush's files of their names), rebuilds old rank 3 over
+// that flush's files of its names, then cannot write the summary (the
+// prefix is full). SCR_Init fails and keeps the cache; the earlier flush
+// must still be whole, and a job that lost every node restarts from it.
+TEST(SalvageInProcess, ASalvageThatFailsAfterItsRebuildKeepsTheEarlierFlush) {
+  Scene scene;
+  auto before = recorded_but_not_marked(scene);
+  if (HasFatalFailure()) return;
+  scene.lose("n3");
+  expect_init(scene, 3, "n0,n1,n2", Errc::no_space,
+              [](io::FaultEnv& faults) { faults.fail_write(1, ENOSPC, "summary.scrpp"); });
+  EXPECT_TRUE(logged(scene, "SALVAGE_FAILED"));
+  expect_earlier_flush_intact(scene, before);
+  for (const char* n : {"n0", "n1", "n2"}) scene.lose(n);
+  restart_from_ckpt(scene, 2, "n0,n1");
+}
+
+// Flips the last byte of the one redundancy file below `dir`: its XOR data,
+// not its header, so that only what is rebuilt from it is wrong.
+void damage_redundancy(const std::string& dir) {
+  int damaged = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (!e.path().string().ends_with(".redset")) continue;
+    auto bytes = io::read_file(io::Env::posix(), e.path().string());
+    ASSERT_TRUE(bytes.ok() && !bytes->empty()) << e.path();
+    bytes->back() = static_cast<char>(bytes->back() ^ 0x5a);
+    ASSERT_TRUE(io::write_file_atomic(io::Env::posix(), e.path().string(), *bytes).ok());
+    ++damaged;
+  }
+  ASSERT_EQ(damaged, 1) << "redundancy files below " << dir;
+}
+
+// The same with old rank 1's cached redundancy file damaged since the
+// earlier flush: its copy, like every copy, must not replace that flush's
+// file before the record, whatever the rebuild reads (the salvage fails at
+// the summary all the same).
+TEST(SalvageInProcess, ACopyFromADamagedCacheNeverReplacesTheEarlierFlushsFile) {
+  Scene scene;
+  auto before = recorded_but_not_marked(scene);
+  if (HasFatalFailure()) return;
+  scene.lose("n3");
+  ASSERT_NO_FATAL_FAILURE(damage_redundancy(scene.cache + "/n1"));
+  expect_init(scene, 3, "n0,n1,n2", Errc::no_space,
+              [](io::FaultEnv& faults) { faults.fail_write(1, ENOSPC, "summary.scrpp"); });
+  EXPECT_TRUE(logged(scene, "SALVAGE_FAILED"));
+  expect_earlier_flush_intact(scene, before);
+  for (const char* n : {"n0", "n1", "n2"}) scene.lose(n);
+  restart_from_ckpt(scene, 2, "n0,n1");
+}
+
+// The salvage that gets through: node n3 lost, a job of 3 rebuilds old
+// rank 3 from the earlier flush's files at the names (its copies held back
+// until the record) and records the checkpoint again. Its files are the
+// same, and a job restarts from them.
+TEST(SalvageInProcess, ASalvageOfARecordedCheckpointThatGetsThroughKeepsItsFiles) {
+  Scene scene;
+  auto before = recorded_but_not_marked(scene);
+  if (HasFatalFailure()) return;
+  scene.lose("n3");
+  restart_from_ckpt(scene, 3, "n0,n1,n2");
+  EXPECT_TRUE(logged(scene, "SALVAGE")) << "the salvage did not get through";
+  EXPECT_TRUE(index_records(scene.prefix, kId));
+  expect_same_files(data_files(before), data_files(prefix_files(scene.prefix)));
 }
 
 // The contrast: the same failure as in the first test with no earlier

@@ -56,6 +56,10 @@ struct LeftBehind {
   // The held-back replacements of the ranks copied whole: put in place only
   // once the checkpoint is whole everywhere (flush.hpp, end_flush).
   Deferred deferred;
+  // The index recorded the dataset as flushed before the salvage
+  // (recorded_before): the names it copies to and rebuilds at hold that
+  // flush's files, whole, and none of them may go.
+  bool recorded = false;
 };
 
 // Step 1, local: copy the old ranks' files this process holds. Returns
@@ -228,7 +232,12 @@ Result<kv::Tree> rebuild_lost(const Job& job, int id, const kv::Tree& copied, in
   // them first. The newer checkpoint, which only the cache holds, comes
   // before the older one whose names it reuses (should the rebuild then
   // fail, that one has lost those files, as before copies were held back).
-  if (mpi::any_true(job.world, share.has("SET"))) SCR_TRY(replace_deferred_everywhere(job, left.deferred));
+  // Not those of a dataset the index recorded before: its names hold that
+  // flush's files, whole, which the rebuild reads instead (the survey facts
+  // came from them too). Its copies stay held back until the record, as in
+  // a flush: a salvage that fails leaves that flush's files as they were.
+  if (!left.recorded && mpi::any_true(job.world, share.has("SET")))
+    SCR_TRY(replace_deferred_everywhere(job, left.deferred));
   auto rebuilt = rebuild_share(job, id, share, left.new_dirs);
   if (rebuilt)
     for (auto& [rank, entry] : *rebuilt) made.put(std::to_string(rank), std::move(entry));
@@ -274,6 +283,11 @@ void remove_copies(const Job& job, const kv::Tree& mine, LeftBehind& left, const
   std::set<std::string> older;
   for (const auto& f : left.deferred.files) older.insert(f.dst);
   drop_deferred(job.fs(), left.deferred);
+  // A dataset the index recorded before keeps every file at its names: each
+  // is that flush's, or the same file again (a copy checked against the
+  // CRC32C recorded at Complete, a rebuilt file against its redundancy
+  // header's), where that flush's was missing or rebuilt over.
+  if (left.recorded) return;
   std::vector<std::string> removed = left.copied;
   auto listed = [&](const kv::Tree* entries) {
     if (entries)
@@ -300,6 +314,18 @@ std::vector<std::string> held_dirs(const Job& job, const CacheCatalog& cache, in
   return {dirs.begin(), dirs.end()};
 }
 
+// Collective, after begin_flush: whether the index still records dataset
+// `id` as flushed. Only a record of this very dataset survives begin_flush
+// (mark_flush_begun): a flush of it got through, and its job died before
+// the filemaps said so.
+bool recorded_before(const Job& job, int id) {
+  int recorded = 0;
+  if (job.rank() == 0)
+    recorded = verdict_of_record(job.fs(), job.settings.prefix, id) == RecordVerdict::recorded ? 1 : 0;
+  mpi::bcast_int(job.world, recorded, 0);
+  return recorded != 0;
+}
+
 Status salvage_one(const Job& job, const CacheCatalog& cache, int id, int writers, const kv::Tree& desc) {
   FlushJob marker;
   marker.desc = desc;
@@ -308,6 +334,7 @@ Status salvage_one(const Job& job, const CacheCatalog& cache, int id, int writer
   kv::Tree mine;
   LeftBehind left;
   left.new_dirs = std::move(marker.new_dirs);
+  left.recorded = recorded_before(job, id);
   SCR_TRY(mpi::in_turns(job.world, job.settings.flush_width, [&] {
     mine = copy_held(job, cache, id, left);
     return Status::Ok();
