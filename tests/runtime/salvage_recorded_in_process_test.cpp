@@ -6,8 +6,9 @@
 // salvage fails. The earlier flush left the checkpoint whole in the prefix:
 // the index must still call it loadable, its files, summary and redundancy
 // files must be byte for byte what that flush wrote, and a job must restart
-// from them. A salvage that gets through keeps its files as well; without
-// the earlier record, the failure forgets the entry.
+// from them. A salvage that gets through keeps its files as well, and so
+// does one whose own record landed before its last step failed; without
+// any record, the failure forgets the entry.
 #include <gtest/gtest.h>
 
 #include <cerrno>
@@ -331,6 +332,51 @@ TEST(SalvageInProcess, ASalvageOfARecordedCheckpointThatGetsThroughKeepsItsFiles
   EXPECT_TRUE(logged(scene, "SALVAGE")) << "the salvage did not get through";
   EXPECT_TRUE(index_records(scene.prefix, kId));
   expect_same_files(data_files(before), data_files(prefix_files(scene.prefix)));
+}
+
+// Every directory sync fails once the index that records the salvage is in
+// place (after its summary): a record that landed, then failed at its last
+// step.
+class SyncFailsOnceRecorded : public io::EnvWrapper {
+ public:
+  using EnvWrapper::EnvWrapper;
+  Status rename(const std::string& from, const std::string& to) override {
+    SCR_TRY(EnvWrapper::rename(from, to));
+    if (to.ends_with("/summary.scrpp")) summary_placed_ = true;
+    if (to.ends_with("/index.scr") && summary_placed_) landed_ = true;
+    return Status::Ok();
+  }
+  Status sync_dir(const std::string& path) override {
+    if (landed_) return Error(Errc::io_error, "sync of " + path + " failed (injected fault)");
+    return EnvWrapper::sync_dir(path);
+  }
+
+ private:
+  bool summary_placed_ = false, landed_ = false;
+};
+
+// No earlier record: node n3 lost, a job of 3 copies old ranks 0..2,
+// rebuilds old rank 3 and records the checkpoint, whose index lands before
+// the sync of its directory fails. The salvage fails, yet the index offers
+// the checkpoint: its files must stay, and a job that lost every node
+// restarts from them.
+TEST(SalvageInProcess, ASalvageWhoseRecordLandedKeepsTheFilesItNames) {
+  Scene scene;
+  write_cached(scene);
+  scene.lose("n3");
+  scene.settings["SCR_SIM_NODES"] = "n0,n1,n2";
+  mpi::InProcess(3, kStack).run([&](mpi::Comm& world) {
+    SyncFailsOnceRecorded env(io::Env::posix());
+    auto rt = rt::Runtime::init(rt::testing::config_from(scene.settings, scene.prefix), world, &env);
+    EXPECT_EQ(rt.status().code(), Errc::io_error) << rt.status().to_string();
+  });
+  EXPECT_TRUE(logged(scene, "SALVAGE_FAILED"));
+  ASSERT_TRUE(index_records(scene.prefix, kId)) << "the record never landed";
+  for (int w = 0; w < kWriters; ++w)
+    for (const char* f : kFiles)
+      EXPECT_TRUE(fs::exists(scene.prefix + "/" + rel_name(w, f))) << rel_name(w, f) << " is gone";
+  for (const char* n : {"n0", "n1", "n2"}) scene.lose(n);
+  restart_from_ckpt(scene, 2, "n0,n1");
 }
 
 // The contrast: the same failure as in the first test with no earlier

@@ -346,6 +346,11 @@ Status salvage_one(const Job& job, const CacheCatalog& cache, int id, int writer
   auto rebuilt = rebuild_lost(job, id, copied, writers, made, left);
   Status st = rebuilt ? record(job, desc, writers, copied, std::move(rebuilt).value()) : rebuilt.status();
   if (!st.ok()) {
+    // A record that reached the index after all (its last step failed)
+    // keeps the files it names, as a flush's does: the held-back copies
+    // take their names and nothing goes. (A checkpoint recorded before the
+    // salvage keeps that flush's files instead: remove_copies.)
+    if (rebuilt && !left.recorded && !settle_unrecorded(job, id, left.deferred)) return st;
     remove_copies(job, mine, left, made);
     // Files the prefix could not take were counted lost: whatever failed
     // next is the prefix's doing, not the checkpoint's.
