@@ -30,7 +30,7 @@
 # Usage: scripts/bench.sh [BUILD_DIR]
 #   env: ONLY=redset|runtime|files|kernels|cluster|redset-vs|scale (RUNTIME_ONLY=flush|complete|transfer|rebuild|rescale
 #   within runtime, CLUSTER_ONLY=redset|runtime|redset-vs within cluster), REPEAT (default 5 for redset and
-#   redset-vs, 3 for the others), SIZES (default "64MiB 256MiB"), NODES (default "4 8", redset-vs),
+#   redset-vs, 3 for the others), SIZES (default "64MiB 256MiB"), NODES (default "4 8", redset-vs; RANKS, default 8, and RS_K, default 2, there too),
 #   DIR (default /dev/shm/scr_bench_all)
 # Run it on a quiet machine: every ratio is to a baseline of the same run,
 # but other work on the two cores still moves the numbers.
@@ -82,7 +82,8 @@ PY
 fi
 
 if want redset-vs; then
-  echo "== redset-vs: SCR++'s engine against redset's (SCR 3.1), 8 ranks"
+  ranks="${RANKS:-8}"
+  echo "== redset-vs: SCR++'s engine against redset's (SCR 3.1), $ranks ranks"
   # shellcheck source=../bench/redset/baseline/lib.sh
   source "$here/bench/redset/baseline/lib.sh"
   missing="$(redset_baseline_missing)"
@@ -93,14 +94,14 @@ if want redset-vs; then
     for round in $(seq "${ROUNDS:-2}"); do
       for nodes in ${NODES:-4 8}; do
         for size in $sizes; do
-          for scheme in "xor" "partner" "rs --k 2"; do
+          for scheme in "xor" "partner" "rs --k ${RS_K:-2}"; do
             # Alternate which engine goes first, round by round.
             engines="scr redset"; [ $((round % 2)) = 0 ] && engines="redset scr"
             for engine in $engines; do
               rm -rf "$dir"
               exe="$build/bench/redset/redset_bench"; [ "$engine" = redset ] && exe="$baseline"
               # shellcheck disable=SC2086
-              line=$(timeout 900 mpirun -n 8 "$exe" --scheme $scheme --nodes "$nodes" --bytes-per-rank "$size" \
+              line=$(timeout 900 mpirun -n "$ranks" "$exe" --scheme $scheme --nodes "$nodes" --bytes-per-rank "$size" \
                        --repeat "${REPEAT:-5}" --dir "$dir" 2>/dev/null | grep '^{') || line='{"failed":true}'
               echo "{\"bench\":\"redset-vs\",\"engine\":\"$engine\",\"round\":$round,\"result\":$line}" | tee -a "$results"
             done

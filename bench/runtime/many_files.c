@@ -41,8 +41,10 @@
  *                   barrier).
  *
  * Rank 0 prints one JSON line: {"mode":..., "files":..., "bytes":...,
- * "seconds":..., "finalize_seconds":..., "peak_rss_mib":..., "ok":0|1}
- * (seconds of the slowest rank, peak RSS of the largest process). write
+ * "seconds":..., "finalize_seconds":..., "cpu_seconds":..., "peak_rss_mib":...,
+ * "ok":0|1} (seconds of the slowest rank; cpu_seconds the user + system
+ * time of every rank in the timed phase, summed, which over the seconds
+ * tells how busy the cores were; peak RSS of the largest process). write
  * times SCR_Start_output to the end of SCR_Complete_output (a flush included
  * when one is due); restart times SCR_Init plus the reads; finalize_seconds
  * is SCR_Finalize, which flushes a checkpoint not flushed yet. Exit code 1
@@ -68,6 +70,13 @@
 #include "scr.h"
 
 static int rank;
+
+/* User + system CPU time of this process so far. */
+static double cpu_seconds(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
 
 static void fill(unsigned char* buf, size_t n, long file) {
   for (size_t i = 0; i < n; ++i) buf[i] = (unsigned char)(i * 31 + (size_t)file * 7 + (size_t)rank * 13 + 1);
@@ -152,11 +161,12 @@ int main(int argc, char** argv) {
   unsigned char* want = malloc(bytes + 1);
   char name[SCR_MAX_FILENAME], path[SCR_MAX_FILENAME];
   int ok = 1;
-  double t0 = 0;
+  double t0 = 0, c0 = 0;
 
   if (!strcmp(mode, "plain")) {
     MPI_Barrier(MPI_COMM_WORLD);
     t0 = MPI_Wtime();
+    c0 = cpu_seconds();
     for (long i = 0; i < files && ok; ++i) {
       name_of(name, sizeof name, "plain", i);
       fill(buf, bytes, i);
@@ -168,6 +178,7 @@ int main(int argc, char** argv) {
     ok = SCR_Init() == SCR_SUCCESS;
     MPI_Barrier(MPI_COMM_WORLD);
     t0 = MPI_Wtime();
+    c0 = cpu_seconds();
     ok = ok && SCR_Start_output("many.1", SCR_FLAG_CHECKPOINT) == SCR_SUCCESS;
     for (long i = 0; i < files && ok; ++i) {
       name_of(name, sizeof name, "many.1", i);
@@ -179,6 +190,7 @@ int main(int argc, char** argv) {
   } else if (!strcmp(mode, "restart")) {
     MPI_Barrier(MPI_COMM_WORLD);
     t0 = MPI_Wtime();
+    c0 = cpu_seconds();
     ok = SCR_Init() == SCR_SUCCESS;
     int have = 0;
     char ckpt[SCR_MAX_FILENAME];
@@ -208,6 +220,7 @@ int main(int argc, char** argv) {
     int contract = contract_env && !strcmp(contract_env, "1");
     MPI_Barrier(MPI_COMM_WORLD);
     t0 = MPI_Wtime();
+    c0 = cpu_seconds();
     if (lost || !strcmp(mode, "floor-ckpt")) {
       snprintf(fp, sizeof fp, "%s/", cache);
       ok = mkdirs(fp);
@@ -285,7 +298,9 @@ int main(int argc, char** argv) {
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   double seconds = MPI_Wtime() - t0, slowest = 0;
+  double cpu = cpu_seconds() - c0, cpu_sum = 0;
   MPI_Allreduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(&cpu, &cpu_sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   int all = 0;
   MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
   /* SCR_Finalize flushes the checkpoint when no flush was due at Complete
@@ -306,8 +321,8 @@ int main(int argc, char** argv) {
   MPI_Allreduce(&rss_kib, &peak_kib, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
   if (rank == 0)
     printf("{\"mode\":\"%s\",\"files\":%ld,\"bytes\":%zu,\"seconds\":%.4f,\"finalize_seconds\":%.4f,"
-           "\"peak_rss_mib\":%.1f,\"ok\":%d}\n",
-           mode, files, bytes, slowest, flush_slowest, peak_kib / 1024.0, all);
+           "\"cpu_seconds\":%.4f,\"peak_rss_mib\":%.1f,\"ok\":%d}\n",
+           mode, files, bytes, slowest, flush_slowest, cpu_sum, peak_kib / 1024.0, all);
   free(buf);
   free(want);
   MPI_Finalize();

@@ -61,12 +61,15 @@ Status check_path_inputs(const Settings& s, const Identity& id) {
 Status apply_prefix_settings(const Job& job) {
   const Settings& s = job.settings;
   if (!s.prefix_purge && !(s.drop_after_current && !s.current.empty())) return Status::Ok();
-  return edit_index(job, [&](PrefixIndex& idx) {
+  // A purge empties the index first and deletes the files once that is
+  // saved: a failure then leaves files unlisted, never a listed checkpoint
+  // whose files are gone.
+  std::vector<int> purged;
+  SCR_TRY(edit_index(job, [&](PrefixIndex& idx) {
     if (s.prefix_purge) {
-      for (int id : idx.ids()) SCR_TRY(delete_prefix_files(job.fs(), s.prefix, id, nullptr));
-      for (int id : idx.ids()) idx.erase(id);
+      purged = idx.ids();
+      for (int id : purged) idx.erase(id);
       idx.clear_current();
-      log::info("SCR_PREFIX_PURGE=1: deleted every dataset of " + s.prefix);
       return Status::Ok();
     }
     auto current = idx.find_name(s.current);
@@ -75,7 +78,16 @@ Status apply_prefix_settings(const Job& job) {
       if (id > *current) idx.erase(id);
     idx.set_current(s.current);
     return Status::Ok();
-  });
+  }));
+  Status deleted;
+  for (int id : purged)
+    if (Status st = delete_prefix_files(job.fs(), s.prefix, id, nullptr); deleted.ok()) deleted = st;
+  if (!deleted.ok())
+    deleted = Error(deleted.code(), "SCR_PREFIX_PURGE=1: the index of " + s.prefix +
+                                        " lists no dataset now, but files of them stay there: " + deleted.message());
+  else if (!purged.empty())
+    log::info("SCR_PREFIX_PURGE=1: deleted every dataset of " + s.prefix);
+  return mpi::agree(job.world, deleted);
 }
 
 // One job per prefix and per job directory: a second job on the same prefix

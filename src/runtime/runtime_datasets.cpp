@@ -5,6 +5,7 @@
 // but cannot serve (SCR_Current on an output or a failed dataset) is one.
 #include <algorithm>
 #include <climits>
+#include <optional>
 
 #include "common/log.hpp"
 #include "runtime/cache/cache.hpp"
@@ -112,16 +113,24 @@ Status Runtime::remove(const std::string& name) {
     ctx_.restart_candidates.clear();
     SCR_TRY(drop_rescaled(ctx_.job, ctx_.rescaled));
   }
-  bool found_prefix = false;
+  // The entry goes first, the files once the index without it is saved: a
+  // failure then leaves files unlisted, never a listed checkpoint whose
+  // files are gone.
+  std::optional<int> unlisted;
+  PrefixIndex rest;  // the index without it: which files other datasets still name
   SCR_TRY(edit_index(ctx_.job, [&](PrefixIndex& idx) {
-    auto id = idx.find_name(name);
-    if (!id) return Status::Ok();
-    found_prefix = true;
-    SCR_TRY(delete_prefix_files(ctx_.fs(), ctx_.settings.prefix, *id, &idx));
-    idx.forget(*id);
+    unlisted = idx.find_name(name);
+    if (unlisted) idx.forget(*unlisted);
+    rest = idx;
     return Status::Ok();
   }));
-  if (!found_cache && !mpi::any_true(ctx_.world, found_prefix)) warn_unknown(ctx_.job, "SCR_Delete", name);
+  Status deleted;
+  if (unlisted) deleted = delete_prefix_files(ctx_.fs(), ctx_.settings.prefix, *unlisted, &rest);
+  if (!deleted.ok())
+    deleted = Error(deleted.code(), name + " is no longer listed in the prefix, but files of it stay there: " +
+                                        deleted.message());
+  SCR_TRY(mpi::agree(ctx_.world, deleted));
+  if (!found_cache && !mpi::any_true(ctx_.world, unlisted.has_value())) warn_unknown(ctx_.job, "SCR_Delete", name);
   return Status::Ok();
 }
 

@@ -17,6 +17,7 @@
 #include "io/files.hpp"
 #include "runtime/prefix/dataset.hpp"
 #include "runtime/prefix/flush_protocol.hpp"
+#include "runtime/prefix/prefix_window.hpp"
 #include "runtime/prefix/summary.hpp"
 
 namespace {
@@ -353,6 +354,92 @@ TEST_F(FlushProtocol, TheWindowDeletesNothingForARecordThatFails) {
   EXPECT_TRUE(flush(2, window));
   EXPECT_FALSE(index().has(1));
   EXPECT_FALSE(std::filesystem::exists(prefix + "/step.1/rank_0.dat"));
+}
+
+// The index can be saved `saves` more times, then fails at its rename (an
+// I/O error): with one, the record lands and the window's save does not.
+class IndexSavesLeft : public io::EnvWrapper {
+ public:
+  IndexSavesLeft(io::Env& target, int saves) : EnvWrapper(target), left_(saves) {}
+  Status rename(const std::string& from, const std::string& to) override {
+    if (to.ends_with("/.scr/index.scr") && left_-- <= 0) return Error(Errc::io_error, "rename to " + to);
+    return EnvWrapper::rename(from, to);
+  }
+
+ private:
+  int left_;
+};
+
+// Files whose path contains `part` cannot be removed.
+class UnlinkRefused : public io::EnvWrapper {
+ public:
+  UnlinkRefused(io::Env& target, std::string part) : EnvWrapper(target), part_(std::move(part)) {}
+  Status unlink(const std::string& path) override {
+    if (path.find(part_) != std::string::npos) return Error(Errc::permission, "refused: " + path);
+    return EnvWrapper::unlink(path);
+  }
+
+ private:
+  std::string part_;
+};
+
+// The window forgets old checkpoints in the index before it deletes their
+// files: when that save fails, they stay listed and stay whole, and the
+// next flush deletes them.
+TEST_F(FlushProtocol, TheWindowDeletesNoFileWhenItsIndexSaveFails) {
+  rt::MarkPolicy window;
+  window.prefix_size = 1;
+  flush(1, window);
+  auto lists = begin(2);
+  IndexSavesLeft faulty(env, 1);
+  EXPECT_TRUE(end(faulty, 2, lists, window).ok()) << "the record itself landed";
+  auto idx = index();
+  EXPECT_TRUE(idx.loadable(1));
+  EXPECT_TRUE(idx.loadable(2));
+  EXPECT_EQ(idx.current(), "step.2");
+  EXPECT_TRUE(std::filesystem::exists(prefix + "/step.1/rank_0.dat")) << "the index lists a checkpoint deleted";
+  EXPECT_TRUE(std::filesystem::exists(rt::summary_path(prefix, 1)));
+  EXPECT_TRUE(std::filesystem::exists(rt::own_summary_path(prefix, 1)));
+  flush(3, window);
+  idx = index();
+  EXPECT_FALSE(idx.has(1));
+  EXPECT_FALSE(idx.has(2));
+  EXPECT_FALSE(std::filesystem::exists(prefix + "/step.1/rank_0.dat"));
+  EXPECT_FALSE(std::filesystem::exists(prefix + "/step.2/rank_0.dat"));
+}
+
+// Called on its own, the window saves the index it changed, and the index
+// it was given stays as the one on disk when that save fails.
+TEST_F(FlushProtocol, TheWindowSavesTheIndexItselfOrChangesNothing) {
+  for (int id : {1, 2}) flush(id);
+  auto idx = index();
+  IndexSavesLeft faulty(env, 0);
+  rt::apply_prefix_window(faulty, prefix, 1, idx, 2);
+  EXPECT_TRUE(idx.loadable(1)) << "the loaded index no longer matches the one on disk";
+  EXPECT_TRUE(index().loadable(1));
+  EXPECT_TRUE(std::filesystem::exists(prefix + "/step.1/rank_0.dat"));
+  rt::apply_prefix_window(env, prefix, 1, idx, 2);
+  EXPECT_FALSE(idx.has(1));
+  EXPECT_FALSE(index().has(1));
+  EXPECT_TRUE(index().loadable(2));
+  EXPECT_FALSE(std::filesystem::exists(prefix + "/step.1/rank_0.dat"));
+  EXPECT_FALSE(std::filesystem::exists(rt::prefix_dataset_dir(prefix, 1)));
+}
+
+// A file the window cannot delete once the index is saved stays in the
+// prefix, unlisted: the index never names a checkpoint with files missing.
+TEST_F(FlushProtocol, AFileTheWindowCannotDeleteStaysUnlisted) {
+  rt::MarkPolicy window;
+  window.prefix_size = 1;
+  flush(1, window);
+  auto lists = begin(2);
+  UnlinkRefused faulty(env, "/step.1/");
+  EXPECT_TRUE(end(faulty, 2, lists, window).ok());
+  auto idx = index();
+  EXPECT_FALSE(idx.has(1)) << "listed, though the window deleted part of it";
+  EXPECT_TRUE(idx.loadable(2));
+  EXPECT_EQ(idx.current(), "step.2");
+  EXPECT_TRUE(std::filesystem::exists(prefix + "/step.1/rank_0.dat"));
 }
 
 // A dataset the index records is flushed again (its cached copy was never

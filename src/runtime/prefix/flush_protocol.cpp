@@ -1,6 +1,5 @@
 #include "runtime/prefix/flush_protocol.hpp"
 
-#include "common/log.hpp"
 #include "io/files.hpp"
 #include "io/undo_files.hpp"
 #include "runtime/prefix/dataset.hpp"
@@ -109,13 +108,7 @@ Result<bool> record_flushed(io::Env& env, const std::string& prefix, const kv::T
   }
   files.keep();
   // Only now: a record that does not land must cost no older checkpoint.
-  if (policy.prefix_size > 0) {
-    size_t listed = idx.ids().size();
-    apply_prefix_window(env, prefix, policy.prefix_size, idx, id);
-    if (idx.ids().size() != listed)
-      if (Status saved = idx.save(env); !saved.ok())
-        log::warn("SCR_PREFIX_SIZE: the index could not be saved after deleting old checkpoints: " + saved.message());
-  }
+  apply_prefix_window(env, prefix, policy.prefix_size, idx, id);
   return current;
 }
 

@@ -71,8 +71,8 @@ bool mark_flushed(PrefixIndex& idx, const kv::Tree& desc, int64_t bytes, const M
 // `desc` (DSET, RANKS = writers, RANK/<r> = lists[r] = {FILES, FILELIST,
 // REDFILE}: summary.scrpp, then SCR 3.1's rank2file map and summary.scr)
 // staged and put in place, durable; then mark_flushed and the index saved;
-// then the window (SCR_PREFIX_SIZE), the index saved again if it deleted
-// a checkpoint: a record that does not land deletes nothing. Loads and saves the
+// then the window (SCR_PREFIX_SIZE, which saves the index again before it
+// deletes any file): a record that does not land deletes nothing. Loads and saves the
 // index itself: never call it inside edit_prefix_index. On failure the
 // record is taken back as the comment at the top says. Returns whether the
 // dataset is now CURRENT.

@@ -53,7 +53,107 @@ Status delete_listed(io::Env& env, const std::string& prefix, int id, const std:
   return io::remove_tree(env, prefix_dataset_dir(prefix, id));
 }
 
+// As in SCR 3.1, the window is the keep_n newest loadable checkpoints,
+// those also marked output among them; of the older ones, a checkpoint
+// marked output stays too. The one just marked stays as well: an old
+// dataset a tool saved stays, and costs no newer one its place.
+std::vector<int> beyond_window(const PrefixIndex& idx, int keep_n, int just_marked) {
+  std::vector<int> ckpts;
+  for (int id : idx.ids())
+    if (idx.loadable(id)) ckpts.push_back(id);
+  std::vector<int> doomed;
+  int excess = static_cast<int>(ckpts.size()) - keep_n;
+  for (int i = 0; i < excess; ++i)
+    if (ckpts[i] != just_marked && !(idx.find(ckpts[i])->int_or("FLAGS", 0) & kFlagOutput))
+      doomed.push_back(ckpts[i]);
+  return doomed;
+}
+
+// Every file the datasets of the index other than `doomed` name, which
+// stay; an error when one of their summaries cannot be read, since which
+// files it names is then unknown.
+Result<std::set<std::string>> kept_names(io::Env& env, const std::string& prefix, const PrefixIndex& idx,
+                                         const std::vector<int>& doomed) {
+  std::set<std::string> kept;
+  for (int id : idx.ids()) {
+    if (std::ranges::find(doomed, id) != doomed.end()) continue;
+    SCR_ASSIGN_OR_RETURN(auto names, summary_names(env, prefix, id));
+    kept.merge(names);
+  }
+  return kept;
+}
+
+// Those of `doomed` whose files are known. One whose own summary cannot be
+// read stays listed: forgotten, its files would stay behind unlisted. The
+// file lists are read one at a time and dropped, so that only the kept
+// datasets' names are held at once; they are read again to delete.
+std::vector<int> with_known_files(io::Env& env, const std::string& prefix, const PrefixIndex& idx,
+                                  const std::vector<int>& doomed) {
+  std::vector<int> out;
+  for (int id : doomed) {
+    if (auto names = summary_names(env, prefix, id); !names) {
+      log::warn("SCR_PREFIX_SIZE: old checkpoint " + idx.find(id)->value_or("NAME", "") +
+                " stays listed, its files unknown: " + names.status().message());
+      continue;
+    }
+    out.push_back(id);
+  }
+  return out;
+}
+
+// `idx` without the datasets `ids`, saved. Until the save succeeds `idx`
+// stays as the index on disk is, listing them.
+Status forget_and_save(io::Env& env, PrefixIndex& idx, const std::vector<int>& ids) {
+  PrefixIndex trimmed = idx;
+  for (int id : ids) trimmed.forget(id);
+  SCR_TRY(trimmed.save(env));
+  idx = std::move(trimmed);
+  return Status::Ok();
+}
+
+// The files of a dataset the saved index no longer lists, but those the
+// kept datasets also name. What cannot go stays in the prefix, unlisted:
+// harmless, where a listed checkpoint without its files is not.
+void delete_unlisted(io::Env& env, const std::string& prefix, int id, const std::string& name,
+                     const std::set<std::string>& kept, int keep_n) {
+  auto names = summary_names(env, prefix, id);
+  Status st = names ? delete_listed(env, prefix, id, *names, kept) : names.status();
+  if (!st.ok()) {
+    log::warn("SCR_PREFIX_SIZE: old checkpoint " + name + " is no longer listed, but its files stay in the prefix: " +
+              st.message());
+    return;
+  }
+  log::info("SCR_PREFIX_SIZE=" + std::to_string(keep_n) + ": deleted old checkpoint " + name);
+}
+
 }  // namespace
+
+void apply_prefix_window(io::Env& env, const std::string& prefix, int keep_n, PrefixIndex& idx,
+                         int just_marked) {
+  if (keep_n <= 0) return;
+  std::vector<int> doomed = beyond_window(idx, keep_n, just_marked);
+  if (doomed.empty()) return;
+  // Files a kept dataset also names stay. When a kept dataset's summary
+  // cannot be read, which files it names is unknown: nothing is deleted.
+  auto kept = kept_names(env, prefix, idx, doomed);
+  if (!kept) {
+    log::warn("SCR_PREFIX_SIZE: no old checkpoint deleted this time: " + kept.status().message());
+    return;
+  }
+  doomed = with_known_files(env, prefix, idx, doomed);
+  if (doomed.empty()) return;
+  std::vector<std::string> names;
+  for (int id : doomed) names.push_back(idx.find(id)->value_or("NAME", ""));
+  // The index first: a restart must never fall back to a listed checkpoint
+  // whose files are gone. While the save fails the checkpoints stay listed
+  // and whole.
+  if (Status st = forget_and_save(env, idx, doomed); !st.ok()) {
+    log::warn("SCR_PREFIX_SIZE: no old checkpoint deleted this time: the index could not be saved: " +
+              st.message());
+    return;
+  }
+  for (size_t i = 0; i < doomed.size(); ++i) delete_unlisted(env, prefix, doomed[i], names[i], *kept, keep_n);
+}
 
 Status delete_prefix_files(io::Env& env, const std::string& prefix, int id, const PrefixIndex* others) {
   // A summary that cannot be read names no files: they stay, unlisted.
@@ -72,47 +172,6 @@ Status delete_prefix_files(io::Env& env, const std::string& prefix, int id, cons
       keep.merge(*kept);
     }
   return delete_listed(env, prefix, id, names ? *names : std::set<std::string>(), keep);
-}
-
-void apply_prefix_window(io::Env& env, const std::string& prefix, int keep_n, PrefixIndex& idx,
-                         int just_marked) {
-  if (keep_n <= 0) return;
-  // As in SCR 3.1, the window is the keep_n newest loadable checkpoints,
-  // those also marked output among them; of the older ones, a checkpoint
-  // marked output stays too.
-  std::vector<int> ckpts;
-  for (int id : idx.ids())
-    if (idx.loadable(id)) ckpts.push_back(id);
-  int excess = static_cast<int>(ckpts.size()) - keep_n;
-  if (excess <= 0) return;
-  // The oldest beyond the window, but never the one just marked: an old
-  // dataset a tool saved stays, and costs no newer one its place.
-  std::vector<int> doomed;
-  for (int id : std::vector<int>(ckpts.begin(), ckpts.begin() + excess))
-    if (id != just_marked && !(idx.find(id)->int_or("FLAGS", 0) & kFlagOutput)) doomed.push_back(id);
-  // Files a kept dataset also names stay. When a kept dataset's summary
-  // cannot be read, which files it names is unknown: nothing is deleted.
-  std::set<std::string> kept_files;
-  for (int id : idx.ids()) {
-    if (std::find(doomed.begin(), doomed.end(), id) != doomed.end()) continue;
-    auto names = summary_names(env, prefix, id);
-    if (!names) {
-      log::warn("SCR_PREFIX_SIZE: no old checkpoint deleted this time: " + names.status().message());
-      return;
-    }
-    kept_files.merge(*names);
-  }
-  for (int id : doomed) {
-    std::string name = idx.find(id)->value_or("NAME", "");
-    auto names = summary_names(env, prefix, id);
-    Status st = names ? delete_listed(env, prefix, id, *names, kept_files) : names.status();
-    if (!st.ok()) {
-      log::warn("SCR_PREFIX_SIZE: could not delete old checkpoint " + name + ": " + st.message());
-      continue;
-    }
-    idx.forget(id);
-    log::info("SCR_PREFIX_SIZE=" + std::to_string(keep_n) + ": deleted old checkpoint " + name);
-  }
 }
 
 }  // namespace scr::rt

@@ -1,6 +1,6 @@
 // SCR_PREFIX_SIZE: keep only the newest N checkpoints in the prefix. Older
-// checkpoint-only datasets lose their files and index entries; datasets
-// flagged as output are never deleted by it.
+// checkpoint-only datasets lose their index entries, then their files;
+// datasets flagged as output are never deleted by it.
 #pragma once
 
 #include <set>
@@ -11,10 +11,18 @@
 
 namespace scr::rt {
 
-// With the index loaded (rank 0 of a job, or a tool); the caller saves it.
-// `keep_n` is SCR_PREFIX_SIZE. The dataset `just_marked` is never deleted,
-// nor does it push a newer one out: a job's newest checkpoint is never among
-// the oldest anyway, and a tool that saved an old one did so to keep it.
+// With the index loaded and saved, by the one process holding the prefix
+// lock (rank 0 of a job, or a tool). `keep_n` is SCR_PREFIX_SIZE. The
+// dataset `just_marked` is never deleted, nor does it push a newer one out:
+// a job's newest checkpoint is never among the oldest anyway, and a tool
+// that saved an old one did so to keep it.
+// The order keeps the index from ever listing a checkpoint whose files are
+// gone: the old checkpoints leave `idx`, the index is saved, and only then
+// are their files deleted. A save that fails deletes nothing and leaves
+// `idx` as it was (they stay listed, whole); a file that cannot be deleted
+// after it stays in the prefix, unlisted. Either is a warning, not an
+// error: the new checkpoint stands, and the next flush tries again on
+// whatever old checkpoint the index still lists.
 void apply_prefix_window(io::Env& env, const std::string& prefix, int keep_n, PrefixIndex& idx,
                          int just_marked);
 
