@@ -1,19 +1,17 @@
-// A failed salvage of a checkpoint the prefix already records: 4 in-process
-// ranks on 4 simulated nodes write ckpt/r<r>/a.dat and b.dat (XOR, one set
-// of 4) and flush them, but the job dies once the prefix index records the
-// flush, before any filemap says so: the cache still calls the checkpoint
-// never flushed. A job of another size then salvages it at SCR_Init, and the
-// salvage fails. The earlier flush left the checkpoint whole in the prefix:
-// the index must still call it loadable, its files, summary and redundancy
-// files must be byte for byte what that flush wrote, and a job must restart
-// from them. A salvage that gets through keeps its files as well, and so
-// does one whose own record landed before its last step failed; without
-// any record, the failure forgets the entry.
+// The salvage of a checkpoint the prefix index records: 4 in-process ranks
+// on 4 simulated nodes write ckpt/r<r>/a.dat and b.dat (XOR, one set of 4)
+// and flush them, but the job dies once the prefix index records the flush,
+// before any filemap says so: the cache still calls the checkpoint never
+// flushed. The flush left it whole in the prefix, so a job of another size
+// does not salvage it at SCR_Init: no salvage event, the prefix's files
+// byte for byte what that flush wrote, nothing added, and the job restarts
+// from them, whatever the cache or the prefix would have done to a salvage.
+// A salvage of a checkpoint the index did not record keeps its files when
+// its own record landed before its last step failed, and forgets the entry
+// when it fails without any record.
 #include <gtest/gtest.h>
 
-#include <cerrno>
 #include <filesystem>
-#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -62,6 +60,11 @@ std::string bytes_of(int writer, const std::string& file) {
 bool logged(const Scene& scene, const std::string& event) {
   auto log = io::read_file(io::Env::posix(), scene.prefix + "/.scr/log");
   return log.ok() && log->find("event=" + event + " dataset=ckpt id=1 ") != std::string::npos;
+}
+
+void expect_not_salvaged(const Scene& scene) {
+  EXPECT_FALSE(logged(scene, "SALVAGE")) << "the checkpoint was salvaged again";
+  EXPECT_FALSE(logged(scene, "SALVAGE_FAILED")) << "a salvage of the checkpoint was tried";
 }
 
 bool index_records(const std::string& prefix, int id) {
@@ -184,15 +187,6 @@ void expect_earlier_flush_intact(const Scene& scene, const std::map<std::string,
   expect_same_files(before, prefix_files(scene.prefix));
 }
 
-// The checkpoint's application and redundancy files alone: a record made
-// again writes its summary files anew.
-std::map<std::string, std::string> data_files(std::map<std::string, std::string> files) {
-  std::erase_if(files, [](const auto& f) {
-    return f.first.starts_with(".scr/scr.dataset.") && !f.first.ends_with(".redset");
-  });
-  return files;
-}
-
 // Old ranks w with w % ranks == rank, read back and checked byte for byte.
 bool read_share(rt::Runtime& rt, int rank, int ranks) {
   bool same = true;
@@ -209,11 +203,12 @@ bool read_share(rt::Runtime& rt, int rank, int ranks) {
 }
 
 // A job of `ranks` on `nodes` restarts from the checkpoint: offered, every
-// old rank's file read back as written.
-void restart_from_ckpt(Scene& scene, int ranks, const std::string& nodes) {
+// old rank's file read back as written. Every rank's files through `env`,
+// when given.
+void restart_from_ckpt(Scene& scene, int ranks, const std::string& nodes, io::Env* env = nullptr) {
   scene.settings["SCR_SIM_NODES"] = nodes;
   mpi::InProcess(ranks, kStack).run([&](mpi::Comm& world) {
-    auto rt = rt::Runtime::init(rt::testing::config_from(scene.settings, scene.prefix), world);
+    auto rt = rt::Runtime::init(rt::testing::config_from(scene.settings, scene.prefix), world, env);
     ASSERT_TRUE(rt.ok()) << rt.status().to_string();
     bool have = false;
     std::string name;
@@ -228,20 +223,14 @@ void restart_from_ckpt(Scene& scene, int ranks, const std::string& nodes) {
   });
 }
 
-// A job of `ranks` on `nodes` that only starts (and finalizes, when it
-// can): SCR_Init must return `code`, each rank's file system broken by
-// `arm` first, when given.
-void expect_init(Scene& scene, int ranks, const std::string& nodes, Errc code,
-                       const std::function<void(io::FaultEnv&)>& arm = {}) {
+// A job of `ranks` on `nodes` that only starts and finalizes: SCR_Init
+// must succeed.
+void expect_init(Scene& scene, int ranks, const std::string& nodes) {
   scene.settings["SCR_SIM_NODES"] = nodes;
   mpi::InProcess(ranks, kStack).run([&](mpi::Comm& world) {
-    io::FaultEnv faults(io::Env::posix());
-    if (arm) arm(faults);
-    auto rt = rt::Runtime::init(rt::testing::config_from(scene.settings, scene.prefix), world, &faults);
-    EXPECT_EQ(rt.status().code(), code) << rt.status().to_string();
-    if (rt.ok()) {
-      EXPECT_TRUE((*rt)->finalize().ok());
-    }
+    auto rt = rt::Runtime::init(rt::testing::config_from(scene.settings, scene.prefix), world);
+    ASSERT_TRUE(rt.ok()) << rt.status().to_string();
+    EXPECT_TRUE((*rt)->finalize().ok());
   });
 }
 
@@ -252,38 +241,49 @@ std::map<std::string, std::string> recorded_but_not_marked(Scene& scene) {
   return prefix_files(scene.prefix);
 }
 
-// Nodes n2 and n3 lost, two members of the one XOR set: the salvage of a
-// job of 2 on n0 and n1 cannot make the cached checkpoint whole (its copies
-// of old ranks 0 and 1, held back beside the earlier flush's files of their
-// names, go again). The earlier flush is whole in the prefix: the entry
-// stays, its files are untouched, and the job restarts from it.
-TEST(SalvageInProcess, ACheckpointThatCannotBeMadeWholeKeepsItsEarlierFlush) {
+// Node n3 lost: the cache alone could be made whole (a job of 3 would copy
+// old ranks 0..2 and rebuild old rank 3), but the prefix has the checkpoint
+// already. Nothing is salvaged: the earlier flush stays as it was, loadable
+// and current, and the job restarts from it.
+TEST(SalvageInProcess, ACheckpointTheIndexRecordsIsNotSalvagedAgain) {
   Scene scene;
   auto before = recorded_but_not_marked(scene);
   if (HasFatalFailure()) return;
-  scene.lose("n2");
   scene.lose("n3");
-  restart_from_ckpt(scene, 2, "n0,n1");
-  EXPECT_TRUE(logged(scene, "SALVAGE_FAILED"));
+  restart_from_ckpt(scene, 3, "n0,n1,n2");
+  expect_not_salvaged(scene);
   expect_earlier_flush_intact(scene, before);
 }
 
-// Node n3 lost: a job of 3 on n0..n2 copies old ranks 0..2 (held back
-// beside the earlier flush's files of their names), rebuilds old rank 3 over
-// that flush's files of its names, then cannot write the summary (the
-// prefix is full). SCR_Init fails and keeps the cache; the earlier flush
-// must still be whole, and a job that lost every node restarts from it.
-TEST(SalvageInProcess, ASalvageThatFailsAfterItsRebuildKeepsTheEarlierFlush) {
+// A prefix full but for the job's own files directly in .scr (the index, the
+// event log, the restart file table a restart at another size writes):
+// every file a salvage would write, below ckpt/ and in .scr/scr.dataset.1/,
+// fails to open for writing with ENOSPC.
+class FullPrefix : public io::EnvWrapper {
+ public:
+  explicit FullPrefix(std::string prefix) : EnvWrapper(io::Env::posix()), prefix_(std::move(prefix)) {}
+  Result<std::unique_ptr<io::File>> open(const std::string& path, io::OpenMode mode, uint32_t perms) override {
+    bool bookkeeping = fs::path(path).parent_path() == fs::path(prefix_) / ".scr";
+    if (mode != io::OpenMode::read && path.starts_with(prefix_ + "/") && !bookkeeping)
+      return Error(Errc::no_space, "open " + path + ": No space left on device (injected fault)");
+    return EnvWrapper::open(path, mode, perms);
+  }
+
+ private:
+  std::string prefix_;
+};
+
+// Node n3 lost and the prefix full: a salvage could write nothing, but none
+// is needed. SCR_Init succeeds and the job restarts from the earlier flush.
+TEST(SalvageInProcess, AFullPrefixDoesNotKeepARecordedCheckpointFromTheRestart) {
   Scene scene;
   auto before = recorded_but_not_marked(scene);
   if (HasFatalFailure()) return;
   scene.lose("n3");
-  expect_init(scene, 3, "n0,n1,n2", Errc::no_space,
-              [](io::FaultEnv& faults) { faults.fail_write(1, ENOSPC, "summary.scrpp"); });
-  EXPECT_TRUE(logged(scene, "SALVAGE_FAILED"));
+  FullPrefix full(scene.prefix);
+  restart_from_ckpt(scene, 3, "n0,n1,n2", &full);
+  expect_not_salvaged(scene);
   expect_earlier_flush_intact(scene, before);
-  for (const char* n : {"n0", "n1", "n2"}) scene.lose(n);
-  restart_from_ckpt(scene, 2, "n0,n1");
 }
 
 // Flips the last byte of the one redundancy file below `dir`: its XOR data,
@@ -301,37 +301,19 @@ void damage_redundancy(const std::string& dir) {
   ASSERT_EQ(damaged, 1) << "redundancy files below " << dir;
 }
 
-// The same with old rank 1's cached redundancy file damaged since the
-// earlier flush: its copy, like every copy, must not replace that flush's
-// file before the record, whatever the rebuild reads (the salvage fails at
-// the summary all the same).
-TEST(SalvageInProcess, ACopyFromADamagedCacheNeverReplacesTheEarlierFlushsFile) {
+// Old rank 1's cached redundancy file damaged since the earlier flush, node
+// n3 lost: a salvage would copy that file over the flush's and rebuild old
+// rank 3 from it. None runs: the prefix keeps the flush's files, and the job
+// restarts from them.
+TEST(SalvageInProcess, ADamagedCacheNeverReachesACheckpointTheIndexRecords) {
   Scene scene;
   auto before = recorded_but_not_marked(scene);
   if (HasFatalFailure()) return;
   scene.lose("n3");
   ASSERT_NO_FATAL_FAILURE(damage_redundancy(scene.cache + "/n1"));
-  expect_init(scene, 3, "n0,n1,n2", Errc::no_space,
-              [](io::FaultEnv& faults) { faults.fail_write(1, ENOSPC, "summary.scrpp"); });
-  EXPECT_TRUE(logged(scene, "SALVAGE_FAILED"));
-  expect_earlier_flush_intact(scene, before);
-  for (const char* n : {"n0", "n1", "n2"}) scene.lose(n);
-  restart_from_ckpt(scene, 2, "n0,n1");
-}
-
-// The salvage that gets through: node n3 lost, a job of 3 rebuilds old
-// rank 3 from the earlier flush's files at the names (its copies held back
-// until the record) and records the checkpoint again. Its files are the
-// same, and a job restarts from them.
-TEST(SalvageInProcess, ASalvageOfARecordedCheckpointThatGetsThroughKeepsItsFiles) {
-  Scene scene;
-  auto before = recorded_but_not_marked(scene);
-  if (HasFatalFailure()) return;
-  scene.lose("n3");
   restart_from_ckpt(scene, 3, "n0,n1,n2");
-  EXPECT_TRUE(logged(scene, "SALVAGE")) << "the salvage did not get through";
-  EXPECT_TRUE(index_records(scene.prefix, kId));
-  expect_same_files(data_files(before), data_files(prefix_files(scene.prefix)));
+  expect_not_salvaged(scene);
+  expect_earlier_flush_intact(scene, before);
 }
 
 // Every directory sync fails once the index that records the salvage is in
@@ -379,15 +361,15 @@ TEST(SalvageInProcess, ASalvageWhoseRecordLandedKeepsTheFilesItNames) {
   restart_from_ckpt(scene, 2, "n0,n1");
 }
 
-// The contrast: the same failure as in the first test with no earlier
-// record. Nothing of the checkpoint is loadable, so its entry and its
+// The contrast: no record, nodes n2 and n3 lost, beyond XOR. The salvage
+// fails and nothing of the checkpoint is loadable, so its entry and its
 // .scr/scr.dataset.1/ go.
 TEST(SalvageInProcess, AFailedSalvageWithoutAnEarlierRecordForgetsTheEntry) {
   Scene scene;
   write_cached(scene);
   scene.lose("n2");
   scene.lose("n3");
-  expect_init(scene, 2, "n0,n1", Errc::ok);
+  expect_init(scene, 2, "n0,n1");
   EXPECT_TRUE(logged(scene, "SALVAGE_FAILED"));
   auto idx = rt::PrefixIndex::load(io::Env::posix(), scene.prefix);
   ASSERT_TRUE(idx.ok()) << idx.status().to_string();

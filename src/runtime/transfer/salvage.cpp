@@ -56,10 +56,6 @@ struct LeftBehind {
   // The held-back replacements of the ranks copied whole: put in place only
   // once the checkpoint is whole everywhere (flush.hpp, end_flush).
   Deferred deferred;
-  // The index recorded the dataset as flushed before the salvage
-  // (recorded_before): the names it copies to and rebuilds at hold that
-  // flush's files, whole, and none of them may go.
-  bool recorded = false;
 };
 
 // Step 1, local: copy the old ranks' files this process holds. Returns
@@ -232,12 +228,7 @@ Result<kv::Tree> rebuild_lost(const Job& job, int id, const kv::Tree& copied, in
   // them first. The newer checkpoint, which only the cache holds, comes
   // before the older one whose names it reuses (should the rebuild then
   // fail, that one has lost those files, as before copies were held back).
-  // Not those of a dataset the index recorded before: its names hold that
-  // flush's files, whole, which the rebuild reads instead (the survey facts
-  // came from them too). Its copies stay held back until the record, as in
-  // a flush: a salvage that fails leaves that flush's files as they were.
-  if (!left.recorded && mpi::any_true(job.world, share.has("SET")))
-    SCR_TRY(replace_deferred_everywhere(job, left.deferred));
+  if (mpi::any_true(job.world, share.has("SET"))) SCR_TRY(replace_deferred_everywhere(job, left.deferred));
   auto rebuilt = rebuild_share(job, id, share, left.new_dirs);
   if (rebuilt)
     for (auto& [rank, entry] : *rebuilt) made.put(std::to_string(rank), std::move(entry));
@@ -283,11 +274,6 @@ void remove_copies(const Job& job, const kv::Tree& mine, LeftBehind& left, const
   std::set<std::string> older;
   for (const auto& f : left.deferred.files) older.insert(f.dst);
   drop_deferred(job.fs(), left.deferred);
-  // A dataset the index recorded before keeps every file at its names: each
-  // is that flush's, or the same file again (a copy checked against the
-  // CRC32C recorded at Complete, a rebuilt file against its redundancy
-  // header's), where that flush's was missing or rebuilt over.
-  if (left.recorded) return;
   std::vector<std::string> removed = left.copied;
   auto listed = [&](const kv::Tree* entries) {
     if (entries)
@@ -314,18 +300,6 @@ std::vector<std::string> held_dirs(const Job& job, const CacheCatalog& cache, in
   return {dirs.begin(), dirs.end()};
 }
 
-// Collective, after begin_flush: whether the index still records dataset
-// `id` as flushed. Only a record of this very dataset survives begin_flush
-// (mark_flush_begun): a flush of it got through, and its job died before
-// the filemaps said so.
-bool recorded_before(const Job& job, int id) {
-  int recorded = 0;
-  if (job.rank() == 0)
-    recorded = verdict_of_record(job.fs(), job.settings.prefix, id) == RecordVerdict::recorded ? 1 : 0;
-  mpi::bcast_int(job.world, recorded, 0);
-  return recorded != 0;
-}
-
 Status salvage_one(const Job& job, const CacheCatalog& cache, int id, int writers, const kv::Tree& desc) {
   FlushJob marker;
   marker.desc = desc;
@@ -334,7 +308,6 @@ Status salvage_one(const Job& job, const CacheCatalog& cache, int id, int writer
   kv::Tree mine;
   LeftBehind left;
   left.new_dirs = std::move(marker.new_dirs);
-  left.recorded = recorded_before(job, id);
   SCR_TRY(mpi::in_turns(job.world, job.settings.flush_width, [&] {
     mine = copy_held(job, cache, id, left);
     return Status::Ok();
@@ -348,9 +321,8 @@ Status salvage_one(const Job& job, const CacheCatalog& cache, int id, int writer
   if (!st.ok()) {
     // A record that reached the index after all (its last step failed)
     // keeps the files it names, as a flush's does: the held-back copies
-    // take their names and nothing goes. (A checkpoint recorded before the
-    // salvage keeps that flush's files instead: remove_copies.)
-    if (rebuilt && !left.recorded && !settle_unrecorded(job, id, left.deferred)) return st;
+    // take their names and nothing goes.
+    if (rebuilt && !settle_unrecorded(job, id, left.deferred)) return st;
     remove_copies(job, mine, left, made);
     // Files the prefix could not take were counted lost: whatever failed
     // next is the prefix's doing, not the checkpoint's.
@@ -363,16 +335,38 @@ Status salvage_one(const Job& job, const CacheCatalog& cache, int id, int writer
   return Status::Ok();
 }
 
+// Collective: whether some process's filemap says dataset `id` was flushed.
+bool marked_flushed(const Job& job, const CacheCatalog& cache, int id) {
+  bool flushed = false;
+  for (const Filemap* fm : cache.held())
+    if (fm->has(id) && fm->state(id) == CacheState::flushed) flushed = true;
+  return mpi::any_true(job.world, flushed);
+}
+
+// Collective: whether the prefix index records dataset `id` as flushed, as
+// it does when a flush recorded it and its job died before any filemap was
+// marked. The record made its files and summary durable before the index
+// named it (record_flushed): the prefix has it whole, and a salvage could
+// only put copies from the cache over that flush's files. scr_scavenge
+// skips such a dataset for the same reason ("already flushed").
+bool recorded_in_prefix(const Job& job, int id) {
+  return agreed_verdict_of_record(job, id) == RecordVerdict::recorded;
+}
+
 }  // namespace
 
 Status salvage_resized_cache(const Job& job, const CacheCatalog& cache, EventLog& events) {
   for (int id = next_candidate(job, cache, INT_MAX); id > 0; id = next_candidate(job, cache, id)) {
-    bool flushed = false;
-    for (const Filemap* fm : cache.held())
-      if (fm->has(id) && fm->state(id) == CacheState::flushed) flushed = true;
-    if (mpi::any_true(job.world, flushed)) return Status::Ok();  // the prefix has it
+    // The prefix has it: the restart fetches it from there.
+    if (marked_flushed(job, cache, id)) return Status::Ok();
     SCR_ASSIGN_OR_RETURN(kv::Tree desc, agree_descriptor(job, cache, id));
     std::string name = DatasetInfo::from_tree(desc).name;
+    if (recorded_in_prefix(job, id)) {
+      if (job.rank() == 0)
+        log::info("checkpoint " + name + " is in the prefix already (the index records its flush; its job ended " +
+                  "before the cache noted it): not saved again, the restart reads it from the prefix");
+      return Status::Ok();
+    }
     int writers = old_size(job, cache, id);
     double t0 = wall_seconds();
     Status st = writers > 0 ? salvage_one(job, cache, id, writers, desc)
@@ -391,8 +385,9 @@ Status salvage_resized_cache(const Job& job, const CacheCatalog& cache, EventLog
                 " processes cannot be made whole: " + st.message() + "; trying an older one");
     // Leave no trace of it in the prefix: it is not loadable (its copied
     // files went above; this removes its .scr directory and index entry).
-    // Unless the index records it: flushed before and flushed again, its
-    // files and summary are the earlier flush's, whole (record_flushed).
+    // Unless the index records it: the salvage's own record landed and its
+    // last step failed, and salvage_one kept the files it names. (A record
+    // from before the salvage ended the search above.)
     SCR_TRY(edit_index(job, [&](PrefixIndex& idx) {
       if (!idx.flushed(id)) forget_dataset(job.fs(), job.settings.prefix, idx, id);
       return Status::Ok();
