@@ -62,13 +62,19 @@ void remove_placed(const Job& job, const FlushJob& flush, const std::vector<std:
 
 }  // namespace
 
-bool settle_unrecorded(const Job& job, int id, Deferred& deferred) {
-  // Rank 0 reads the verdict (deferred.hpp) for every process, so that no
-  // process drops copies the index names while another's are put in place.
+RecordVerdict agreed_verdict_of_record(const Job& job, int id) {
+  // Rank 0 reads the index for every process, so that all act on one
+  // reading of it.
   int verdict = static_cast<int>(RecordVerdict::unknown);
   if (job.rank() == 0) verdict = static_cast<int>(verdict_of_record(job.fs(), job.settings.prefix, id));
   mpi::bcast_int(job.world, verdict, 0);
-  switch (static_cast<RecordVerdict>(verdict)) {
+  return static_cast<RecordVerdict>(verdict);
+}
+
+bool settle_unrecorded(const Job& job, int id, Deferred& deferred) {
+  // One verdict for every process, so that no process drops copies the
+  // index names while another's are put in place.
+  switch (agreed_verdict_of_record(job, id)) {
     case RecordVerdict::recorded: place_recorded_copies(job, deferred); break;
     case RecordVerdict::not_recorded: drop_deferred(job.fs(), deferred); return true;
     case RecordVerdict::unknown: deferred.keep_listed(); break;

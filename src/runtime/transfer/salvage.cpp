@@ -319,6 +319,10 @@ Status salvage_one(const Job& job, const CacheCatalog& cache, int id, int writer
   auto rebuilt = rebuild_lost(job, id, copied, writers, made, left);
   Status st = rebuilt ? record(job, desc, writers, copied, std::move(rebuilt).value()) : rebuilt.status();
   if (!st.ok()) {
+    // A record that reached the index after all (its last step failed)
+    // keeps the files it names, as a flush's does: the held-back copies
+    // take their names and nothing goes.
+    if (rebuilt && !settle_unrecorded(job, id, left.deferred)) return st;
     remove_copies(job, mine, left, made);
     // Files the prefix could not take were counted lost: whatever failed
     // next is the prefix's doing, not the checkpoint's.
@@ -331,16 +335,38 @@ Status salvage_one(const Job& job, const CacheCatalog& cache, int id, int writer
   return Status::Ok();
 }
 
+// Collective: whether some process's filemap says dataset `id` was flushed.
+bool marked_flushed(const Job& job, const CacheCatalog& cache, int id) {
+  bool flushed = false;
+  for (const Filemap* fm : cache.held())
+    if (fm->has(id) && fm->state(id) == CacheState::flushed) flushed = true;
+  return mpi::any_true(job.world, flushed);
+}
+
+// Collective: whether the prefix index records dataset `id` as flushed, as
+// it does when a flush recorded it and its job died before any filemap was
+// marked. The record made its files and summary durable before the index
+// named it (record_flushed): the prefix has it whole, and a salvage could
+// only put copies from the cache over that flush's files. scr_scavenge
+// skips such a dataset for the same reason ("already flushed").
+bool recorded_in_prefix(const Job& job, int id) {
+  return agreed_verdict_of_record(job, id) == RecordVerdict::recorded;
+}
+
 }  // namespace
 
 Status salvage_resized_cache(const Job& job, const CacheCatalog& cache, EventLog& events) {
   for (int id = next_candidate(job, cache, INT_MAX); id > 0; id = next_candidate(job, cache, id)) {
-    bool flushed = false;
-    for (const Filemap* fm : cache.held())
-      if (fm->has(id) && fm->state(id) == CacheState::flushed) flushed = true;
-    if (mpi::any_true(job.world, flushed)) return Status::Ok();  // the prefix has it
+    // The prefix has it: the restart fetches it from there.
+    if (marked_flushed(job, cache, id)) return Status::Ok();
     SCR_ASSIGN_OR_RETURN(kv::Tree desc, agree_descriptor(job, cache, id));
     std::string name = DatasetInfo::from_tree(desc).name;
+    if (recorded_in_prefix(job, id)) {
+      if (job.rank() == 0)
+        log::info("checkpoint " + name + " is in the prefix already (the index records its flush; its job ended " +
+                  "before the cache noted it): not saved again, the restart reads it from the prefix");
+      return Status::Ok();
+    }
     int writers = old_size(job, cache, id);
     double t0 = wall_seconds();
     Status st = writers > 0 ? salvage_one(job, cache, id, writers, desc)
@@ -359,8 +385,9 @@ Status salvage_resized_cache(const Job& job, const CacheCatalog& cache, EventLog
                 " processes cannot be made whole: " + st.message() + "; trying an older one");
     // Leave no trace of it in the prefix: it is not loadable (its copied
     // files went above; this removes its .scr directory and index entry).
-    // Unless the index records it: flushed before and flushed again, its
-    // files and summary are the earlier flush's, whole (record_flushed).
+    // Unless the index records it: the salvage's own record landed and its
+    // last step failed, and salvage_one kept the files it names. (A record
+    // from before the salvage ended the search above.)
     SCR_TRY(edit_index(job, [&](PrefixIndex& idx) {
       if (!idx.flushed(id)) forget_dataset(job.fs(), job.settings.prefix, idx, id);
       return Status::Ok();

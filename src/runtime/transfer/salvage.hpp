@@ -15,7 +15,9 @@
 //     dataset COMPLETE, FLUSHED and CURRENT.
 // A checkpoint that cannot be made whole is removed from the prefix again
 // and the next older cached one is tried; one already flushed ends the
-// search (the prefix holds it).
+// search (the prefix holds it): a filemap says so, or the prefix index
+// records it although no filemap does (its job died between the flush's
+// record and the filemaps' mark), as scr_scavenge skips it.
 #pragma once
 
 #include "runtime/cache/distribute.hpp"
