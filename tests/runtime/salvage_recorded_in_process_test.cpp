@@ -255,6 +255,22 @@ TEST(SalvageInProcess, ACheckpointTheIndexRecordsIsNotSalvagedAgain) {
   expect_earlier_flush_intact(scene, before);
 }
 
+// The index names another dataset under the checkpoint's id (a prefix of
+// another history): that is no record of this checkpoint, whose only copy
+// is the cache, so the salvage runs and the job restarts from it.
+TEST(SalvageInProcess, AnotherDatasetUnderTheSameIdDoesNotStopTheSalvage) {
+  Scene scene;
+  recorded_but_not_marked(scene);
+  if (HasFatalFailure()) return;
+  auto idx = rt::PrefixIndex::load(io::Env::posix(), scene.prefix);
+  ASSERT_TRUE(idx.ok()) << idx.status().to_string();
+  idx->find(kId)->set("NAME", "other");
+  ASSERT_TRUE(idx->save(io::Env::posix()).ok());
+  scene.lose("n3");
+  restart_from_ckpt(scene, 3, "n0,n1,n2");
+  EXPECT_TRUE(logged(scene, "SALVAGE")) << "the cached checkpoint was taken for the other dataset";
+}
+
 // A prefix full but for the job's own files directly in .scr (the index, the
 // event log, the restart file table a restart at another size writes):
 // every file a salvage would write, below ckpt/ and in .scr/scr.dataset.1/,

@@ -60,16 +60,16 @@ void remove_placed(const Job& job, const FlushJob& flush, const std::vector<std:
   io::remove_files_and_made_dirs(job.fs(), job.settings.prefix, placed, flush.new_dirs);
 }
 
-}  // namespace
-
+// Collective: what the prefix index says of dataset `id`, read by rank 0
+// for every process, so that all act on one reading of it.
 RecordVerdict agreed_verdict_of_record(const Job& job, int id) {
-  // Rank 0 reads the index for every process, so that all act on one
-  // reading of it.
   int verdict = static_cast<int>(RecordVerdict::unknown);
   if (job.rank() == 0) verdict = static_cast<int>(verdict_of_record(job.fs(), job.settings.prefix, id));
   mpi::bcast_int(job.world, verdict, 0);
   return static_cast<RecordVerdict>(verdict);
 }
+
+}  // namespace
 
 bool settle_unrecorded(const Job& job, int id, Deferred& deferred) {
   // One verdict for every process, so that no process drops copies the

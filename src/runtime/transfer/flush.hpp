@@ -51,9 +51,6 @@ Status end_flush(const Job& job, CacheCatalog& cache, EventLog& events, const Fl
 // removed), before anything records the dataset as flushed: for a rebuild
 // in the prefix that must read the copies at their names.
 Status replace_deferred_everywhere(const Job& job, Deferred& deferred);
-// Collective: what the prefix index says of dataset `id` (deferred.hpp's
-// verdict_of_record), read on rank 0 and the same on every process.
-RecordVerdict agreed_verdict_of_record(const Job& job, int id);
 // Collective, after recording dataset `id` failed: the held-back copies put
 // in place if the index holds the record after all, removed if it does not,
 // and left listed for the next SCR_Init when the index cannot be read.

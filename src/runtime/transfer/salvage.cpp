@@ -343,14 +343,22 @@ bool marked_flushed(const Job& job, const CacheCatalog& cache, int id) {
   return mpi::any_true(job.world, flushed);
 }
 
-// Collective: whether the prefix index records dataset `id` as flushed, as
-// it does when a flush recorded it and its job died before any filemap was
-// marked. The record made its files and summary durable before the index
-// named it (record_flushed): the prefix has it whole, and a salvage could
-// only put copies from the cache over that flush's files. scr_scavenge
-// skips such a dataset for the same reason ("already flushed").
-bool recorded_in_prefix(const Job& job, int id) {
-  return agreed_verdict_of_record(job, id) == RecordVerdict::recorded;
+// Collective: whether the prefix index records this very dataset as flushed
+// and loadable, as it does when a flush recorded it and its job died before
+// any filemap was marked. The record made its files and summary durable
+// before the index named it (record_flushed): the prefix has it whole, and
+// a salvage could only put copies from the cache over that flush's files.
+// scr_scavenge skips such a dataset for the same reason ("already
+// flushed"). Another dataset under the same id, or a record marked failed,
+// does not count: the cache may hold the only good copy.
+bool recorded_in_prefix(const Job& job, const kv::Tree& desc) {
+  int recorded = 0;
+  if (job.rank() == 0) {
+    auto idx = PrefixIndex::load(job.fs(), job.settings.prefix);
+    recorded = idx && records_loadable(*idx, desc) ? 1 : 0;
+  }
+  mpi::bcast_int(job.world, recorded, 0);
+  return recorded != 0;
 }
 
 }  // namespace
@@ -361,7 +369,7 @@ Status salvage_resized_cache(const Job& job, const CacheCatalog& cache, EventLog
     if (marked_flushed(job, cache, id)) return Status::Ok();
     SCR_ASSIGN_OR_RETURN(kv::Tree desc, agree_descriptor(job, cache, id));
     std::string name = DatasetInfo::from_tree(desc).name;
-    if (recorded_in_prefix(job, id)) {
+    if (recorded_in_prefix(job, desc)) {
       if (job.rank() == 0)
         log::info("checkpoint " + name + " is in the prefix already (the index records its flush; its job ended " +
                   "before the cache noted it): not saved again, the restart reads it from the prefix");
