@@ -17,14 +17,14 @@ bool same_dataset(const kv::Tree& entry, const kv::Tree& desc) {
 
 }  // namespace
 
-bool records_loadable(const PrefixIndex& idx, const kv::Tree& desc) {
+bool records_flush_of(const PrefixIndex& idx, const kv::Tree& desc) {
   int id = static_cast<int>(desc.int_or("ID", 0));
-  return idx.loadable(id) && same_dataset(*idx.find(id), desc);
+  return idx.flushed(id) && same_dataset(*idx.find(id), desc);
 }
 
 void mark_flush_begun(PrefixIndex& idx, const kv::Tree& desc) {
+  if (records_flush_of(idx, desc)) return;
   int id = static_cast<int>(desc.int_or("ID", 0));
-  if (idx.flushed(id) && same_dataset(*idx.find(id), desc)) return;
   idx.upsert(desc);
   idx.mark_begun(id);
 }

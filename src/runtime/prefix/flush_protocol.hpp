@@ -59,10 +59,10 @@ struct MarkPolicy {
 // was never marked flushed (a job killed between the record and that mark),
 // and its files stay whole while the copies are held back (deferred.hpp).
 void mark_flush_begun(PrefixIndex& idx, const kv::Tree& desc);
-// Whether the index holds a loadable record of this very dataset (its id,
-// name and creation time): not another dataset that took the same id in a
-// prefix of another history.
-bool records_loadable(const PrefixIndex& idx, const kv::Tree& desc);
+// Whether the index records this very dataset (its id, name and creation
+// time) as flushed: not another dataset that took the same id in a prefix
+// of another history.
+bool records_flush_of(const PrefixIndex& idx, const kv::Tree& desc);
 
 // In the loaded index: COMPLETE, FLUSHED, SIZE = bytes, older entries of
 // its name dropped (their files stay), then the CURRENT rule as `policy`

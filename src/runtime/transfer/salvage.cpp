@@ -343,19 +343,19 @@ bool marked_flushed(const Job& job, const CacheCatalog& cache, int id) {
   return mpi::any_true(job.world, flushed);
 }
 
-// Collective: whether the prefix index records this very dataset as flushed
-// and loadable, as it does when a flush recorded it and its job died before
-// any filemap was marked. The record made its files and summary durable
+// Collective: whether the prefix index records this very dataset as
+// flushed, as it does when a flush recorded it and its job died before any
+// filemap was marked. The record made its files and summary durable
 // before the index named it (record_flushed): the prefix has it whole, and
 // a salvage could only put copies from the cache over that flush's files.
 // scr_scavenge skips such a dataset for the same reason ("already
-// flushed"). Another dataset under the same id, or a record marked failed,
-// does not count: the cache may hold the only good copy.
+// flushed"). Another dataset under the same id does not count: the cache
+// holds the only copy of this one.
 bool recorded_in_prefix(const Job& job, const kv::Tree& desc) {
   int recorded = 0;
   if (job.rank() == 0) {
     auto idx = PrefixIndex::load(job.fs(), job.settings.prefix);
-    recorded = idx && records_loadable(*idx, desc) ? 1 : 0;
+    recorded = idx && records_flush_of(*idx, desc) ? 1 : 0;
   }
   mpi::bcast_int(job.world, recorded, 0);
   return recorded != 0;
