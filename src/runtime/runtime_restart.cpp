@@ -73,9 +73,8 @@ Result<std::string> Runtime::start_restart() {
   int id = ctx_.restart_candidates.front();
   // At another size the table was written when the checkpoint was loaded.
   Status written = ctx_.rescaled ? Status::Ok() : write_listing(ctx_.job, ctx_.cache, id);
-  Result<RestartTable> listing = written.ok()
-                                     ? RestartTable::open(ctx_.fs(), restart_table_path(ctx_.settings.prefix, id))
-                                     : Result<RestartTable>(written);
+  std::string table = ctx_.rescaled ? ctx_.rescaled->table_path : restart_table_path(ctx_.settings.prefix, id);
+  Result<RestartTable> listing = written.ok() ? RestartTable::open(ctx_.fs(), table) : Result<RestartTable>(written);
   Status opened = mpi::agree(ctx_.world, listing.status());
   // Routing at another size reads the table: without it there is no restart.
   if (ctx_.rescaled) SCR_TRY(opened);

@@ -8,6 +8,7 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "runtime/prefix/prefix_index.hpp"
+#include "runtime/cache/outcome.hpp"
 #include "runtime/prefix/summary.hpp"
 
 namespace scr::rt {
@@ -88,27 +89,49 @@ std::string node_dir(const Job& job, const std::string& store, int id) {
   return io::path::join(job.cache_dir(store), kDirPrefix + std::to_string(id));
 }
 
+// The restart file table of dataset `id` written from `summary` to `path`.
+Status write_table(const Job& job, const Summary& summary, const std::string& path) {
+  SCR_ASSIGN_OR_RETURN(std::vector<TableFile> files, summary_listing(job.settings.prefix, summary));
+  return write_restart_table(job.fs(), path, summary.writers(), files, true);
+}
+
+// Collective: where every process of a node reads the table. Rank 0 writes
+// it once into the prefix. A prefix that cannot take it (full, read-only,
+// not writable by this user) must not cost the restart a checkpoint it holds whole: then each node's
+// first process reads the summary itself and writes the table into the
+// node's directory for the dataset, which goes with it (drop_rescaled,
+// sweep_rescaled).
+Result<std::string> place_table(const Job& job, int id, const Summary& summary, const std::string& node_dir) {
+  std::string shared = restart_table_path(job.settings.prefix, id);
+  Status written;
+  if (job.rank() == 0) written = write_table(job, summary, shared);
+  Status agreed = mpi::agree(job.world, written);
+  if (agreed.ok()) return shared;
+  bool refused = storage_failed(written) || written.code() == Errc::permission;
+  if (!mpi::any_true(job.world, !written.ok() && refused)) return agreed;
+  if (job.rank() == 0)
+    log::warn("the prefix cannot take the restart file table (" + agreed.message() +
+              "): each node writes its own into its cache");
+  std::string local = io::path::join(node_dir, ".scr/files");
+  Status own;
+  if (job.node.rank() == 0) {
+    // Rank 0 has read the summary already.
+    auto read = job.rank() == 0 ? Result<Summary>(Summary()) : Summary::read(job.fs(), job.settings.prefix, id);
+    own = !read ? read.status() : write_table(job, job.rank() == 0 ? summary : *read, local);
+  }
+  SCR_TRY(mpi::agree(job.world, own));
+  return local;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Rescaled>> load_rescaled(const Job& job, int id, const Summary& summary) {
   auto r = std::make_unique<Rescaled>();
   r->id = id;
-  const std::string table = restart_table_path(job.settings.prefix, id);
-  Status written;
-  if (job.rank() == 0) {
-    r->desc = summary.desc();
-    auto files = summary_listing(job.settings.prefix, summary);
-    written = files ? write_restart_table(job.fs(), table, summary.writers(), *files, true) : files.status();
-  }
-  SCR_TRY(mpi::agree(job.world, written));
+  if (job.rank() == 0) r->desc = summary.desc();
   mpi::bcast_tree(job.world, r->desc, 0);
-  auto opened = RestartTable::open(job.fs(), table);
-  SCR_TRY(mpi::agree(job.world, opened.status()));
-  r->table = std::move(opened).value();
-  r->writers = r->table.writers();
-  SCR_TRY(mpi::agree(job.world, check_whole(job, *r)));
   DatasetInfo info = DatasetInfo::from_tree(r->desc);
-  r->in_place = job.settings.fetch_bypass || DatasetInfo::from_tree(r->desc).bypass;
+  r->in_place = job.settings.fetch_bypass || info.bypass;
   r->node_dir = node_dir(job, select(job.settings.reds, info.ckpt).store, id);
   // One process per node makes the directory, fresh: marks left by an
   // earlier attempt must not vouch for files this one has not checked.
@@ -118,6 +141,12 @@ Result<std::unique_ptr<Rescaled>> load_rescaled(const Job& job, int id, const Su
     if (made.ok()) made = io::make_dirs(job.fs(), io::path::join(r->node_dir, ".scr"), 0700);
   }
   SCR_TRY(mpi::agree(job.world, made));
+  SCR_ASSIGN_OR_RETURN(r->table_path, place_table(job, id, summary, r->node_dir));
+  auto opened = RestartTable::open(job.fs(), r->table_path);
+  SCR_TRY(mpi::agree(job.world, opened.status()));
+  r->table = std::move(opened).value();
+  r->writers = r->table.writers();
+  SCR_TRY(mpi::agree(job.world, check_whole(job, *r)));
   if (job.rank() == 0)
     log::info("checkpoint " + info.name + " was written by " + std::to_string(r->writers) +
               " processes and this job has " + std::to_string(job.ranks()) +
@@ -150,7 +179,7 @@ Result<std::string> route_rescaled(const Job& job, Rescaled& r, const std::strin
   if (!found || found->name != rel) {
     SCR_ASSIGN_OR_RETURN(found, r.table.find(rel));
   }
-  if (!found) return Error(Errc::corrupt, restart_table_path(job.settings.prefix, r.id) + " lists " + rel + " only by its last component");
+  if (!found) return Error(Errc::corrupt, r.table_path + " lists " + rel + " only by its last component");
   const TableFile& f = *found;
   std::string src = io::path::join(job.settings.prefix, rel);
   std::string dst = r.in_place ? src : io::path::join(r.node_dir, rel);

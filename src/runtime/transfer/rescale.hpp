@@ -29,6 +29,7 @@ struct Rescaled {
   kv::Tree desc;                              // the dataset descriptor
   int writers = 0;  // processes that wrote it
   RestartTable table;  // every file once, in writer order, found by name
+  std::string table_path;  // in the prefix, or in this node's directory when the prefix refused it
   bool in_place = false;  // read in the prefix, never copied
   // This node's directory for the dataset: the copies (unless in place) and,
   // in .scr/, one lock and one "checked" mark per file, so the processes of
