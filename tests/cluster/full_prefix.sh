@@ -15,7 +15,9 @@
 #      was before (the index aside, which keeps step.2's entry, never
 #      loadable): no copy of step.2 is left; step.1 stays CURRENT;
 #   2. a job of a new allocation (empty caches) restarts from step.1 in the
-#      prefix, every byte checked;
+#      prefix, every byte checked; then one of 2 ranks, at another size,
+#      with the prefix full: the restart file table cannot go into the
+#      prefix, each node keeps it in its cache, and the job restarts;
 #   3. the tmpfs made bigger, scr_postrun (SCR's job-script line) saves
 #      step.2 from the caches (exit 0), CURRENT; the next new allocation
 #      restarts from it, every byte checked.
@@ -126,6 +128,23 @@ probe_job SCR_FLUSH=0 --
 expect_out "PROBE restart step.1 bytes=100000 valid=1"
 expect_probe complete_restart 0,0,0,0
 say "a new allocation restarted from step.1, every byte as written"
+
+# --- 2b. at another size with the prefix full -----------------------------------
+# 2 ranks instead of 4, the prefix's file system full to the last byte: the
+# restart file table cannot go into the prefix, so each node keeps its own
+# in its cache, and the job still restarts from step.1, every byte checked.
+# The halt file goes first: SCR_Init would otherwise free its page, room
+# enough for the small table.
+rm -f "$PREFIX/.scr/halt.scr"
+head -c "$(df -B1 --output=avail "$E2E_DIR/small" | tail -n1)" /dev/zero >"$E2E_DIR/small/other" 2>/dev/null || true
+CACHE=/dev/shm/fresh1b CNTL=/dev/shm/fresh1b.cntl
+run_job SCR_SIM_NODES= SCR_FLUSH=0 -- 2 "$PROBE"
+rm "$E2E_DIR/small/other"
+[[ $LAST_RC -eq 0 ]] || fail "the 2-rank restart with the prefix full failed with exit code $LAST_RC"
+expect_out "PROBE restart step.1 bytes=100000 valid=1"
+expect_probe complete_restart 0,0
+expect_said "the prefix cannot take the restart file table"
+say "with the prefix full, 2 ranks restarted from step.1 (the restart file table in their node's cache)"
 
 # --- 3. room made: scr_postrun saves step.2 -----------------------------------
 mount -o remount,size=64m "$E2E_DIR/small" || fail "cannot make the prefix's tmpfs bigger"

@@ -96,8 +96,8 @@ Status write_table(const Job& job, const Summary& summary, const std::string& pa
 }
 
 // Collective: where every process of a node reads the table. Rank 0 writes
-// it once into the prefix. A prefix that cannot take it (full, read-only,
-// not writable by this user) must not cost the restart a checkpoint it holds whole: then each node's
+// it once into the prefix. A prefix that cannot take it (full, or refusing
+// the write) must not cost the restart a checkpoint it holds whole: then each node's
 // first process reads the summary itself and writes the table into the
 // node's directory for the dataset, which goes with it (drop_rescaled,
 // sweep_rescaled).
