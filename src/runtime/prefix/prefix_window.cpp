@@ -1,6 +1,7 @@
 #include "runtime/prefix/prefix_window.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "common/log.hpp"
@@ -83,20 +84,20 @@ Result<std::set<std::string>> kept_names(io::Env& env, const std::string& prefix
   return kept;
 }
 
-// Those of `doomed` whose files are known. One whose own summary cannot be
-// read stays listed: forgotten, its files would stay behind unlisted. The
-// file lists are read one at a time and dropped, so that only the kept
-// datasets' names are held at once; they are read again to delete.
-std::vector<int> with_known_files(io::Env& env, const std::string& prefix, const PrefixIndex& idx,
-                                  const std::vector<int>& doomed) {
-  std::vector<int> out;
+// The file names of each of `doomed` whose summary can be read, read once
+// for the deletion to come. One whose summary cannot be read stays listed:
+// forgotten, its files would stay behind unlisted.
+std::map<int, std::set<std::string>> known_files(io::Env& env, const std::string& prefix, const PrefixIndex& idx,
+                                                 const std::vector<int>& doomed) {
+  std::map<int, std::set<std::string>> out;
   for (int id : doomed) {
-    if (auto names = summary_names(env, prefix, id); !names) {
+    auto names = summary_names(env, prefix, id);
+    if (!names) {
       log::warn("SCR_PREFIX_SIZE: old checkpoint " + idx.find(id)->value_or("NAME", "") +
                 " stays listed, its files unknown: " + names.status().message());
       continue;
     }
-    out.push_back(id);
+    out.emplace(id, std::move(names).value());
   }
   return out;
 }
@@ -115,10 +116,8 @@ Status forget_and_save(io::Env& env, PrefixIndex& idx, const std::vector<int>& i
 // kept datasets also name. What cannot go stays in the prefix, unlisted:
 // harmless, where a listed checkpoint without its files is not.
 void delete_unlisted(io::Env& env, const std::string& prefix, int id, const std::string& name,
-                     const std::set<std::string>& kept, int keep_n) {
-  auto names = summary_names(env, prefix, id);
-  Status st = names ? delete_listed(env, prefix, id, *names, kept) : names.status();
-  if (!st.ok()) {
+                     const std::set<std::string>& names, const std::set<std::string>& kept, int keep_n) {
+  if (Status st = delete_listed(env, prefix, id, names, kept); !st.ok()) {
     log::warn("SCR_PREFIX_SIZE: old checkpoint " + name + " is no longer listed, but its files stay in the prefix: " +
               st.message());
     return;
@@ -140,37 +139,40 @@ void apply_prefix_window(io::Env& env, const std::string& prefix, int keep_n, Pr
     log::warn("SCR_PREFIX_SIZE: no old checkpoint deleted this time: " + kept.status().message());
     return;
   }
-  doomed = with_known_files(env, prefix, idx, doomed);
-  if (doomed.empty()) return;
+  std::map<int, std::set<std::string>> files = known_files(env, prefix, idx, doomed);
+  if (files.empty()) return;
+  std::vector<int> forgotten;
   std::vector<std::string> names;
-  for (int id : doomed) names.push_back(idx.find(id)->value_or("NAME", ""));
+  for (const auto& [id, _] : files) {
+    forgotten.push_back(id);
+    names.push_back(idx.find(id)->value_or("NAME", ""));
+  }
   // The index first: a restart must never fall back to a listed checkpoint
   // whose files are gone. While the save fails the checkpoints stay listed
   // and whole.
-  if (Status st = forget_and_save(env, idx, doomed); !st.ok()) {
+  if (Status st = forget_and_save(env, idx, forgotten); !st.ok()) {
     log::warn("SCR_PREFIX_SIZE: no old checkpoint deleted this time: the index could not be saved: " +
               st.message());
     return;
   }
-  for (size_t i = 0; i < doomed.size(); ++i) delete_unlisted(env, prefix, doomed[i], names[i], *kept, keep_n);
+  for (size_t i = 0; i < forgotten.size(); ++i)
+    delete_unlisted(env, prefix, forgotten[i], names[i], files[forgotten[i]], *kept, keep_n);
 }
 
 Status delete_prefix_files(io::Env& env, const std::string& prefix, int id, const PrefixIndex* others) {
   // A summary that cannot be read names no files: they stay, unlisted.
   auto names = summary_names(env, prefix, id);
   std::set<std::string> keep;
-  if (names && others)
-    for (int other : others->ids()) {
-      if (other == id) continue;
-      auto kept = summary_names(env, prefix, other);
-      if (!kept) {
-        log::warn("the files of dataset " + std::to_string(id) + " stay in the prefix, unlisted: which of them " +
-                  "dataset " + std::to_string(other) + " also names is unknown (" + kept.status().message() + ")");
-        names = std::set<std::string>();
-        break;
-      }
-      keep.merge(*kept);
+  if (names && others) {
+    auto kept = kept_names(env, prefix, *others, {id});
+    if (!kept) {
+      log::warn("the files of dataset " + std::to_string(id) + " stay in the prefix, unlisted: which of them " +
+                "the other datasets also name is unknown (" + kept.status().message() + ")");
+      names = std::set<std::string>();
+    } else {
+      keep = std::move(kept).value();
     }
+  }
   return delete_listed(env, prefix, id, names ? *names : std::set<std::string>(), keep);
 }
 

@@ -114,10 +114,11 @@ Result<std::string> place_table(const Job& job, int id, const Summary& summary, 
               "): each node writes its own into its cache");
   std::string local = io::path::join(node_dir, ".scr/files");
   Status own;
-  if (job.node.rank() == 0) {
-    // Rank 0 has read the summary already.
-    auto read = job.rank() == 0 ? Result<Summary>(Summary()) : Summary::read(job.fs(), job.settings.prefix, id);
-    own = !read ? read.status() : write_table(job, job.rank() == 0 ? summary : *read, local);
+  if (job.rank() == 0) {
+    own = write_table(job, summary, local);  // it leads its node (split in world order) and read the summary
+  } else if (job.node.rank() == 0) {
+    auto read = Summary::read(job.fs(), job.settings.prefix, id);
+    own = read ? write_table(job, *read, local) : read.status();
   }
   SCR_TRY(mpi::agree(job.world, own));
   return local;
