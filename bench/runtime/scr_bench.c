@@ -2,6 +2,7 @@
  * scr_bench: times what an application sees of SCR++ through the C API.
  *
  *   scr_bench write   BYTES [COMPUTE_STEPS]   one checkpoint of BYTES per rank
+ *                                          (after BENCH_WARM_CHECKPOINTS others)
  *   scr_bench restart                         SCR_Init (rebuild/fetch) + read back
  *   scr_bench rescale COPY_DIR                restart at any size + a plain copy
  *
@@ -91,17 +92,17 @@ static double timed_plain_copies(int rank, const char* src, const char* suffix) 
   return all_ok ? t : -1;
 }
 
-static int bench_write(int rank, int ranks, uint64_t bytes, int compute) {
+/* One checkpoint `dataset` of BYTES per rank (<dataset>/rank_<r>.dat, its
+ * cache path in `path`): the seconds to write it and blocked in
+ * SCR_Complete_output; returns SCR_Complete_output's code. */
+static int write_checkpoint(int rank, const char* dataset, uint64_t bytes, unsigned char* buf,
+                            char* path, double* t_write, double* t_complete) {
   const size_t piece = 1 << 20;
-  unsigned char* buf = malloc(piece);
-  char name[SCR_MAX_FILENAME], path[SCR_MAX_FILENAME];
-  double t0 = now();
-  SCR_Init();
-  double t_init = now() - t0;
+  char name[SCR_MAX_FILENAME];
   MPI_Barrier(MPI_COMM_WORLD);
-  t0 = now();
-  SCR_Start_output("bench.1", SCR_FLAG_CHECKPOINT);
-  snprintf(name, sizeof name, "bench.1/rank_%d.dat", rank);
+  double t0 = now();
+  SCR_Start_output(dataset, SCR_FLAG_CHECKPOINT);
+  snprintf(name, sizeof name, "%s/rank_%d.dat", dataset, rank);
   SCR_Route_file(name, path);
   FILE* f = fopen(path, "wb");
   for (uint64_t off = 0; off < bytes; off += piece) {
@@ -112,7 +113,7 @@ static int bench_write(int rank, int ranks, uint64_t bytes, int compute) {
   fflush(f);
   fsync(fileno(f));
   fclose(f);
-  double t_write = now() - t0;
+  *t_write = now() - t0;
   /* Complete_output is timed from the moment every process is in it, as the
    * redundancy bench times the encode from a barrier: a process that ended
    * its write early would otherwise count the slowest process's write as
@@ -120,7 +121,28 @@ static int bench_write(int rank, int ranks, uint64_t bytes, int compute) {
   MPI_Barrier(MPI_COMM_WORLD);
   double t1 = now();
   int rc = SCR_Complete_output(1);
-  double t_complete = now() - t1;
+  *t_complete = now() - t1;
+  return rc;
+}
+
+/* BENCH_WARM_CHECKPOINTS=N: N checkpoints (bench.warm.<i>) before the one
+ * measured, so that it finds the cache as a running application does, its
+ * store full (SCR_CACHE_SIZE) and the oldest checkpoint evicted for it. */
+static int bench_write(int rank, int ranks, uint64_t bytes, int compute) {
+  unsigned char* buf = malloc(1 << 20);
+  char path[SCR_MAX_FILENAME];
+  double t0 = now();
+  SCR_Init();
+  double t_init = now() - t0;
+  const char* warm_env = getenv("BENCH_WARM_CHECKPOINTS");
+  int warm = warm_env ? atoi(warm_env) : 0;
+  double t_write, t_complete;
+  for (int i = 0; i < warm; ++i) {
+    char dataset[64];
+    snprintf(dataset, sizeof dataset, "bench.warm.%d", i);
+    write_checkpoint(rank, dataset, bytes, buf, path, &t_write, &t_complete);
+  }
+  int rc = write_checkpoint(rank, "bench.1", bytes, buf, path, &t_write, &t_complete);
   /* Compute while a background flush runs; count the steps. */
   int steps = 0;
   char flushed[SCR_MAX_FILENAME];
@@ -149,8 +171,8 @@ static int bench_write(int rank, int ranks, uint64_t bytes, int compute) {
   if (rank == 0)
     printf("{\"phase\":\"write\",\"ranks\":%d,\"bytes_per_rank\":%llu,\"init_s\":%.4f,\"write_s\":%.4f,"
            "\"complete_blocked_s\":%.4f,\"finalize_s\":%.4f,\"plain_copy_s\":%.4f,"
-           "\"plain_copy_other_s\":%.4f,\"steps_during_flush\":%d,\"rc\":%d}\n",
-           ranks, (unsigned long long)bytes, in, w, c, fz, t_copy, t_copy_after, steps, rc);
+           "\"plain_copy_other_s\":%.4f,\"steps_during_flush\":%d,\"warm_checkpoints\":%d,\"rc\":%d}\n",
+           ranks, (unsigned long long)bytes, in, w, c, fz, t_copy, t_copy_after, steps, warm, rc);
   free(buf);
   return rc;
 }

@@ -98,7 +98,8 @@ class CodedRebuild : public Rebuild {
 }  // namespace
 
 Status apply_coded(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
-                   const std::string& redfile, int checks, std::vector<FileEntry>& own_out,
+                   const std::string& redfile, const std::string& spare, int checks,
+                   std::vector<FileEntry>& own_out,
                    const Encoder& encode) {
   SCR_TRY(check_geometry(set, checks));
   Status reserved = reserve_file_crcs(files);
@@ -110,7 +111,7 @@ Status apply_coded(io::Env& env, const Set& set, const std::string& dir, kv::Tre
 
   kv::Tree header = coded_header(set.shape(), set.rank(), std::move(entries), chunk);
   Result<io::LogicalFile> data = !reserved.ok() ? reserved : own.ok() ? open_measured_files(env, dir, *own) : own.status();
-  Result<PendingRedundancy> red = data.ok() ? PendingRedundancy::create(env, redfile, header) : data.status();
+  Result<PendingRedundancy> red = data.ok() ? PendingRedundancy::create(env, redfile, header, spare) : data.status();
   SCR_TRY(agree_in_set(set, red.status()));
   data->track_crcs();
   SymbolStore store(*data, red->file(), red->data_offset(), chunk);

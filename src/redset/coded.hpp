@@ -25,7 +25,8 @@ using Decoder = std::function<Status(SymbolStore& store, uint64_t chunk, const S
 // `crcs` as it reads), then the redundancy file appears only if every member
 // succeeded.
 Status apply_coded(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
-                   const std::string& redfile, int checks, std::vector<FileEntry>& own,
+                   const std::string& redfile, const std::string& spare, int checks,
+                   std::vector<FileEntry>& own,
                    const Encoder& encode);
 
 // Collective over the set: up to `checks` lost members are rebuilt

@@ -27,7 +27,7 @@ Status check_replicas(const Set& set) {
 }  // namespace
 
 Status apply_partner(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
-                     const std::string& redfile, std::vector<FileEntry>& own_out) {
+                     const std::string& redfile, const std::string& spare, std::vector<FileEntry>& own_out) {
   SCR_TRY(check_replicas(set));
   int r = set.params().replicas;
   Status reserved = reserve_file_crcs(files);
@@ -38,7 +38,7 @@ Status apply_partner(io::Env& env, const Set& set, const std::string& dir, kv::T
   Result<io::LogicalFile> data = !reserved.ok() ? reserved : own.ok() ? open_measured_files(env, dir, *own) : own.status();
   Result<PendingRedundancy> red = !data.ok()     ? data.status()
                                   : !header.ok() ? header.status()
-                                                 : PendingRedundancy::create(env, redfile, *header);
+                                                 : PendingRedundancy::create(env, redfile, *header, spare);
   SCR_TRY(agree_in_set(set, red.status()));
   data->track_crcs();
 

@@ -1,5 +1,6 @@
 #include "redset/pending.hpp"
 
+#include <algorithm>
 #include <set>
 #include <utility>
 
@@ -9,18 +10,61 @@
 namespace scr::redset {
 namespace {
 constexpr const char* kPendingSuffix = ".redset-tmp";
+
+// A spare written over keeps its old bytes past the new content's end: the
+// file remembers where the furthest write ended, so commit() can cut there.
+class EndTrackingFile final : public io::File {
+ public:
+  explicit EndTrackingFile(std::unique_ptr<io::File> file) : file_(std::move(file)) {}
+  const uint64_t* end() const { return &end_; }
+
+  Result<size_t> pread(void* buf, size_t n, uint64_t offset) override { return file_->pread(buf, n, offset); }
+  Status pwrite(const void* buf, size_t n, uint64_t offset) override {
+    SCR_TRY(file_->pwrite(buf, n, offset));
+    end_ = std::max(end_, offset + n);
+    return Status::Ok();
+  }
+  Status sync() override { return file_->sync(); }
+  Status close() override { return file_->close(); }
+  Result<uint64_t> size() override { return file_->size(); }
+  const std::string& path() const override { return file_->path(); }
+  Result<io::FileInfo> info() override { return file_->info(); }
+  Status set_meta(const io::FileInfo& meta) override { return file_->set_meta(meta); }
+  Result<std::unique_ptr<io::FileView>> view(uint64_t offset, size_t n) override {
+    return file_->view(offset, n);
+  }
+
+ private:
+  std::unique_ptr<io::File> file_;
+  uint64_t end_ = 0;
+};
+
+// The spare under the temporary name, open for writing over; nothing when
+// there is no spare (or it cannot be taken: a new file is made instead).
+std::unique_ptr<EndTrackingFile> take_spare(io::Env& env, const std::string& spare, const std::string& temp) {
+  if (spare.empty() || !env.rename(spare, temp).ok()) return nullptr;
+  auto file = env.open(temp, io::OpenMode::read_write, 0600);
+  if (file) return std::make_unique<EndTrackingFile>(std::move(*file));
+  (void)io::remove_file(env, temp);
+  return nullptr;
+}
 }  // namespace
 
 std::string pending_path(const std::string& path) { return path + kPendingSuffix; }
 
 Result<PendingRedundancy> PendingRedundancy::create(io::Env& env, const std::string& path,
-                                                    const kv::Tree& header) {
+                                                    const kv::Tree& header, const std::string& spare) {
   PendingRedundancy out;
   out.env_ = &env;
   out.path_ = path;
   // A member without files of its own may have no dataset directory yet.
   SCR_TRY(io::make_dirs(env, io::path::dirname(path)));
-  SCR_ASSIGN_OR_RETURN(out.file_, env.open(pending_path(path), io::OpenMode::create, 0600));
+  if (auto reused = take_spare(env, spare, pending_path(path))) {
+    out.written_end_ = reused->end();
+    out.file_ = std::move(reused);
+  } else {
+    SCR_ASSIGN_OR_RETURN(out.file_, env.open(pending_path(path), io::OpenMode::create, 0600));
+  }
   SCR_ASSIGN_OR_RETURN(out.data_offset_, write_header(*out.file_, header));
   return out;
 }
@@ -37,6 +81,7 @@ PendingRedundancy::PendingRedundancy(PendingRedundancy&& o) noexcept
       path_(std::move(o.path_)),
       file_(std::move(o.file_)),
       data_offset_(o.data_offset_),
+      written_end_(o.written_end_),
       committed_(o.committed_) {}
 
 PendingRedundancy::~PendingRedundancy() {
@@ -46,6 +91,7 @@ PendingRedundancy::~PendingRedundancy() {
 }
 
 Status PendingRedundancy::commit() {
+  if (written_end_) SCR_TRY(env_->truncate(pending_path(path_), *written_end_));
   SCR_TRY(file_->sync());
   SCR_TRY(file_->close());
   SCR_TRY(env_->rename(pending_path(path_), path_));

@@ -23,8 +23,12 @@ std::string pending_path(const std::string& path);
 // A redundancy file: the header, then scheme data from data_offset().
 class PendingRedundancy {
  public:
+  // `spare`, if not empty and present, is renamed to the temporary name and
+  // written over instead of a new file (its pages reused), then cut at the
+  // end of the furthest write by commit(); every byte below it must be
+  // written, as every scheme writes its whole layout.
   static Result<PendingRedundancy> create(io::Env& env, const std::string& path,
-                                          const kv::Tree& header);
+                                          const kv::Tree& header, const std::string& spare = {});
   PendingRedundancy(PendingRedundancy&& o) noexcept;
   PendingRedundancy& operator=(PendingRedundancy&&) = delete;
   ~PendingRedundancy();
@@ -43,6 +47,7 @@ class PendingRedundancy {
   std::string path_;
   std::unique_ptr<io::File> file_;
   uint64_t data_offset_ = 0;
+  const uint64_t* written_end_ = nullptr;  // set when a spare is written over
   bool committed_ = false;
 };
 

@@ -37,11 +37,12 @@ std::vector<std::string> redundancy_files(const Set& set) {
 }
 
 Status apply(io::Env& env, const Set& set, const std::string& dir,
-             const std::vector<std::string>& files, std::vector<kv::FileRecord>* recorded) {
+             const std::vector<std::string>& files, std::vector<kv::FileRecord>* recorded,
+             const std::string& spare) {
   auto described = describe_files(env, dir, files);
   // Every member must get this far, or the collective encoders would hang.
   SCR_TRY(mpi::agree(set.parent(), described.status()));
-  return apply(env, set, dir, std::move(*described), recorded);
+  return apply(env, set, dir, std::move(*described), recorded, spare);
 }
 
 namespace {
@@ -60,15 +61,15 @@ std::vector<kv::FileRecord> records_of(const std::vector<FileEntry>& files) {
 }  // namespace
 
 Status apply(io::Env& env, const Set& set, const std::string& dir, kv::Tree described,
-             std::vector<kv::FileRecord>* recorded) {
+             std::vector<kv::FileRecord>* recorded, const std::string& spare) {
   std::string redfile = redundancy_file(set, dir);
   std::vector<FileEntry> own;
   Status st;
   switch (set.scheme()) {
-    case Scheme::single: st = detail::apply_single(env, set, dir, std::move(described), redfile, own); break;
-    case Scheme::partner: st = detail::apply_partner(env, set, dir, std::move(described), redfile, own); break;
-    case Scheme::xor_code: st = detail::apply_xor(env, set, dir, std::move(described), redfile, own); break;
-    case Scheme::rs: st = detail::apply_rs(env, set, dir, std::move(described), redfile, own); break;
+    case Scheme::single: st = detail::apply_single(env, set, dir, std::move(described), redfile, spare, own); break;
+    case Scheme::partner: st = detail::apply_partner(env, set, dir, std::move(described), redfile, spare, own); break;
+    case Scheme::xor_code: st = detail::apply_xor(env, set, dir, std::move(described), redfile, spare, own); break;
+    case Scheme::rs: st = detail::apply_rs(env, set, dir, std::move(described), redfile, spare, own); break;
   }
   st = mpi::agree(set.parent(), st);
   if (st.ok() && recorded) *recorded = records_of(own);

@@ -46,9 +46,16 @@ std::string redundancy_file(const Set& set, const std::string& dir);
 
 // Collective over the set's parent communicator. `recorded`, if given,
 // receives each file as the header records it (name, size and CRC32C, no
-// attributes), in the order of `files`.
+// attributes), in the order of `files`. `spare`, if not empty, names a file
+// of this process's on the same file system, such as the redundancy file of
+// a dataset just evicted: the new redundancy file is written over its pages
+// (renamed, overwritten, cut to size) instead of pages the file system must
+// first hand out and zero, which on tmpfs costs about as much as the write
+// itself. The spare is gone once apply returns having used it; a missing
+// spare means a new file.
 Status apply(io::Env& env, const Set& set, const std::string& dir,
-             const std::vector<std::string>& files, std::vector<kv::FileRecord>* recorded = nullptr);
+             const std::vector<std::string>& files, std::vector<kv::FileRecord>* recorded = nullptr,
+             const std::string& spare = {});
 // The same for files the caller has described already (describe_files in
 // meta.hpp): a checkpoint's completion checks that every routed file exists
 // with that one stat per file. Checksums in `described` are taken as the
@@ -56,7 +63,7 @@ Status apply(io::Env& env, const Set& set, const std::string& dir,
 // nothing to encode, then reads nothing at all; the other schemes take
 // theirs from the encode's read anyway.
 Status apply(io::Env& env, const Set& set, const std::string& dir, kv::Tree described,
-             std::vector<kv::FileRecord>* recorded = nullptr);
+             std::vector<kv::FileRecord>* recorded = nullptr, const std::string& spare = {});
 
 // Collective. On success returns this process's files (relative to dir), all
 // present, complete and matching their CRC32C; `recorded`, if given,

@@ -8,9 +8,9 @@
 namespace scr::redset::detail {
 
 Status apply_rs(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
-                const std::string& redfile, std::vector<FileEntry>& own) {
+                const std::string& redfile, const std::string& spare, std::vector<FileEntry>& own) {
   int k = set.params().failures;
-  return apply_coded(env, set, dir, std::move(files), redfile, k, own, [&](SymbolStore& store, uint64_t chunk) {
+  return apply_coded(env, set, dir, std::move(files), redfile, spare, k, own, [&](SymbolStore& store, uint64_t chunk) {
     return run_gather(set.comm(), store, chunk, set.params().piece_size,
                       encode_jobs(set.ranks(), k));
   });

@@ -5,6 +5,10 @@
 // copy: with many small files the trees, not the data, set the peak memory.
 // Each apply records the CRC32C of every file in the headers (crcs.hpp) and
 // returns this process's files in `own`, in list order, each with its CRC32C.
+// `spare`, when not empty, names a file of this process's that the
+// redundancy file may be written over instead of a new one
+// (PendingRedundancy::create); SINGLE, whose file is a header alone, leaves
+// it.
 //
 // `files_checked`: the survey does not look at the files the member's header
 // lists: recover() has just read each and found it intact, or leaves them to
@@ -49,22 +53,22 @@ using Survey = Result<std::unique_ptr<Rebuild>>;
 std::unique_ptr<Rebuild> nothing_to_rebuild(std::vector<FileEntry> files);
 
 Status apply_single(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
-                    const std::string& redfile, std::vector<FileEntry>& own);
+                    const std::string& redfile, const std::string& spare, std::vector<FileEntry>& own);
 Survey survey_single(io::Env& env, const Set& set, const std::string& dir,
                      const std::string& redfile, bool files_checked);
 
 Status apply_partner(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
-                     const std::string& redfile, std::vector<FileEntry>& own);
+                     const std::string& redfile, const std::string& spare, std::vector<FileEntry>& own);
 Survey survey_partner(io::Env& env, const Set& set, const std::string& dir,
                       const std::string& redfile, bool files_checked);
 
 Status apply_xor(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
-                 const std::string& redfile, std::vector<FileEntry>& own);
+                 const std::string& redfile, const std::string& spare, std::vector<FileEntry>& own);
 Survey survey_xor(io::Env& env, const Set& set, const std::string& dir, const std::string& redfile,
                   bool files_checked);
 
 Status apply_rs(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
-                const std::string& redfile, std::vector<FileEntry>& own);
+                const std::string& redfile, const std::string& spare, std::vector<FileEntry>& own);
 Survey survey_rs(io::Env& env, const Set& set, const std::string& dir, const std::string& redfile,
                  bool files_checked);
 

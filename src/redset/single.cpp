@@ -11,7 +11,8 @@
 namespace scr::redset::detail {
 
 Status apply_single(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
-                    const std::string& redfile, std::vector<FileEntry>& own_out) {
+                    const std::string& redfile, const std::string& /*spare: a header needs no pages*/,
+                    std::vector<FileEntry>& own_out) {
   // Nothing is read to encode: the checksums take a pass of their own,
   // unless the caller gave them (a fetch checked every byte it copied).
   SCR_ASSIGN_OR_RETURN(auto own, files_from_tree(files));

@@ -8,8 +8,8 @@
 namespace scr::redset::detail {
 
 Status apply_xor(io::Env& env, const Set& set, const std::string& dir, kv::Tree files,
-                 const std::string& redfile, std::vector<FileEntry>& own) {
-  return apply_coded(env, set, dir, std::move(files), redfile, 1, own, [&](SymbolStore& store, uint64_t chunk) {
+                 const std::string& redfile, const std::string& spare, std::vector<FileEntry>& own) {
+  return apply_coded(env, set, dir, std::move(files), redfile, spare, 1, own, [&](SymbolStore& store, uint64_t chunk) {
     return run_ring(set.comm(), store, chunk, set.params().piece_size, encode_steps(set.ranks()),
                     kEncodeDepth);
   });

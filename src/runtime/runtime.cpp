@@ -255,6 +255,7 @@ Status Runtime::prepare_restart() {
   } else {
     SCR_TRY(rebuild_cache(ctx_.job, ctx_.cache, ctx_.events));
   }
+  sweep_spares(ctx_.job);
   sweep_rescaled(ctx_.job);
   set_aside_unreadable_index(ctx_.job);
   SCR_TRY(apply_prefix_settings(ctx_.job));
@@ -295,6 +296,7 @@ Status Runtime::finalize() {
     Status fl = flush_dataset(ctx_.job, ctx_.cache, ctx_.events, ckpts.front());
     if (st.ok()) st = fl;
   }
+  drop_spares(ctx_.job);
   record_finalized(ctx_.job);
   ctx_.sets.clear();  // their communicators go before MPI does
   ctx_.events.record({"END", "", 0, wall_seconds() - ctx_.timing.run_start, -1, st.ok() ? "ok" : st.message()});

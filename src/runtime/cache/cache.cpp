@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/log.hpp"
+#include "common/strings.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "kvtree/codec.hpp"
@@ -38,15 +39,20 @@ Status protect_dataset(const Job& job, CacheCatalog& cache, ProtectionSets& sets
   const redset::Set& set = ps->set;
   std::string dir = cache.dataset_dir(p.store, id);
   std::vector<kv::FileRecord> recorded;
-  SCR_TRY(described ? redset::apply(job.fs(), set, dir, std::move(*described), &recorded)
-                    : redset::apply(job.fs(), set, dir, cache.files(id), &recorded));
+  std::string spare = spare_file(job, p.store);
+  Status applied = described ? redset::apply(job.fs(), set, dir, std::move(*described), &recorded, spare)
+                             : redset::apply(job.fs(), set, dir, cache.files(id), &recorded, spare);
+  // A spare the encode did not take (SINGLE writes a header alone; a
+  // failed encode) would hold its memory for nothing.
+  (void)io::remove_file(job.fs(), spare);
+  SCR_TRY(applied);
   // The CRC32Cs, for every later copy to check (flush, fetch, scavenge,
   // rebuild); the sizes, for the restart listing.
   cache.record_protected(id, recorded, redset::redundancy_files(set), ps->member_descs);
   return Status::Ok();
 }
 
-Status delete_cached(const Job& job, CacheCatalog& cache, int id) {
+Status delete_cached(const Job& job, CacheCatalog& cache, int id, const std::string& spare) {
   if (cache.bypass(id)) {  // read in place from the prefix: nothing cached
     cache.forget(id);
     return cache.commit();
@@ -57,8 +63,12 @@ Status delete_cached(const Job& job, CacheCatalog& cache, int id) {
     if (first.ok() && !st.ok()) first = st;
   };
   for (const auto& f : cache.files(id)) note(io::remove_file(job.fs(), io::path::join(dir, f)));
-  for (const auto& name : cache.redundancy_files(id))
-    note(io::remove_file(job.fs(), io::path::join(dir, name)));
+  for (const auto& name : cache.redundancy_files(id)) {
+    std::string path = io::path::join(dir, name);
+    // Kept for the next encode to write over, or (that failing) deleted.
+    if (!spare.empty() && job.fs().rename(path, spare).ok()) continue;
+    note(io::remove_file(job.fs(), path));
+  }
   // The directory is shared by the processes of a node: the last one out
   // removes it (and any empty subdirectories the application created).
   io::remove_empty_dirs(job.fs(), dir);
@@ -96,15 +106,41 @@ Status evict_for_checkpoint(const Job& job, CacheCatalog& cache, const RedDesc& 
       log::debug(1, "store " + p.store + " holds " + std::to_string(most) + " of its " +
                         std::to_string(p.store_count) + " checkpoints: evicting dataset " +
                         std::to_string(oldest));
-    SCR_TRY(delete_cached_agreed(job, cache, oldest, wait_flushed));
+    SCR_TRY(delete_cached_agreed(job, cache, oldest, wait_flushed, spare_file(job, p.store)));
   }
 }
 
-Status delete_cached_agreed(const Job& job, CacheCatalog& cache, int id, const WaitFlushed& wait_flushed) {
+Status delete_cached_agreed(const Job& job, CacheCatalog& cache, int id, const WaitFlushed& wait_flushed,
+                            const std::string& spare) {
   // Never delete a dataset while it is being flushed: wait for the flush.
   SCR_TRY(wait_flushed(id));
-  Status st = cache.has(id) ? delete_cached(job, cache, id) : Status::Ok();
+  Status st = cache.has(id) ? delete_cached(job, cache, id, spare) : Status::Ok();
   return mpi::agree(job.world, st);
+}
+
+namespace {
+constexpr const char* kSparePrefix = "scr.spare.";
+}  // namespace
+
+std::string spare_file(const Job& job, const std::string& store) {
+  return io::path::join(job.cache_dir(store), kSparePrefix + std::to_string(job.rank()));
+}
+
+void drop_spares(const Job& job) {
+  for (const RedDesc& p : job.settings.reds)
+    if (p.enabled && !p.bypass) (void)io::remove_file(job.fs(), spare_file(job, p.store));
+}
+
+void sweep_spares(const Job& job) {
+  if (job.node.rank() != 0) return;
+  for (const RedDesc& p : job.settings.reds) {
+    if (!p.enabled || p.bypass) continue;
+    std::string base = job.cache_dir(p.store);
+    auto names = job.fs().list_dir(base);
+    if (!names) continue;
+    for (const auto& n : *names)
+      if (str::starts_with(n, kSparePrefix)) (void)io::remove_file(job.fs(), io::path::join(base, n));
+  }
 }
 
 std::vector<int> cached_checkpoints(const Job& job, const CacheCatalog& cache) {

@@ -50,15 +50,33 @@ Status protect_dataset(const Job& job, CacheCatalog& cache, ProtectionSets& sets
 
 // Local: delete this process's files of a dataset (application files and
 // redundancy file) from cache, forget it in the catalog and commit.
-Status delete_cached(const Job& job, CacheCatalog& cache, int id);
+// `spare`, if not empty: the redundancy file is renamed there instead of
+// deleted, for the next encode to write over (redset::apply).
+Status delete_cached(const Job& job, CacheCatalog& cache, int id, const std::string& spare = {});
 
 // Collective: once no flush reads dataset `id` any more, delete the copy
 // this process holds, if any; the outcome is agreed.
-Status delete_cached_agreed(const Job& job, CacheCatalog& cache, int id, const WaitFlushed& wait_flushed);
+Status delete_cached_agreed(const Job& job, CacheCatalog& cache, int id, const WaitFlushed& wait_flushed,
+                            const std::string& spare = {});
+
+// This process's spare in `store`: the redundancy file of the checkpoint it
+// evicted last, kept from the eviction (SCR_Start_output) until the next
+// encode writes the new redundancy file over its pages (SCR_Complete_output),
+// which on tmpfs costs half of writing new pages and spares the deletion.
+// Below the job's cache directory, private like it.
+std::string spare_file(const Job& job, const std::string& store);
+
+// Local: remove this process's spares (SCR_Finalize).
+void drop_spares(const Job& job);
+
+// At SCR_Init: the first process of each node removes every spare a
+// killed run left in the job's cache directories.
+void sweep_spares(const Job& job);
 
 // Collective: make room for one more checkpoint in the store of `p` within
 // that store's COUNT (SCR_CACHE_SIZE for the cache base) by deleting the
-// oldest checkpoints cached in it. Other stores keep theirs.
+// oldest checkpoints cached in it. Other stores keep theirs. The redundancy
+// file of the last one evicted stays as this process's spare in the store.
 Status evict_for_checkpoint(const Job& job, CacheCatalog& cache, const RedDesc& p,
                             const WaitFlushed& wait_flushed);
 
