@@ -35,8 +35,8 @@ volatile uint8_t sink;
 
 // D bytes around the set's ring, piece by piece, with the XOR encode's
 // pipeline (the cheapest tried here: with four buffers a side and two pieces
-// ahead the same bytes took 40-55% longer), and its waits, which spin
-// briefly and then sleep.
+// ahead the same bytes took 40-55% longer), and its waits, MPI's own
+// (mpi::Patience::busy, as every member of an encode waits).
 void ring_transfer(const mpi::Comm& comm, uint64_t bytes, size_t piece) {
   constexpr size_t kSlots = redset::kEncodeDepth.buffers, kAhead = redset::kEncodeDepth.ahead;
   int n = comm.size();
@@ -54,13 +54,13 @@ void ring_transfer(const mpi::Comm& comm, uint64_t bytes, size_t piece) {
   for (uint64_t u = 0; u < std::min<uint64_t>(kAhead, count); ++u) post(u);
   for (uint64_t u = 0; u < count; ++u) {
     size_t s = u % kSlots;
-    sends.wait(s);
+    sends.wait(s, 1, mpi::Patience::busy);
     sends.isend(s, comm, out[s].data(), len(u), right, kTag);
-    recvs.wait(s);
+    recvs.wait(s, 1, mpi::Patience::busy);
     sink = in[s].data()[0];
     if (u + kAhead < count) post(u + kAhead);
   }
-  sends.wait_all();
+  sends.wait_all(mpi::Patience::busy);
 }
 
 // D bytes from rank 1 to rank 0 of `comm` alone, with the same pipeline:

@@ -38,6 +38,7 @@ class InProcessRequestSlots final : public RequestSlots {
     // Threads block on a condition variable either way; the request is
     // counted so that tests see which waits a pipeline makes patient.
     if (patience == Patience::sleep_first && count > 0) ++thread_traffic().sleeping_waits;
+    if (patience == Patience::busy && count > 0) ++thread_traffic().busy_waits;
     for (size_t i = first; i < first + count; ++i) {
       auto pending = std::move(receives_.at(i));
       if (!pending) continue;

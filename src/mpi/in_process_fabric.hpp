@@ -56,6 +56,7 @@ struct Traffic {
   uint64_t messages = 0;
   uint64_t bytes = 0;
   uint64_t sleeping_waits = 0;  // request waits asked to sleep at once (Patience::sleep_first)
+  uint64_t busy_waits = 0;      // request waits asked never to sleep (Patience::busy)
 };
 Traffic& thread_traffic();
 

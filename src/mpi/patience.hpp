@@ -2,11 +2,15 @@
 // takes (a process on its pipeline's path, whose delay delays the others), or
 // sleeping at once (a process whose requests complete only when a busier one
 // gets to them: spinning would take that one's CPU where processes outnumber
-// cores).
+// cores), or never sleeping (MPI's own wait, for a pipeline whose every
+// member is on its path, as in an encode: where MPI moves a large message
+// without a single copy, it moves only while both ends call into MPI, and a
+// member that sleeps holds it up; Open MPI's wait yields the core where
+// processes outnumber cores).
 #pragma once
 
 namespace scr::mpi {
 
-enum class Patience { spin_first, sleep_first };
+enum class Patience { spin_first, sleep_first, busy };
 
 }  // namespace scr::mpi

@@ -77,9 +77,10 @@ struct PhaseBuffers {
 class Gatherer {
  public:
   Gatherer(const mpi::Comm& comm, SymbolStore& store, const Pieces& pieces,
-           const std::vector<StripeJob>& jobs)
+           const std::vector<StripeJob>& jobs, mpi::Patience on_path)
       : comm_(comm),
         me_(comm.rank()),
+        on_path_(on_path),
         store_(store),
         pieces_(pieces),
         jobs_(jobs),
@@ -108,14 +109,15 @@ class Gatherer {
     if (pieces_.count() > 0) post_receives(0);
     for (uint64_t q = 0; q < pieces_.count(); ++q) phase(q);
     for (PhaseBuffers& b : sets_) {
-      b.send_req.wait_all();
-      b.out_req.wait_all();
+      b.send_req.wait_all(on_path_);
+      b.out_req.wait_all(on_path_);
     }
   }
 
  private:
   const mpi::Comm& comm_;
   int me_;
+  mpi::Patience on_path_;
   SymbolStore& store_;
   const Pieces& pieces_;
   const std::vector<StripeJob>& jobs_;
@@ -128,7 +130,7 @@ class Gatherer {
     int len = static_cast<int>(pieces_.length(q));
     uint64_t offset = pieces_.offset(q);
     // Our source pieces go out first: gatherers wait for them, we wait for nobody.
-    b.send_req.wait_all();
+    b.send_req.wait_all(on_path_);
     for (size_t i = 0; i < share_.sends.size(); ++i) {
       const Send& s = share_.sends[i];
       const uint8_t* piece = store_.view(s.symbol, offset, static_cast<size_t>(len),
@@ -137,7 +139,7 @@ class Gatherer {
     }
     if (q + 1 < pieces_.count()) post_receives(q + 1);
     for (size_t g = 0; g < share_.gathers.size(); ++g) gather(g, b, offset, len);
-    b.receipt_req.wait_all();
+    b.receipt_req.wait_all(on_path_);
     for (size_t i = 0; i < share_.receipts.size(); ++i)
       store_.write(share_.receipts[i].symbol, offset, b.receipt[i].data(),
                    static_cast<size_t>(len));
@@ -173,9 +175,9 @@ class Gatherer {
       srcs.push_back(mine ? store_.view(job.sources[c].symbol, offset, n, b.in[i].data(), local)
                           : b.in[i].data());
     }
-    b.in_req.wait(in_start_[g], job.sources.size());
+    b.in_req.wait(in_start_[g], job.sources.size(), on_path_);
     // Output buffers of this set may still be on their way from two phases ago.
-    b.out_req.wait(out_start_[g], job.outputs.size());
+    b.out_req.wait(out_start_[g], job.outputs.size(), on_path_);
     std::vector<uint8_t*> outs;
     for (size_t r = 0; r < job.outputs.size(); ++r) outs.push_back(b.out[out_start_[g] + r].data());
     job.coefficients.encode(srcs, outs, n);
@@ -192,9 +194,9 @@ class Gatherer {
 }  // namespace
 
 Status run_gather(const mpi::Comm& comm, SymbolStore& store, uint64_t chunk, size_t piece_size,
-                  const std::vector<StripeJob>& jobs) {
+                  const std::vector<StripeJob>& jobs, mpi::Patience on_path) {
   Pieces pieces(chunk, piece_within_budget(jobs, comm.size(), piece_size));
-  Gatherer(comm, store, pieces, jobs).run();
+  Gatherer(comm, store, pieces, jobs, on_path).run();
   return store.status();
 }
 

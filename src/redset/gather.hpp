@@ -18,6 +18,7 @@
 
 #include "common/status.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/patience.hpp"
 #include "redset/kernels/gf256.hpp"
 #include "redset/layout.hpp"
 #include "redset/symbols.hpp"
@@ -43,7 +44,9 @@ struct StripeJob {
 
 // Collective over comm; `jobs` is the same on every member, indexed by stripe.
 // Returns the first I/O error of this member (messages are exchanged regardless).
+// `on_path`: how every member waits (busy in an encode, spin_first in a
+// rebuild).
 Status run_gather(const mpi::Comm& comm, SymbolStore& store, uint64_t chunk, size_t piece_size,
-                  const std::vector<StripeJob>& jobs);
+                  const std::vector<StripeJob>& jobs, mpi::Patience on_path);
 
 }  // namespace scr::redset

@@ -56,7 +56,7 @@ Status apply_partner(io::Env& env, const Set& set, const std::string& dir, kv::T
                      return red->file().pwrite(buf, n, base + off);
                    }});
   }
-  SCR_TRY(agree_in_set(set, run_streams(set.comm(), set.params().piece_size, {mine}, ins)));
+  SCR_TRY(agree_in_set(set, run_streams(set.comm(), set.params().piece_size, {mine}, ins, mpi::Patience::busy)));
   std::vector<uint32_t> crcs;
   SCR_TRY(record_encoded_crcs(set, *data, *header, r, *red, crcs));
   SCR_TRY(red->commit());

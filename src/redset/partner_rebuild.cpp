@@ -58,7 +58,7 @@ class PartnerRebuild : public Rebuild {
     std::vector<InStream> ins = self_.intact ? std::vector<InStream>{} : receives(plan);
     // A member sending its own files takes their checksums from that read.
     if (sends_own_) data_in_->track_crcs();
-    Status moved = run_streams(set_.comm(), set_.params().piece_size, outs, ins);
+    Status moved = run_streams(set_.comm(), set_.params().piece_size, outs, ins, mpi::Patience::spin_first);
     // Every other intact member reads its files for their checksums here,
     // while the set's transfers still run (most members send nothing), not
     // after them in recover(): that check is the one read of their files

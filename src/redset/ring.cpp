@@ -16,7 +16,7 @@ constexpr int kTag = mpi::tags::kRing;
 class Ring {
  public:
   Ring(const mpi::Comm& comm, SymbolStore& store, const Pieces& pieces,
-       const std::vector<RingStep>& steps, RingDepth depth)
+       const std::vector<RingStep>& steps, RingDepth depth, mpi::Patience on_path)
       : depth_(depth),
         comm_(comm),
         left_((comm.rank() + comm.size() - 1) % comm.size()),
@@ -26,7 +26,8 @@ class Ring {
         steps_(steps),
         total_(pieces.count() * steps.size()),
         own_(pieces.size()),
-        send_patience_(sends_only(steps) ? mpi::Patience::sleep_first : mpi::Patience::spin_first),
+        on_path_(on_path),
+        send_patience_(sends_only(steps) ? mpi::Patience::sleep_first : on_path),
         views_(depth.buffers),
         sends_(depth.buffers),
         recvs_(depth.buffers) {
@@ -58,6 +59,7 @@ class Ring {
   const std::vector<RingStep>& steps_;
   uint64_t total_;
   AlignedBuffer own_;  // our symbol, when it cannot be viewed in place
+  mpi::Patience on_path_;
   mpi::Patience send_patience_;
   std::vector<AlignedBuffer> slots_;
   std::vector<ViewHold> views_;  // symbols sent in place, kept until their send is done
@@ -93,7 +95,7 @@ class Ring {
       ViewHold own_view;
       const uint8_t* own =
           st.add ? store_.view(*st.add, offset, len, own_.data(), own_view) : nullptr;
-      recvs_.wait(s);
+      recvs_.wait(s, 1, on_path_);
       if (own) kernels::xor_into(slot, own, len);
     }
     if (st.send)
@@ -105,9 +107,9 @@ class Ring {
 }  // namespace
 
 Status run_ring(const mpi::Comm& comm, SymbolStore& store, uint64_t chunk, size_t piece_size,
-                const std::vector<RingStep>& steps, RingDepth depth) {
+                const std::vector<RingStep>& steps, RingDepth depth, mpi::Patience on_path) {
   Pieces pieces(chunk, piece_size);
-  Ring(comm, store, pieces, steps, depth).run();
+  Ring(comm, store, pieces, steps, depth, on_path).run();
   return store.status();
 }
 

@@ -12,6 +12,7 @@
 
 #include "common/status.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/patience.hpp"
 #include "redset/layout.hpp"
 #include "redset/symbols.hpp"
 
@@ -41,8 +42,12 @@ inline constexpr RingDepth kRebuildDepth{4, 2};
 
 // Collective over comm: runs `steps` once per piece of the chunks. Returns the
 // first I/O error of this member (messages are exchanged regardless).
+// `on_path`: how a member that receives waits (busy in an encode, where
+// every member receives, adds and sends every piece; spin_first in a
+// rebuild, where members wait for the lost one's writes); a member that
+// only sends sleeps at once.
 Status run_ring(const mpi::Comm& comm, SymbolStore& store, uint64_t chunk, size_t piece_size,
-                const std::vector<RingStep>& steps, RingDepth depth);
+                const std::vector<RingStep>& steps, RingDepth depth, mpi::Patience on_path);
 
 // Apply: the reduce-scatter. Step t < p-1 folds in data chunk t and passes
 // the sum right; step p-1 receives the finished check chunk of stripe `rank`.

@@ -12,7 +12,7 @@ Status apply_rs(io::Env& env, const Set& set, const std::string& dir, kv::Tree f
   int k = set.params().failures;
   return apply_coded(env, set, dir, std::move(files), redfile, spare, k, own, [&](SymbolStore& store, uint64_t chunk) {
     return run_gather(set.comm(), store, chunk, set.params().piece_size,
-                      encode_jobs(set.ranks(), k));
+                      encode_jobs(set.ranks(), k), mpi::Patience::busy);
   });
 }
 
@@ -21,7 +21,7 @@ Survey survey_rs(io::Env& env, const Set& set, const std::string& dir, const std
   int k = set.params().failures;
   auto decode = [&set, k](SymbolStore& store, uint64_t chunk, const SetLoss& loss) -> Status {
     SCR_ASSIGN_OR_RETURN(auto jobs, rebuild_jobs(set.ranks(), k, loss.lost));
-    return run_gather(set.comm(), store, chunk, set.params().piece_size, jobs);
+    return run_gather(set.comm(), store, chunk, set.params().piece_size, jobs, mpi::Patience::spin_first);
   };
   return survey_coded(env, set, dir, redfile, k, decode, files_checked);
 }

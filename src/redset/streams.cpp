@@ -18,8 +18,8 @@ uint64_t rounds_of(uint64_t size, size_t piece) { return (size + piece - 1) / pi
 class Streams {
  public:
   Streams(const mpi::Comm& comm, size_t piece, const std::vector<OutStream>& outs,
-          const std::vector<InStream>& ins)
-      : comm_(comm), piece_(piece), outs_(outs), ins_(ins) {
+          const std::vector<InStream>& ins, mpi::Patience on_path)
+      : comm_(comm), piece_(piece), outs_(outs), ins_(ins), on_path_(on_path) {
     for (const auto& o : outs_) {
       rounds_ = std::max(rounds_, rounds_of(o.size, piece_));
       for (auto& set : out_bufs_) set.emplace_back(piece_);
@@ -41,7 +41,7 @@ class Streams {
       receive_round(t);
     }
     for (auto& set : out_reqs_)
-      for (auto& reqs : set) reqs.wait_all();
+      for (auto& reqs : set) reqs.wait_all(send_patience());
     return status_;
   }
 
@@ -50,6 +50,7 @@ class Streams {
   size_t piece_;
   const std::vector<OutStream>& outs_;
   const std::vector<InStream>& ins_;
+  mpi::Patience on_path_;
   uint64_t rounds_ = 0;
   std::vector<AlignedBuffer> out_bufs_[2], in_bufs_[2];
   std::vector<ViewHold> out_views_[2];  // pieces sent in place, until sent
@@ -61,10 +62,8 @@ class Streams {
   // its files) waits for a receiver busy writing every piece it gets; with
   // two pieces in flight that receiver always has one to take, so the
   // sender sleeps at once rather than spin on the cores the receiver needs.
-  // A member that also receives is on the set's path, and spins first.
-  mpi::Patience send_patience() const {
-    return ins_.empty() ? mpi::Patience::sleep_first : mpi::Patience::spin_first;
-  }
+  // A member that also receives is on the set's path, and waits as such.
+  mpi::Patience send_patience() const { return ins_.empty() ? mpi::Patience::sleep_first : on_path_; }
 
   // Length of piece t of a stream of `size` bytes; 0 when it has no such piece.
   int length(uint64_t size, uint64_t t) const {
@@ -107,7 +106,7 @@ class Streams {
     for (size_t i = 0; i < ins_.size(); ++i) {
       int len = length(ins_[i].size, t);
       if (len == 0) continue;
-      in_reqs_[t % 2].wait(i);
+      in_reqs_[t % 2].wait(i, 1, on_path_);
       if (status_.ok())
         status_ = ins_[i].write(t * piece_, in_bufs_[t % 2][i].data(), static_cast<size_t>(len));
     }
@@ -117,8 +116,8 @@ class Streams {
 }  // namespace
 
 Status run_streams(const mpi::Comm& comm, size_t piece_size, const std::vector<OutStream>& outs,
-                   const std::vector<InStream>& ins) {
-  return Streams(comm, normalized_piece(piece_size), outs, ins).run();
+                   const std::vector<InStream>& ins, mpi::Patience on_path) {
+  return Streams(comm, normalized_piece(piece_size), outs, ins, on_path).run();
 }
 
 }  // namespace scr::redset

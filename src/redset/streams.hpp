@@ -15,6 +15,7 @@
 
 #include "common/status.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/patience.hpp"
 #include "redset/views.hpp"
 
 namespace scr::redset {
@@ -40,8 +41,9 @@ struct InStream {
 };
 
 // Collective over the members named in the streams. Returns this member's
-// first I/O error.
+// first I/O error. `on_path`: how a member that receives waits (busy in an
+// encode, spin_first in a rebuild); a member that only sends sleeps at once.
 Status run_streams(const mpi::Comm& comm, size_t piece_size, const std::vector<OutStream>& outs,
-                   const std::vector<InStream>& ins);
+                   const std::vector<InStream>& ins, mpi::Patience on_path);
 
 }  // namespace scr::redset

@@ -11,7 +11,7 @@ Status apply_xor(io::Env& env, const Set& set, const std::string& dir, kv::Tree 
                  const std::string& redfile, const std::string& spare, std::vector<FileEntry>& own) {
   return apply_coded(env, set, dir, std::move(files), redfile, spare, 1, own, [&](SymbolStore& store, uint64_t chunk) {
     return run_ring(set.comm(), store, chunk, set.params().piece_size, encode_steps(set.ranks()),
-                    kEncodeDepth);
+                    kEncodeDepth, mpi::Patience::busy);
   });
 }
 
@@ -20,7 +20,7 @@ Survey survey_xor(io::Env& env, const Set& set, const std::string& dir,
   auto decode = [&set](SymbolStore& store, uint64_t chunk, const SetLoss& loss) {
     int root = loss.lost.front();
     return run_ring(set.comm(), store, chunk, set.params().piece_size,
-                    rebuild_steps(set.ranks(), set.rank(), root), kRebuildDepth);
+                    rebuild_steps(set.ranks(), set.rank(), root), kRebuildDepth, mpi::Patience::spin_first);
   };
   return survey_coded(env, set, dir, redfile, 1, decode, files_checked);
 }

@@ -56,7 +56,7 @@ TEST(StreamsInProcess, OnlyAMemberThatOnlySendsSleepsAtOnce) {
       ins.push_back(in_from(5 - r, got[static_cast<size_t>(r)]));
     }
     uint64_t before = mpi::thread_traffic().sleeping_waits;
-    ASSERT_TRUE(redset::run_streams(world, kPiece, outs, ins).ok());
+    ASSERT_TRUE(redset::run_streams(world, kPiece, outs, ins, mpi::Patience::spin_first).ok());
     sleeping[static_cast<size_t>(r)] = mpi::thread_traffic().sleeping_waits - before;
   });
   EXPECT_EQ(got[1], bytes_of(0));
