@@ -9,7 +9,9 @@
 #             and for RS also after one
 #   runtime   flush, SCR_Complete_output against the encode, flush and fetch
 #             against a plain copy, rebuild at Init and restart at another
-#             size (bench/runtime/run.sh)
+#             size (bench/runtime/run.sh; WARM=N: SCR_Complete_output of a
+#             checkpoint after N others, one evicted for it; with REDSET_DIR
+#             also against redset's encode of the same data)
 #   files     many small files (bench/runtime/many_files.sh)
 #   kernels   CRC32C, its combine and XOR against memcpy, one process
 #             (build/bench/kernels/kernels_bench, Google Benchmark)
@@ -122,14 +124,18 @@ rows = [json.loads(l) for l in open(sys.argv[1]) if '"bench":"complete"' in l]
 by = {}
 for r in rows:
     key = r["scheme"] + (" async" if "ASYNC=1" in r.get("flush", "") else "")
-    by.setdefault(key, []).append((r["encode"]["encode_s"], r["result"]["complete_blocked_s"]))
+    red = (r.get("redset") or {}).get("encode_s")
+    by.setdefault(key, []).append((r["encode"]["encode_s"], r["result"]["complete_blocked_s"], red))
 if by:
-    print(f"{'scheme':>14} {'encode s':>9} {'complete s':>10} {'x encode':>8}   (medians)")
+    print(f"{'scheme':>14} {'encode s':>9} {'complete s':>10} {'x encode':>8} {'redset s':>9} {'redset/complete':>15}   (medians)")
 for scheme, v in by.items():
-    e = statistics.median(x for x, _ in v)
-    c = statistics.median(y for _, y in v)
-    ratio = statistics.median(y / x for x, y in v)
-    print(f"{scheme:>14} {e:>9.3f} {c:>10.3f} {ratio:>8.2f}")
+    e = statistics.median(x for x, _, _ in v)
+    c = statistics.median(y for _, y, _ in v)
+    ratio = statistics.median(y / x for x, y, _ in v)
+    reds = [(z, y) for _, y, z in v if z]
+    vs = (f"{statistics.median(z for z, _ in reds):>9.3f} {statistics.median(z / y for z, y in reds):>15.2f}"
+          if reds else f"{'-':>9} {'-':>15}")
+    print(f"{scheme:>14} {e:>9.3f} {c:>10.3f} {ratio:>8.2f} {vs}")
 rows = [json.loads(l) for l in open(sys.argv[1]) if '"bench":"transfer"' in l]
 if rows:
     print(f"{'prefix':>8} {'flush s':>8} {'copy s':>7} {'flush/copy':>10} {'fetch s':>8} {'copy s':>7} "

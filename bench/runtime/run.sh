@@ -11,7 +11,11 @@
 #  - complete: time blocked in SCR_Complete_output for a cached checkpoint
 #    (no flush due: XOR, RS (k=2) and PARTNER; an async flush due: XOR) on 8
 #    nodes, against the redundancy bench's encode of the same data and scheme
-#    in the same run.
+#    in the same run. WARM=N: N checkpoints before the one timed, so that
+#    it evicts one (SCR_CACHE_SIZE=1) as in a running application, and the
+#    encode writes its redundancy file over the evicted one's. With
+#    REDSET_DIR (bench/redset/baseline/lib.sh), redset 0.4.0's encode of the
+#    same data too: the least SCR 3.1's SCR_Complete_output takes.
 #  - transfer: the flush (at SCR_Finalize) and the fetch (at SCR_Init after
 #    every cache is lost) of a SINGLE checkpoint, 8 ranks on 8 nodes, against
 #    a plain parallel copy (read, write, fsync) of the same files in the same
@@ -55,6 +59,13 @@ for i in $(seq "$repeat"); do
 done
 fi
 if want complete; then
+redset_exe=""
+if [ -n "${REDSET_DIR:-}" ]; then
+  # shellcheck source=../redset/baseline/lib.sh
+  source "$(dirname "$0")/../redset/baseline/lib.sh"
+  missing="$(redset_baseline_missing)"
+  if [ -n "$missing" ]; then echo "$missing" >&2; else redset_exe="$(redset_baseline_build "$build")"; fi
+fi
 for i in $(seq "$repeat"); do
   for setup in "XOR xor none" "RS rs none" "PARTNER partner none" "XOR xor async"; do
     read -r scheme lower flush <<< "$setup"
@@ -65,9 +76,15 @@ for i in $(seq "$repeat"); do
     fresh
     enc=$(timeout 600 mpirun -n "${NP:-8}" "$build/bench/redset/redset_bench" --scheme "$lower" --k 2 --nodes 8 \
             --bytes-per-rank "$bytes" --repeat 1 --dir "$dir/redset" 2>/dev/null | grep '^{')
+    red=null
+    if [ -n "$redset_exe" ]; then
+      fresh
+      red=$(timeout 600 mpirun -n "${NP:-8}" "$redset_exe" --scheme "$lower" --k 2 --nodes 8 \
+              --bytes-per-rank "$bytes" --repeat 1 --dir "$dir/redset" 2>/dev/null | grep '^{') || red=null
+    fi
     fresh
-    out=$(run $nodes8 SCR_COPY_TYPE="$scheme" SCR_SET_FAILURES=2 "${flush[@]}" -- write "$bytes")
-    echo "{\"bench\":\"complete\",\"scheme\":\"$scheme\",\"flush\":\"${flush[*]}\",\"run\":$i,\"encode\":$enc,\"result\":$out}"
+    out=$(run $nodes8 SCR_COPY_TYPE="$scheme" SCR_SET_FAILURES=2 BENCH_WARM_CHECKPOINTS="${WARM:-0}" "${flush[@]}" -- write "$bytes")
+    echo "{\"bench\":\"complete\",\"scheme\":\"$scheme\",\"flush\":\"${flush[*]}\",\"run\":$i,\"encode\":$enc,\"redset\":$red,\"result\":$out}"
   done
 done
 fi
