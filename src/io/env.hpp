@@ -57,6 +57,10 @@ class File {
   // (the default) where a file cannot: callers then use the path.
   virtual Result<FileInfo> info();
   virtual Status set_meta(const FileInfo& meta);
+  // Cut (or extend) the open file to `size` bytes, without a path lookup
+  // that could follow a link. Errc::unsupported (the default) where a file
+  // cannot.
+  virtual Status truncate(uint64_t size);
 
   // Reads exactly n bytes or fails naming the file as truncated.
   Status pread_exact(void* buf, size_t n, uint64_t offset);

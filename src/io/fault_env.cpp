@@ -33,6 +33,10 @@ class FaultFile final : public File {
     SCR_TRY(env_.on_step("set metadata", path()));
     return inner_->set_meta(meta);
   }
+  Status truncate(uint64_t size) override {
+    SCR_TRY(env_.on_step("truncate", path()));
+    return inner_->truncate(size);
+  }
   // Faults are injected into mutations only; reading in place is passed on.
   Result<std::unique_ptr<FileView>> view(uint64_t offset, size_t n) override {
     return inner_->view(offset, n);

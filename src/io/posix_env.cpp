@@ -47,6 +47,7 @@ bool Env::exists(const std::string& path) { return stat(path).ok(); }
 
 Result<FileInfo> File::info() { return Error(Errc::unsupported, "stat of an open file " + path()); }
 Status File::set_meta(const FileInfo&) { return Error(Errc::unsupported, "metadata of an open file " + path()); }
+Status File::truncate(uint64_t) { return Error(Errc::unsupported, "truncate of an open file " + path()); }
 
 namespace {
 
@@ -121,6 +122,13 @@ class PosixFile final : public File {
 
   Status sync() override {
     if (::fsync(fd_) != 0) return errno_status(errno, "fsync", path_);
+    return Status::Ok();
+  }
+
+  Status truncate(uint64_t size) override {
+    as_set_.reset();
+    opened_.reset();
+    if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) return errno_status(errno, "truncate", path_);
     return Status::Ok();
   }
 

@@ -39,6 +39,7 @@ class InProcessRequestSlots final : public RequestSlots {
     // counted so that tests see which waits a pipeline makes patient.
     if (patience == Patience::sleep_first && count > 0) ++thread_traffic().sleeping_waits;
     if (patience == Patience::busy && count > 0) ++thread_traffic().busy_waits;
+    if (patience == Patience::spin_first && count > 0) ++thread_traffic().spinning_waits;
     for (size_t i = first; i < first + count; ++i) {
       auto pending = std::move(receives_.at(i));
       if (!pending) continue;

@@ -57,6 +57,7 @@ struct Traffic {
   uint64_t bytes = 0;
   uint64_t sleeping_waits = 0;  // request waits asked to sleep at once (Patience::sleep_first)
   uint64_t busy_waits = 0;      // request waits asked never to sleep (Patience::busy)
+  uint64_t spinning_waits = 0;  // request waits asked to spin, then sleep (Patience::spin_first)
 };
 Traffic& thread_traffic();
 

@@ -5,8 +5,9 @@
 // cores), or never sleeping (MPI's own wait, for a pipeline whose every
 // member is on its path, as in an encode: where MPI moves a large message
 // without a single copy, it moves only while both ends call into MPI, and a
-// member that sleeps holds it up; Open MPI's wait yields the core where
-// processes outnumber cores).
+// member that sleeps holds it up; Open MPI's wait yields the core when it
+// knows that processes outnumber cores, as mpirun tells it when it places
+// more processes than a node has slots).
 #pragma once
 
 namespace scr::mpi {

@@ -30,6 +30,7 @@ class EndTrackingFile final : public io::File {
   const std::string& path() const override { return file_->path(); }
   Result<io::FileInfo> info() override { return file_->info(); }
   Status set_meta(const io::FileInfo& meta) override { return file_->set_meta(meta); }
+  Status truncate(uint64_t size) override { return file_->truncate(size); }
   Result<std::unique_ptr<io::FileView>> view(uint64_t offset, size_t n) override {
     return file_->view(offset, n);
   }
@@ -40,11 +41,16 @@ class EndTrackingFile final : public io::File {
 };
 
 // The spare under the temporary name, open for writing over; nothing when
-// there is no spare (or it cannot be taken: a new file is made instead).
+// there is no spare, or it is not a regular file (the open never follows a
+// link): then a new file is made instead.
 std::unique_ptr<EndTrackingFile> take_spare(io::Env& env, const std::string& spare, const std::string& temp) {
   if (spare.empty() || !env.rename(spare, temp).ok()) return nullptr;
   auto file = env.open(temp, io::OpenMode::read_write, 0600);
-  if (file) return std::make_unique<EndTrackingFile>(std::move(*file));
+  if (file) {
+    auto info = (*file)->info();
+    if (info && info->is_regular()) return std::make_unique<EndTrackingFile>(std::move(*file));
+    (void)(*file)->close();
+  }
   (void)io::remove_file(env, temp);
   return nullptr;
 }
@@ -91,7 +97,7 @@ PendingRedundancy::~PendingRedundancy() {
 }
 
 Status PendingRedundancy::commit() {
-  if (written_end_) SCR_TRY(env_->truncate(pending_path(path_), *written_end_));
+  if (written_end_) SCR_TRY(file_->truncate(*written_end_));
   SCR_TRY(file_->sync());
   SCR_TRY(file_->close());
   SCR_TRY(env_->rename(pending_path(path_), path_));

@@ -62,8 +62,12 @@ class Streams {
   // its files) waits for a receiver busy writing every piece it gets; with
   // two pieces in flight that receiver always has one to take, so the
   // sender sleeps at once rather than spin on the cores the receiver needs.
-  // A member that also receives is on the set's path, and waits as such.
-  mpi::Patience send_patience() const { return ins_.empty() ? mpi::Patience::sleep_first : on_path_; }
+  // A member that also receives (a byte or more) is on the set's path, and
+  // waits as such.
+  mpi::Patience send_patience() const {
+    bool receives = std::any_of(ins_.begin(), ins_.end(), [](const InStream& in) { return in.size > 0; });
+    return receives ? on_path_ : mpi::Patience::sleep_first;
+  }
 
   // Length of piece t of a stream of `size` bytes; 0 when it has no such piece.
   int length(uint64_t size, uint64_t t) const {

@@ -247,6 +247,8 @@ Status Runtime::prepare_restart() {
   // First: a salvage below copies into the prefix, into the lists a killed
   // flush of the same dataset may have left (prefix/deferred.hpp).
   sweep_killed_flushes(ctx_.job);
+  // Before the rebuild and redistribution, which need the memory spares hold.
+  sweep_spares(ctx_.job);
   if (!use_cache) {
     if (ctx_.rank() == 0)
       log::info(s.cache_purge ? "SCR_CACHE_PURGE=1: deleting the cache"
@@ -255,7 +257,6 @@ Status Runtime::prepare_restart() {
   } else {
     SCR_TRY(rebuild_cache(ctx_.job, ctx_.cache, ctx_.events));
   }
-  sweep_spares(ctx_.job);
   sweep_rescaled(ctx_.job);
   set_aside_unreadable_index(ctx_.job);
   SCR_TRY(apply_prefix_settings(ctx_.job));

@@ -7,12 +7,15 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <vector>
 
 #include "harness.hpp"
+#include "io/fault_env.hpp"
 #include "mpi/in_process.hpp"
 #include "redset/meta.hpp"
 #include "redset/redset.hpp"
@@ -22,6 +25,7 @@ namespace {
 using namespace scr;
 using redset::Params;
 using redset::Scheme;
+namespace fs = std::filesystem;
 
 constexpr int kRanks = 4;
 
@@ -97,6 +101,33 @@ void encode_over_spare(const Params& params, size_t spare_bytes) {
     world.barrier();
     ASSERT_TRUE(redset::recover(env, *set, dir).ok());
     EXPECT_EQ(me.differences(), "") << "rank " << r;
+  });
+}
+
+// An encode that fails once it has taken the spare (a write refused on one
+// member) leaves neither the spare, nor a temporary, nor a redundancy file:
+// every member reports the failure.
+TEST(Recycle, AFailedEncodeLeavesNothingOfTheSpare) {
+  mpi::InProcess(kRanks).run([&](mpi::Comm& world) {
+    redset::test::Scratch scratch(world);
+    std::string node = "node" + std::to_string(world.rank());
+    auto set = redset::Set::create(world, node, Params{Scheme::partner, kRanks, 1, 1, 64 << 10});
+    ASSERT_TRUE(set.ok());
+    std::string dir = scratch.node_dir(node) + "/ds";
+    auto r = static_cast<uint64_t>(world.rank());
+    redset::test::Member me(dir, redset::test::make_sized_files(dir, "", {300000 + r}, r));
+    std::string spare = scratch.node_dir(node) + "/spare." + std::to_string(r);
+    write_bytes(spare, std::string(1u << 20, '\xA5'));
+    io::FaultEnv env(io::Env::posix());
+    if (world.rank() == 1) env.fail_write(3, ENOSPC);  // a piece after the header
+    world.barrier();
+    EXPECT_FALSE(redset::apply(env, *set, dir, me.files(), nullptr, spare).ok()) << "rank " << r;
+    std::string redfile = redset::redundancy_file(*set, dir);
+    EXPECT_FALSE(fs::exists(spare)) << "rank " << r;
+    EXPECT_FALSE(fs::exists(redfile)) << "rank " << r;
+    if (fs::exists(fs::path(redfile).parent_path()))
+      for (const auto& e : fs::directory_iterator(fs::path(redfile).parent_path()))
+        ADD_FAILURE() << "rank " << r << " left " << e.path();
   });
 }
 

@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 
+#include "io/files.hpp"
 #include "sim_job.hpp"
 
 namespace scr::rt::testing {
@@ -53,7 +54,18 @@ TEST_P(Spare, TheNextCheckpointWritesOverTheEvictedRedundancyFile) {
     world.barrier();
     if (world.rank() == 0) first = inodes(cached_files(job, kRedundancy));
     world.barrier();
-    ASSERT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.2").ok());
+    // Starting ckpt.2 evicts ckpt.1: its redundancy files become the spares.
+    ASSERT_TRUE(rt.start_output("ckpt.2", kFlagCheckpoint).ok());
+    world.barrier();
+    if (world.rank() == 0) {
+      EXPECT_EQ(inodes(cached_files(job, kSpare)), first);
+      EXPECT_EQ(cached_files(job, kRedundancy).size(), 0u);
+    }
+    world.barrier();
+    auto path = rt.route_file(file_name("ckpt.2", world.rank()));
+    ASSERT_TRUE(path.ok());
+    ASSERT_TRUE(io::write_file_atomic(io::Env::posix(), *path, file_bytes("ckpt.2", world.rank())).ok());
+    ASSERT_TRUE(rt.complete_output(true).ok());
     world.barrier();
     if (world.rank() == 0) {
       second = inodes(cached_files(job, kRedundancy));

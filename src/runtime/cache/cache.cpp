@@ -133,8 +133,9 @@ void drop_spares(const Job& job) {
 
 void sweep_spares(const Job& job) {
   if (job.node.rank() != 0) return;
+  // Every store a descriptor names, bypassed or not now: an earlier run of
+  // the job may have cached there.
   for (const RedDesc& p : job.settings.reds) {
-    if (!p.enabled || p.bypass) continue;
     std::string base = job.cache_dir(p.store);
     auto names = job.fs().list_dir(base);
     if (!names) continue;

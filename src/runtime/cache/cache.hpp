@@ -70,7 +70,9 @@ std::string spare_file(const Job& job, const std::string& store);
 void drop_spares(const Job& job);
 
 // At SCR_Init: the first process of each node removes every spare a
-// killed run left in the job's cache directories.
+// killed run left in the job's cache directories (of every store the
+// descriptors name). Not synchronized: no process evicts before SCR_Init's
+// collectives that follow.
 void sweep_spares(const Job& job);
 
 // Collective: make room for one more checkpoint in the store of `p` within
