@@ -131,8 +131,7 @@ void drop_spares(const Job& job) {
     if (p.enabled && !p.bypass) (void)io::remove_file(job.fs(), spare_file(job, p.store));
 }
 
-void sweep_spares(const Job& job) {
-  if (job.node.rank() != 0) return;
+void sweep_cache_entries(const Job& job, std::string_view prefix) {
   // Every store a descriptor names, bypassed or not now: an earlier run of
   // the job may have cached there.
   for (const RedDesc& p : job.settings.reds) {
@@ -140,8 +139,12 @@ void sweep_spares(const Job& job) {
     auto names = job.fs().list_dir(base);
     if (!names) continue;
     for (const auto& n : *names)
-      if (str::starts_with(n, kSparePrefix)) (void)io::remove_file(job.fs(), io::path::join(base, n));
+      if (str::starts_with(n, prefix)) (void)io::remove_tree(job.fs(), io::path::join(base, n));
   }
+}
+
+void sweep_spares(const Job& job) {
+  if (job.node.rank() == 0) sweep_cache_entries(job, kSparePrefix);
 }
 
 std::vector<int> cached_checkpoints(const Job& job, const CacheCatalog& cache) {

@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "redset/set.hpp"
@@ -68,6 +69,12 @@ std::string spare_file(const Job& job, const std::string& store);
 
 // Local: remove this process's spares (SCR_Finalize).
 void drop_spares(const Job& job);
+
+// Local: removes every entry (file or directory) whose name starts with
+// `prefix` from the job's cache directory in every store the descriptors
+// name, as seen from this node: what a killed run left there. The first
+// process of each node calls it at SCR_Init.
+void sweep_cache_entries(const Job& job, std::string_view prefix);
 
 // At SCR_Init: the first process of each node removes every spare a
 // killed run left in the job's cache directories (of every store the

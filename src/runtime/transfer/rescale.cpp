@@ -8,6 +8,7 @@
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "runtime/prefix/prefix_index.hpp"
+#include "runtime/cache/cache.hpp"
 #include "runtime/cache/outcome.hpp"
 #include "runtime/prefix/summary.hpp"
 
@@ -215,14 +216,7 @@ Status drop_rescaled(const Job& job, std::unique_ptr<Rescaled>& rescaled) {
 }
 
 void sweep_rescaled(const Job& job) {
-  if (job.node.rank() == 0)
-    for (const auto& p : job.settings.reds) {
-      std::string base = job.cache_dir(p.store);
-      auto names = job.fs().list_dir(base);
-      if (!names) continue;
-      for (const auto& n : *names)
-        if (str::starts_with(n, kDirPrefix)) (void)io::remove_tree(job.fs(), io::path::join(base, n));
-    }
+  if (job.node.rank() == 0) sweep_cache_entries(job, kDirPrefix);
   // Only one job uses a prefix at a time: every table there is a leftover.
   if (job.rank() == 0)
     if (auto names = job.fs().list_dir(prefix_scr_dir(job.settings.prefix)))
