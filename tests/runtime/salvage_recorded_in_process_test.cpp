@@ -207,20 +207,10 @@ bool read_share(rt::Runtime& rt, int rank, int ranks) {
 // when given.
 void restart_from_ckpt(Scene& scene, int ranks, const std::string& nodes, io::Env* env = nullptr) {
   scene.settings["SCR_SIM_NODES"] = nodes;
-  mpi::InProcess(ranks, kStack).run([&](mpi::Comm& world) {
-    auto rt = rt::Runtime::init(rt::testing::config_from(scene.settings, scene.prefix), world, env);
-    ASSERT_TRUE(rt.ok()) << rt.status().to_string();
-    bool have = false;
-    std::string name;
-    ASSERT_TRUE((*rt)->have_restart(&have, &name).ok());
-    ASSERT_TRUE(have) << "nothing to restart from";
-    EXPECT_EQ(name, "ckpt");
-    auto started = (*rt)->start_restart();
-    ASSERT_TRUE(started.ok()) << started.status().to_string();
-    bool same = read_share(**rt, world.rank(), ranks);
-    EXPECT_TRUE((*rt)->complete_restart(same).ok());
-    EXPECT_TRUE((*rt)->finalize().ok());
-  });
+  auto read = [ranks](rt::Runtime& rt, int rank) { return read_share(rt, rank, ranks); };
+  auto finalized = rt::testing::restart_offered(scene.settings, scene.prefix, ranks, "ckpt", read,
+                                                [env](int) { return env; });
+  for (const Status& st : finalized) EXPECT_TRUE(st.ok()) << st.to_string();
 }
 
 // A job of `ranks` on `nodes` that only starts and finalizes: SCR_Init

@@ -258,4 +258,27 @@ void expect_offered(const std::map<std::string, std::string>& settings, const st
   });
 }
 
+std::vector<Status> restart_offered(const std::map<std::string, std::string>& settings, const std::string& cwd,
+                                    int ranks, const std::string& name, const RestartRead& read,
+                                    const EnvFor& env_for) {
+  std::vector<Status> finalized(static_cast<size_t>(ranks), Error(Errc::bad_state, "not finalized"));
+  mpi::InProcess(ranks, 1 << 20).run([&](mpi::Comm& world) {
+    io::Env* env = env_for ? env_for(world.rank()) : nullptr;
+    auto rt = Runtime::init(config_from(settings, cwd), world, env);
+    ASSERT_TRUE(rt.ok()) << rt.status().to_string();
+    bool have = false;
+    std::string offered;
+    ASSERT_TRUE((*rt)->have_restart(&have, &offered).ok());
+    ASSERT_TRUE(have) << "nothing to restart from";
+    EXPECT_EQ(offered, name);
+    auto started = (*rt)->start_restart();
+    ASSERT_TRUE(started.ok()) << started.status().to_string();
+    bool same = read(**rt, world.rank());
+    EXPECT_TRUE(same) << "rank " << world.rank() << " read other bytes";
+    EXPECT_TRUE((*rt)->complete_restart(same).ok());
+    finalized[static_cast<size_t>(world.rank())] = (*rt)->finalize();
+  });
+  return finalized;
+}
+
 }  // namespace scr::rt::testing

@@ -132,6 +132,21 @@ void leave_killed_copy(const std::string& prefix, int id, int rank, const std::s
 void expect_offered(const std::map<std::string, std::string>& settings, const std::string& cwd, int ranks,
                     const std::string& name);
 
+// Reads, inside a restart, what rank `rank` of the job needs; true when
+// every byte matched what was written.
+using RestartRead = std::function<bool(Runtime& rt, int rank)>;
+// The file system rank `rank` works through (nullptr: the real one).
+using EnvFor = std::function<io::Env*(int rank)>;
+
+// A job of `ranks` in-process ranks configured by `settings`, working in
+// `cwd`: SCR_Init must offer checkpoint `name`; the restart starts, `read`
+// reads on every rank and completes it with its verdict (which must be
+// true), then the job finalizes. Returns what SCR_Finalize returned on
+// each rank.
+std::vector<Status> restart_offered(const std::map<std::string, std::string>& settings, const std::string& cwd,
+                                    int ranks, const std::string& name, const RestartRead& read,
+                                    const EnvFor& env_for = {});
+
 // An Env that tells, when directory `made` is made through it, whether
 // `done` existed then: that one step of a run came after another (a rebuild
 // had put one set in place before the next).
