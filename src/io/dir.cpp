@@ -31,6 +31,9 @@ class PathDir final : public Dir {
 std::string_view below(const Dir& dir, std::string_view p) {
   std::string_view base = dir.path();
   while (base.size() > 1 && base.back() == '/') base.remove_suffix(1);
+  // No directory at all: every path goes by its own name (an absolute one
+  // would otherwise lose its leading '/').
+  if (base.empty()) return {};
   if (p.size() <= base.size() + 1 || p.compare(0, base.size(), base) != 0 || p[base.size()] != '/') return {};
   std::string_view rest = p.substr(base.size() + 1);
   if (rest.front() == '/' || !path::is_normal(rest)) return {};

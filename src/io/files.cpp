@@ -324,6 +324,8 @@ Result<uint64_t> copy_file(Env& env, const std::string& src, const std::string& 
   // Created with the mode it will get, so that setting it costs nothing.
   uint32_t perms = options.keep_meta ? (meta.mode & 0777) | 0600 : 0600;
   auto out = open_in(env, options.dst_dir, dst, OpenMode::create_excl, perms);
+  // Its directory gone: a temporary beside it cannot be made either.
+  if (!out && out.status().code() == Errc::not_found) return out.status();
   if (!out) {
     written = temp_name(dst);
     if (options.defer) SCR_TRY(options.defer(written));

@@ -307,6 +307,21 @@ TEST(PosixDir, OpenInFallsBackToTheFullPathOutsideTheHeldDirectory) {
   EXPECT_EQ(scr::io::held_dir(env, dir / "none"), nullptr);
 }
 
+// An Env that only forwards (as the tests' fault injection does) holds a
+// directory by its path. Held by an empty path, it must leave full paths as
+// they are: an absolute one kept its leading '/' only by chance before.
+TEST(PathDir, AnEmptyDirectoryPathLeavesFullPathsAlone) {
+  TempDir dir;
+  scr::io::EnvWrapper env(Env::posix());
+  write_raw(dir / "f", "abs");
+  auto held = env.open_dir("");
+  ASSERT_TRUE(held.ok());
+  auto f = scr::io::open_in(env, held->get(), dir / "f", OpenMode::read);
+  ASSERT_TRUE(f.ok()) << f.status().to_string();
+  EXPECT_EQ((*f)->path(), dir / "f");
+  EXPECT_EQ(scr::io::stat_in(env, held->get(), dir / "f")->size, 3u);
+}
+
 // Names below a held directory are looked up from the directory itself, not
 // from its path: after the directory is renamed, they are still found
 // through it, and by full path no longer.

@@ -92,6 +92,55 @@ size_t entries_in(const std::string& dir) {
   return n;
 }
 
+// An older dataset's deletion, running beside a background flush (on
+// another node, say), removes a directory that the flush made, or found,
+// before it copied into it: the flush makes it again and copies. Without
+// that the copy fails and so does the flush.
+class DirRemovedBeforeCreate : public io::EnvWrapper {
+ public:
+  DirRemovedBeforeCreate(io::Env& target, std::string file) : io::EnvWrapper(target), file_(std::move(file)) {}
+  Result<std::unique_ptr<io::File>> open(const std::string& path, io::OpenMode mode, uint32_t perms) override {
+    if (path == file_ && mode == io::OpenMode::create_excl && !removed_) {
+      removed_ = true;
+      EXPECT_TRUE(target().rmdir(std::filesystem::path(path).parent_path().string()).ok());
+    }
+    return io::EnvWrapper::open(path, mode, perms);
+  }
+  bool removed() const { return removed_; }
+
+ private:
+  std::string file_;
+  bool removed_ = false;
+};
+
+TEST(FlushCopy, ADirectoryRemovedUnderTheCopyIsMadeAgain) {
+  scr::testing::TempDir dir;
+  std::string cache = dir.path() + "/cache", prefix = dir.path() + "/prefix";
+  std::string text = "checkpoint data of rank 0";
+  write(cache + "/ckpt/rank_0.dat", text);
+  DirRemovedBeforeCreate env(io::Env::posix(), prefix + "/ckpt/rank_0.dat");
+  rt::Deferred deferred;
+  auto got = rt::run_copies(env, job_for(cache, prefix, crc32c(text.data(), text.size())), prefix, deferred);
+  ASSERT_TRUE(env.removed()) << "the copy never created its file";
+  ASSERT_TRUE(got.ok()) << got.status().to_string();
+  EXPECT_EQ(read(prefix + "/ckpt/rank_0.dat"), text);
+  EXPECT_TRUE(deferred.empty()) << "the file was held back";
+  EXPECT_EQ(entries_in(prefix + "/.scr"), 0u) << "a list of held-back files was left";
+}
+
+// A source gone is not a directory to make: the copy fails, naming it.
+TEST(FlushCopy, AMissingSourceFailsTheCopy) {
+  scr::testing::TempDir dir;
+  std::string cache = dir.path() + "/cache", prefix = dir.path() + "/prefix";
+  std::filesystem::create_directories(cache + "/ckpt");
+  rt::Deferred deferred;
+  auto got = rt::run_copies(io::Env::posix(), job_for(cache, prefix, 0), prefix, deferred);
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().code(), Errc::not_found);
+  EXPECT_NE(got.status().message().find(cache + "/ckpt/rank_0.dat"), std::string::npos) << got.status().message();
+  EXPECT_FALSE(std::filesystem::exists(prefix + "/ckpt/rank_0.dat"));
+}
+
 // A name an older dataset's file holds: the copy keeps its temporary beside
 // it, noted in the prefix's .scr, and the older file stays until the caller
 // puts the new one in place (or drops it).

@@ -21,6 +21,12 @@ void throttle(uint64_t rate, uint64_t done, std::chrono::steady_clock::time_poin
   std::this_thread::sleep_until(std::chrono::time_point_cast<std::chrono::steady_clock::duration>(due));
 }
 
+// Whether the directory `path` goes into is certainly not there.
+bool dir_gone(io::Env& env, const std::string& path) {
+  auto info = env.stat(io::path::dirname(path));
+  return !info && info.status().code() == Errc::not_found;
+}
+
 // run_copies without the cleanup of what it deferred when it fails.
 Result<kv::Tree> copy_all(io::Env& env, const FlushJob& job, const std::string& prefix, Deferred& deferred,
                           std::vector<std::string>* finished) {
@@ -64,6 +70,14 @@ Result<kv::Tree> copy_all(io::Env& env, const FlushJob& job, const std::string& 
     // file damaged in cache never overwrites anything in the prefix.
     opt.expect_crc32c = item.app_file ? item.expect_crc : std::nullopt;
     auto copied = io::copy_file(env, item.src, item.dst, opt);
+    if (!copied && copied.status().code() == Errc::not_found && dir_gone(env, item.dst)) {
+      // Made above, then removed: an older dataset's deletion (the
+      // SCR_PREFIX_SIZE window or SCR_Delete) takes the directories its
+      // files leave empty, and it may run while this flush runs in the
+      // background, on another node. Made again, the copy is tried once more.
+      SCR_TRY(io::make_dirs_within(env, prefix, io::path::dirname(item.dst), 0755));
+      copied = io::copy_file(env, item.src, item.dst, opt);
+    }
     if (!copied) return copied.status().with_context("flush of " + item.src);
     if (!held_back.empty()) {
       deferred.files.push_back({held_back, item.dst});
