@@ -27,6 +27,7 @@ struct FileInfo {
   timespec atime{};
   timespec mtime{};
   timespec ctime{};
+  uint64_t links = 0;  // st_nlink: names the file has
   bool is_regular() const;
   bool is_dir() const;
   bool is_symlink() const;

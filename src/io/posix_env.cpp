@@ -60,6 +60,7 @@ FileInfo info_from(const struct stat& st) {
   info.atime = st.st_atim;
   info.mtime = st.st_mtim;
   info.ctime = st.st_ctim;
+  info.links = static_cast<uint64_t>(st.st_nlink);
   return info;
 }
 

@@ -41,14 +41,17 @@ class EndTrackingFile final : public io::File {
 };
 
 // The spare under the temporary name, open for writing over; nothing when
-// there is no spare, or it is not a regular file (the open never follows a
-// link): then a new file is made instead.
+// there is no spare, it is not a regular file (the open never follows a
+// symlink), or it has another name too: then a new file is made instead.
 std::unique_ptr<EndTrackingFile> take_spare(io::Env& env, const std::string& spare, const std::string& temp) {
   if (spare.empty() || !env.rename(spare, temp).ok()) return nullptr;
   auto file = env.open(temp, io::OpenMode::read_write, 0600);
   if (file) {
     auto info = (*file)->info();
-    if (info && info->is_regular()) return std::make_unique<EndTrackingFile>(std::move(*file));
+    // Written over only when this is its one name: a second one (a hard
+    // link an operator made to keep the old redundancy data, `cp -al` of
+    // the cache) would see its bytes change.
+    if (info && info->is_regular() && info->links == 1) return std::make_unique<EndTrackingFile>(std::move(*file));
     (void)(*file)->close();
   }
   (void)io::remove_file(env, temp);

@@ -5,6 +5,7 @@
 // smaller, and a lost member is rebuilt from it bit-exact.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -128,6 +129,34 @@ TEST(Recycle, AFailedEncodeLeavesNothingOfTheSpare) {
     if (fs::exists(fs::path(redfile).parent_path()))
       for (const auto& e : fs::directory_iterator(fs::path(redfile).parent_path()))
         ADD_FAILURE() << "rank " << r << " left " << e.path();
+  });
+}
+
+// A spare with a second name (a hard link an operator made to keep the
+// evicted redundancy data) is not written over: its bytes stay under that
+// name, and the encode makes a new file.
+TEST(Recycle, ASpareWithAnotherNameIsLeftAlone) {
+  mpi::InProcess(kRanks).run([&](mpi::Comm& world) {
+    io::Env& env = io::Env::posix();
+    redset::test::Scratch scratch(world);
+    std::string node = "node" + std::to_string(world.rank());
+    auto set = redset::Set::create(world, node, Params{Scheme::xor_code, kRanks, 1, 1, 64 << 10});
+    ASSERT_TRUE(set.ok());
+    std::string dir = scratch.node_dir(node) + "/ds";
+    auto r = static_cast<uint64_t>(world.rank());
+    redset::test::Member me(dir, redset::test::make_sized_files(dir, "", {150000 + r}, r));
+    std::string spare = scratch.node_dir(node) + "/spare." + std::to_string(r);
+    std::string kept = scratch.node_dir(node) + "/kept." + std::to_string(r);
+    std::string old_bytes(1u << 20, '\xA5');
+    write_bytes(spare, old_bytes);
+    ASSERT_EQ(::link(spare.c_str(), kept.c_str()), 0);
+    world.barrier();
+    ASSERT_TRUE(redset::apply(env, *set, dir, me.files(), nullptr, spare).ok());
+    std::string redfile = redset::redundancy_file(*set, dir);
+    EXPECT_NE(inode_of(redfile), inode_of(kept)) << "rank " << r << ": the linked spare was written over";
+    EXPECT_EQ(first_difference(read_bytes(kept), old_bytes), "") << "rank " << r;
+    EXPECT_FALSE(fs::exists(spare)) << "rank " << r;
+    EXPECT_EQ(fs::hard_link_count(kept), 1u) << "rank " << r;
   });
 }
 
