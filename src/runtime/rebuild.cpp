@@ -166,6 +166,13 @@ Status rebuild_cache(const Job& job, CacheCatalog& cache, EventLog& events) {
   }
   int id = 0;
   while ((id = next_dataset(job, cache, id)) > 0) {
+    // Read in place from the prefix (written with cache bypass, or
+    // SCR_FETCH_BYPASS) by a job that never completed its restart: none of
+    // it was in cache, so there is nothing to rebuild, nor anything lost.
+    if (mpi::any_true(job.world, cache.bypass(id))) {
+      drop_everywhere(job, cache, id);
+      continue;
+    }
     double t0 = wall_seconds();
     Outcome outcome = agree_outcome(job.world, rebuild_one(job, cache, id));
     const Status& st = outcome.why;

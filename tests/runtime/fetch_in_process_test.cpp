@@ -11,6 +11,7 @@
 #include <iterator>
 #include <map>
 
+#include "io/files.hpp"
 #include "sim_job.hpp"
 
 namespace scr::rt::testing {
@@ -41,6 +42,36 @@ TEST(RuntimeInProcess, FetchIntoAFullCacheLeavesTheCheckpointLoadable) {
   job.settings.erase("SCR_FAULT_INJECT");
   job.lose_every_node();
   job.restart_from("ckpt.1");
+}
+
+// A checkpoint written with cache bypass is read in place from the prefix.
+// A job offered it that never completes its restart (the application
+// rejected it, or took none) leaves nothing of it in cache: the next
+// SCR_Init reports nothing lost, and restarts from it with every byte.
+TEST(RuntimeInProcess, ABypassCheckpointNotRestartedFromIsNotReportedLost) {
+  SimJob job;
+  job.set("SCR_CACHE_BYPASS", "1");
+  job.set("SCR_LOG_ENABLE", "1");
+  job.checkpoint("ckpt.1");
+  job.checkpoint("ckpt.2");  // offered ckpt.1, took none
+  job.run([](mpi::Comm&, Runtime& rt) {
+    bool have = false;
+    std::string name;
+    ASSERT_TRUE(rt.have_restart(&have, &name).ok());
+    ASSERT_TRUE(have);
+    EXPECT_EQ(name, "ckpt.2");
+    ASSERT_TRUE(rt.start_restart().ok());
+    EXPECT_FALSE(rt.complete_restart(false).ok());
+    ASSERT_TRUE(rt.have_restart(&have, &name).ok());
+    EXPECT_TRUE(have);
+    EXPECT_EQ(name, "ckpt.1") << "the older checkpoint was not offered";
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+  job.restart_from("ckpt.1");
+  auto log = io::read_file(io::Env::posix(), job.prefix() + "/.scr/log");
+  ASSERT_TRUE(log.ok()) << log.status().to_string();
+  EXPECT_EQ(log->find("DATASET_LOST"), std::string::npos) << *log;
+  EXPECT_EQ(log->find("DATASET_KEPT"), std::string::npos) << *log;
 }
 
 namespace fs = std::filesystem;
