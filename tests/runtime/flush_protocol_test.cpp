@@ -242,6 +242,49 @@ TEST_F(FlushProtocol, ANameListsOneDatasetOnceTheNewerIsRecorded) {
   EXPECT_TRUE(index().loadable(0));
 }
 
+// A newer dataset that takes a name and fails (its flush, or the dataset
+// itself) leaves the older one of that name in the index, and the name
+// keeps meaning the older one: for CURRENT, for the restart's order and for
+// a lookup by name. Once a newer one is flushed, the name is its.
+TEST_F(FlushProtocol, ANameMeansItsNewestWholeDataset) {
+  auto named = [](int id, const std::string& name) {
+    kv::Tree d = checkpoint_desc(id);
+    d.set("NAME", name);
+    return d;
+  };
+  auto record = [&](int id, const std::string& name) {
+    auto lists = copy_files(id);
+    ASSERT_TRUE(rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& idx) {
+                  rt::mark_flush_begun(idx, named(id, name));
+                  return Status::Ok();
+                }).ok());
+    ASSERT_TRUE(rt::record_flushed(env, prefix, named(id, name), 1, lists, 9, {}).ok());
+  };
+  record(1, "ckpt.2");
+  record(2, "ckpt.4");
+  ASSERT_TRUE(rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& idx) {
+                idx.set_current("ckpt.2");
+                rt::mark_flush_begun(idx, named(3, "ckpt.2"));
+                rt::mark_flush_failed(idx, 3);
+                rt::mark_flush_begun(idx, named(4, "ckpt.4"));  // never finished
+                return Status::Ok();
+              }).ok());
+  auto idx = index();
+  ASSERT_TRUE(idx.has(3));
+  EXPECT_EQ(idx.find_name("ckpt.2"), 1);
+  EXPECT_EQ(idx.find_name("ckpt.4"), 2);
+  EXPECT_EQ(idx.fetch_order(""), (std::vector<int>{1}));
+  EXPECT_EQ(idx.fetch_order("ckpt.4"), (std::vector<int>{2, 1}));
+  // Neither whole: the newest of the name.
+  ASSERT_TRUE(rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& i) {
+                i.mark_failed(1);
+                return Status::Ok();
+              }).ok());
+  EXPECT_EQ(index().find_name("ckpt.2"), 3);
+  record(5, "ckpt.2");
+  EXPECT_EQ(index().find_name("ckpt.2"), 5);
+}
+
 TEST_F(FlushProtocol, ForgettingTheCurrentDatasetClearsCurrent) {
   flush(1);
   auto idx = index();

@@ -82,11 +82,18 @@ kv::Tree& PrefixIndex::upsert(const kv::Tree& desc) {
 
 std::optional<int> PrefixIndex::find_name(const std::string& name) const {
   // Newest first: a restarted job may take a name again (the recomputed
-  // step.30 after the first one failed); the name then means the new one.
+  // step.30 after the first one failed); the name then means the new one,
+  // once it is flushed. Until then (begun, or its flush or dataset failed)
+  // the name keeps meaning the older dataset that is whole, as the restart
+  // falls back to it: CURRENT, scr_index's listing and SCR_Drop agree.
   std::vector<int> all = ids();
-  for (auto it = all.rbegin(); it != all.rend(); ++it)
-    if (find(*it)->value_or("NAME", "") == name) return *it;
-  return std::nullopt;
+  std::optional<int> newest;
+  for (auto it = all.rbegin(); it != all.rend(); ++it) {
+    if (find(*it)->value_or("NAME", "") != name) continue;
+    if (flushed(*it) && !failed(*it)) return *it;
+    if (!newest) newest = *it;
+  }
+  return newest;
 }
 
 bool PrefixIndex::flushed(int id) const {

@@ -47,9 +47,11 @@ class PrefixIndex : public DatasetTable {
 
   // Create or refresh the entry for a dataset from its descriptor.
   kv::Tree& upsert(const kv::Tree& desc);
-  // The newest dataset with this name. A recorded flush drops older entries
-  // of its name (flush_protocol.hpp), but a scavenge that saves an older
-  // dataset of a name leaves the newer one listed too.
+  // The newest flushed dataset with this name that is not marked failed,
+  // else the newest with it. A recorded flush drops older entries of its
+  // name (flush_protocol.hpp), but a flush begun or failed leaves them, and
+  // a scavenge that saves an older dataset of a name leaves the newer one
+  // listed too.
   std::optional<int> find_name(const std::string& name) const;
 
   // A dataset's standing in the prefix: its flush begun (files may be
