@@ -78,6 +78,7 @@ class Runtime {
   Status offer_fetched();
   Result<std::string> prefix_relative(const std::string& name) const;
   int cached_by_name(const std::string& name);
+  Status finish_flushes();  // collective: every background flush ended
 
   Job job_;  // filled by setup, read-only through ctx_ afterwards
   Context ctx_{job_};

@@ -41,6 +41,13 @@ Status delete_cached_after(const Job& job, CacheCatalog& cache, const WaitFlushe
 
 }  // namespace
 
+// Collective: every background flush finished and recorded, as a
+// synchronous one would be by now. SCR_Current and SCR_Drop edit the index,
+// which a flush still in flight would edit after them (a newer checkpoint
+// made CURRENT again, a dropped dataset listed again); a flush that failed
+// fails the call, as it fails the SCR_Start_output that finishes it.
+Status Runtime::finish_flushes() { return ctx_.flusher->poll(true); }
+
 int Runtime::cached_by_name(const std::string& name) {
   return static_cast<int>(mpi::max(ctx_.world, static_cast<int64_t>(ctx_.cache.find_name(name))));
 }
@@ -53,6 +60,7 @@ int Runtime::cached_by_name(const std::string& name) {
 // must not reuse their ids, so new datasets are numbered after all of them.
 Status Runtime::set_current(const std::string& name) {
   if (ctx_.phase() != Phase::idle) return Error(Errc::bad_state, "SCR_Current inside a phase");
+  SCR_TRY(finish_flushes());
   int cached = cached_by_name(name);
   if (cached > 0) {
     auto ckpts = cached_checkpoints(ctx_.job, ctx_.cache);
@@ -89,6 +97,7 @@ Status Runtime::set_current(const std::string& name) {
 
 Status Runtime::drop(const std::string& name) {
   if (ctx_.phase() != Phase::idle) return Error(Errc::bad_state, "SCR_Drop inside a phase");
+  SCR_TRY(finish_flushes());
   bool found = false;
   SCR_TRY(edit_index(ctx_.job, [&](PrefixIndex& idx) {
     auto id = idx.find_name(name);

@@ -102,6 +102,10 @@ Status Runtime::start_output(const std::string& name, int flags) {
   const RedDesc& p =
       select(ctx_.settings.reds, ckpt, {(flags & kFlagCheckpoint) != 0, (flags & kFlagOutput) != 0});
   if (ckpt > 0 && !p.bypass) SCR_TRY(evict_for_checkpoint(ctx_.job, ctx_.cache, p, ctx_.wait_flushed()));
+  // Written straight into the prefix, perhaps under the names a background
+  // flush is still copying to (applications reuse them): that flush ends
+  // first, or both would write one file.
+  if (p.bypass) SCR_TRY(finish_flushes());
 
   kv::Tree desc;
   if (ctx_.rank() == 0)

@@ -12,8 +12,11 @@
 //   - poll(wait=false) in SCR_Start_output, SCR_Complete_output and
 //     SCR_Need_checkpoint finalizes flushes that are done everywhere,
 //     without waiting for unfinished ones;
-//   - poll(wait=true) in SCR_Finalize (and before a dataset in flight must
-//     be deleted) waits for them.
+//   - poll(wait=true) waits for them: in SCR_Finalize, before a dataset in
+//     flight is deleted, in SCR_Current and SCR_Drop (which edit the index
+//     a flush in flight would edit after them), and in SCR_Start_output of
+//     a dataset written straight into the prefix (cache bypass), whose
+//     names a flush in flight may be copying to.
 // At most SCR_FLUSH_ASYNC_MAX flushes are in flight; starting one more first
 // waits for the oldest, and for any in flight that copies to one of its
 // names (checkpoints that reuse their paths: each flush holds back its copy
