@@ -20,6 +20,8 @@ struct State {
   bool init_failed = false;
   // Set by abandon(): the call an unwinding exception kept from running.
   std::string abandoned;
+  // The first set SCR_Config refused before SCR_Init (refuse_at_init).
+  std::string refused_config;
   // The processes of the session, from SCR_Init (or SCRPP_Init_comm) to
   // SCR_Finalize: the runtime's collectives and the agreements around it.
   mpi::Comm comm;
@@ -59,6 +61,15 @@ Result<std::optional<std::string>> config(const std::string& text) {
   for (const auto& what : unknown)
     log::warn_once("SCR_Config: " + what + "; stored, not used by SCR++");
   return answer;
+}
+
+void refuse_at_init(const std::string& text, const Status& why) {
+  State& s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  auto line = rt::parse_config_line(text);
+  if (s.runtime || !s.refused_config.empty() || (line.ok() && line->is_query())) return;
+  s.refused_config = "SCR_Config(\"" + text + "\") was refused: " + why.message() +
+                     "; SCR_Init stops, as for a bad value in the environment or a config file";
 }
 
 namespace {
@@ -112,6 +123,10 @@ Status start_session(const rt::Launch& launch) {
   // Rank 0's configuration is the one used, but a file error must stop
   // everyone, and every process says which (once: see report).
   SCR_TRY(mpi::agree(s.comm, loaded));
+  // Said once: a later SCR_Init runs with what SCR_Config then holds.
+  Status refused = s.refused_config.empty() ? Status::Ok() : Error(Errc::invalid_argument, s.refused_config);
+  s.refused_config.clear();
+  SCR_TRY(mpi::agree(s.comm, refused));
   // SCR_ENABLE=0: no directory, no file, no collective; every call succeeds.
   // Rank 0's value decides for everyone (a value set by SCR_Config on one
   // rank only, or a node's differing system file, must not split the job

@@ -17,6 +17,12 @@ namespace scr::api {
 
 // SCR_Config: set, unset or query (see include/scr.h).
 Result<std::optional<std::string>> config(const std::string& text);
+// C's SCR_Config returns NULL whether a set worked or not: a set it refused
+// before SCR_Init (`why`) makes the next SCR_Init fail, naming it, as a bad
+// value in the environment or a config file does, instead of a job running
+// on settings nobody asked for. Queries and calls after SCR_Init are not
+// held against SCR_Init.
+void refuse_at_init(const std::string& text, const Status& why);
 // SCR_Init: a session over every process of the launch (mpi::world()).
 Status init();
 // SCRPP_Init_comm: a session over the processes of `comm` only (a duplicate

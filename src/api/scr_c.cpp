@@ -68,8 +68,12 @@ const char* SCR_Config(const char* config) {
   const char* result = nullptr;
   guarded("SCR_Config", [&]() -> scr::Status {
     if (!config) return scr::Error(scr::Errc::invalid_argument, "NULL configuration string");
-    SCR_ASSIGN_OR_RETURN(auto value, scr::api::config(config));
-    if (value) result = strdup(value->c_str());
+    auto value = scr::api::config(config);
+    if (!value) {
+      scr::api::refuse_at_init(config, value.status());
+      return value.status();
+    }
+    if (*value) result = strdup((*value)->c_str());
     return scr::Status::Ok();
   });
   return result;
