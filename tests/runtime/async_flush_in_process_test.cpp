@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <fstream>
+#include <functional>
 
 #include "io/env.hpp"
 #include "io/files.hpp"
@@ -63,21 +64,28 @@ void slow_background_flush(SimJob& job) {
   job.set("SCR_FLUSH_ASYNC_BW", "10000");
 }
 
+// ckpt.1 flushed; then, in one job, ckpt.2 written and `call` made while
+// its flush is still in flight in the background, and the job finalized.
+void while_ckpt2_is_flushed(SimJob& job, const std::function<Status(Runtime&)>& call) {
+  job.set("SCR_FLUSH", "1");
+  job.checkpoint("ckpt.1");
+  slow_background_flush(job);
+  job.run([&](mpi::Comm& world, Runtime& rt) {
+    EXPECT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.2").ok());
+    ASSERT_EQ(rt.context().flusher->count(), 1u) << "the flush of ckpt.2 was not in flight";
+    Status st = call(rt);
+    EXPECT_TRUE(st.ok()) << st.to_string();
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+}
+
 // SCR_Current of an older checkpoint while the newer one's flush is in
 // flight: the flush ends first, so the named checkpoint stays CURRENT and
 // the next job, every cache lost, restarts from it.
 TEST(AsyncFlushInProcess, CurrentNamedDuringANewerFlushStaysCurrent) {
   SimJob job;
-  job.set("SCR_FLUSH", "1");
   job.set("SCR_CACHE_SIZE", "2");
-  job.checkpoint("ckpt.1");
-  slow_background_flush(job);
-  job.run([](mpi::Comm& world, Runtime& rt) {
-    EXPECT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.2").ok());
-    ASSERT_EQ(rt.context().flusher->count(), 1u) << "the flush of ckpt.2 was not in flight";
-    EXPECT_TRUE(rt.set_current("ckpt.1").ok());
-    EXPECT_TRUE(rt.finalize().ok());
-  });
+  while_ckpt2_is_flushed(job, [](Runtime& rt) { return rt.set_current("ckpt.1"); });
   EXPECT_TRUE(flushed(job, "ckpt.2"));
   EXPECT_EQ(load_index(job).current(), "ckpt.1");
   job.lose_every_node();
@@ -88,16 +96,7 @@ TEST(AsyncFlushInProcess, CurrentNamedDuringANewerFlushStaysCurrent) {
 // as after a synchronous flush.
 TEST(AsyncFlushInProcess, CurrentOfTheCheckpointInFlightSucceeds) {
   SimJob job;
-  job.set("SCR_FLUSH", "1");
-  job.checkpoint("ckpt.1");
-  slow_background_flush(job);
-  job.run([](mpi::Comm& world, Runtime& rt) {
-    EXPECT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.2").ok());
-    ASSERT_EQ(rt.context().flusher->count(), 1u) << "the flush of ckpt.2 was not in flight";
-    Status st = rt.set_current("ckpt.2");
-    EXPECT_TRUE(st.ok()) << st.to_string();
-    EXPECT_TRUE(rt.finalize().ok());
-  });
+  while_ckpt2_is_flushed(job, [](Runtime& rt) { return rt.set_current("ckpt.2"); });
   EXPECT_EQ(load_index(job).current(), "ckpt.2");
 }
 
@@ -105,15 +104,7 @@ TEST(AsyncFlushInProcess, CurrentOfTheCheckpointInFlightSucceeds) {
 // the dataset is not listed again after the drop.
 TEST(AsyncFlushInProcess, ADatasetDroppedInFlightStaysDropped) {
   SimJob job;
-  job.set("SCR_FLUSH", "1");
-  job.checkpoint("ckpt.1");
-  slow_background_flush(job);
-  job.run([](mpi::Comm& world, Runtime& rt) {
-    EXPECT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.2").ok());
-    ASSERT_EQ(rt.context().flusher->count(), 1u) << "the flush of ckpt.2 was not in flight";
-    EXPECT_TRUE(rt.drop("ckpt.2").ok());
-    EXPECT_TRUE(rt.finalize().ok());
-  });
+  while_ckpt2_is_flushed(job, [](Runtime& rt) { return rt.drop("ckpt.2"); });
   PrefixIndex idx = load_index(job);
   EXPECT_FALSE(idx.find_name("ckpt.2").has_value()) << "the drop was undone";
   EXPECT_EQ(idx.current(), "ckpt.1");

@@ -40,10 +40,12 @@ class FlushProtocol : public ::testing::Test {
   scr::testing::TempDir dir;
   std::string prefix = dir.path();
   std::set<int> outputs;  // ids flushed as checkpoint and output
+  std::map<int, std::string> names;  // ids named otherwise than step.<id>
 
   kv::Tree desc(int id) const {
     kv::Tree d = checkpoint_desc(id);
     if (outputs.count(id)) d.set_int("FLAGS", rt::kFlagCheckpoint | rt::kFlagOutput);
+    if (auto n = names.find(id); n != names.end()) d.set("NAME", n->second);
     return d;
   }
 
@@ -209,27 +211,12 @@ TEST_F(FlushProtocol, WindowKeepsAnOldDatasetJustSavedAndTheNewerOnes) {
 // as in SCR 3.1 the index then lists each name once, the newest; the older
 // entry's files stay. Until the new flush is recorded the older one stays.
 TEST_F(FlushProtocol, ANameListsOneDatasetOnceTheNewerIsRecorded) {
-  auto named = [](int id, const std::string& name) {
-    kv::Tree d = checkpoint_desc(id);
-    d.set("NAME", name);
-    return d;
-  };
-  auto record = [&](int id, const std::string& name) {
-    auto lists = copy_files(id);
-    ASSERT_TRUE(rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& idx) {
-                  rt::mark_flush_begun(idx, named(id, name));
-                  return Status::Ok();
-                }).ok());
-    ASSERT_TRUE(rt::record_flushed(env, prefix, named(id, name), 1, lists, 9, {}).ok());
-  };
-  record(1, "output_5");
-  record(2, "output_10");
-  ASSERT_TRUE(rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& idx) {
-                rt::mark_flush_begun(idx, named(3, "output_5"));
-                return Status::Ok();
-              }).ok());
+  names = {{0, "output_10"}, {1, "output_5"}, {2, "output_10"}, {3, "output_5"}};
+  flush(1);
+  flush(2);
+  auto lists = begin(3);
   EXPECT_TRUE(index().loadable(1)) << "a flush not yet recorded dropped the older entry";
-  record(3, "output_5");
+  ASSERT_TRUE(end(env, 3, lists).ok());
   auto idx = index();
   EXPECT_FALSE(idx.has(1));
   EXPECT_TRUE(idx.loadable(2));
@@ -237,7 +224,7 @@ TEST_F(FlushProtocol, ANameListsOneDatasetOnceTheNewerIsRecorded) {
   EXPECT_EQ(idx.find_name("output_5"), 3);
   EXPECT_TRUE(std::filesystem::exists(prefix + "/step.1/rank_0.dat"));
   // Saving an older dataset of a name keeps the newer entry.
-  record(0, "output_10");
+  flush(0);
   EXPECT_TRUE(index().loadable(2));
   EXPECT_TRUE(index().loadable(0));
 }
@@ -247,26 +234,14 @@ TEST_F(FlushProtocol, ANameListsOneDatasetOnceTheNewerIsRecorded) {
 // keeps meaning the older one: for CURRENT, for the restart's order and for
 // a lookup by name. Once a newer one is flushed, the name is its.
 TEST_F(FlushProtocol, ANameMeansItsNewestWholeDataset) {
-  auto named = [](int id, const std::string& name) {
-    kv::Tree d = checkpoint_desc(id);
-    d.set("NAME", name);
-    return d;
-  };
-  auto record = [&](int id, const std::string& name) {
-    auto lists = copy_files(id);
-    ASSERT_TRUE(rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& idx) {
-                  rt::mark_flush_begun(idx, named(id, name));
-                  return Status::Ok();
-                }).ok());
-    ASSERT_TRUE(rt::record_flushed(env, prefix, named(id, name), 1, lists, 9, {}).ok());
-  };
-  record(1, "ckpt.2");
-  record(2, "ckpt.4");
+  names = {{1, "ckpt.2"}, {2, "ckpt.4"}, {3, "ckpt.2"}, {4, "ckpt.4"}, {5, "ckpt.2"}};
+  flush(1);
+  flush(2);
   ASSERT_TRUE(rt::edit_prefix_index(env, prefix, [&](rt::PrefixIndex& idx) {
                 idx.set_current("ckpt.2");
-                rt::mark_flush_begun(idx, named(3, "ckpt.2"));
+                rt::mark_flush_begun(idx, desc(3));
                 rt::mark_flush_failed(idx, 3);
-                rt::mark_flush_begun(idx, named(4, "ckpt.4"));  // never finished
+                rt::mark_flush_begun(idx, desc(4));  // never finished
                 return Status::Ok();
               }).ok());
   auto idx = index();
@@ -281,7 +256,7 @@ TEST_F(FlushProtocol, ANameMeansItsNewestWholeDataset) {
                 return Status::Ok();
               }).ok());
   EXPECT_EQ(index().find_name("ckpt.2"), 3);
-  record(5, "ckpt.2");
+  flush(5);
   EXPECT_EQ(index().find_name("ckpt.2"), 5);
 }
 
