@@ -143,7 +143,8 @@ PendingFiles::PendingFiles(PendingFiles&& o) noexcept
 PendingFiles::~PendingFiles() {
   if (!env_ || committed_) return;
   (void)logical_.close();
-  for (size_t i = 0; i < files_.size(); ++i)
+  // The parts, not files_: create() may have failed before it opened them.
+  for (size_t i = 0; i < logical_.parts().size(); ++i)
     if (logical_.created(i)) (void)io::remove_file(*env_, logical_.parts()[i].path);
 }
 

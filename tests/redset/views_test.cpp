@@ -181,4 +181,24 @@ TEST(PendingFiles, RebuiltFilesAreMadeDurableTogether) {
   fs::remove_all(dir);
 }
 
+// A lost member's files that cannot be placed (a plain file stands where
+// one of their directories must go): create() fails naming the path, and
+// nothing is left behind, neither a crash nor a file.
+TEST(PendingFiles, APathThatCannotBeMadeFailsCreate) {
+  std::string dir = fs::temp_directory_path() / ("scr_pending_test_dir." + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir + "/d") << "a file, not a directory";
+  std::vector<redset::FileEntry> files(2);
+  files[0].name = "a/f0";
+  files[1].name = "d/f1";
+  for (auto& f : files) f.meta.mode = S_IFREG | 0600;
+  {
+    auto pending = redset::PendingFiles::create(io::Env::posix(), dir, files, dir + "/red.scr");
+    ASSERT_FALSE(pending.ok());
+    EXPECT_NE(pending.status().message().find(dir + "/d"), std::string::npos) << pending.status().message();
+  }
+  EXPECT_FALSE(fs::exists(dir + "/a/f0"));
+  fs::remove_all(dir);
+}
+
 }  // namespace
