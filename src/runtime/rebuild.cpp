@@ -87,7 +87,10 @@ Status rebuild_one(const Job& job, CacheCatalog& cache, int id) {
   // a damaged file is rebuilt, and damaged redundancy data is refused.
   std::vector<kv::FileRecord> records;
   SCR_TRY(redset::recover(job.fs(), set, dir, &records).status());
-  cache.record_rebuilt(id, records, redset::redundancy_files(set), job.rank(), reddesc);
+  // Every member's descriptor again, the rebuilt members' too: with only
+  // their own, a checkpoint survives each single loss until the last member
+  // that kept them all is lost, and then no longer.
+  cache.record_rebuilt(id, records, redset::redundancy_files(set), all_member_descs(set));
   SCR_TRY(cache.transition(id, flushed ? CacheState::flushed : CacheState::complete));
   return cache.commit_agreed(job.world);
 }

@@ -27,6 +27,23 @@ TEST_P(RebuildInProcess, RebuildsTheFilesOfALostNode) {
   EXPECT_FALSE(io::Env::posix().exists(job.prefix() + "/ckpt.1"));
 }
 
+// One node lost after another, each loss within what the scheme tolerates
+// and rebuilt before the next: the checkpoint is restarted from the cache
+// every time, whichever nodes were rebuilt before (each keeps what it needs
+// to be rebuilt again, not only its first set of survivors).
+TEST_P(RebuildInProcess, SurvivesEveryNodeLostInTurn) {
+  SimJob job;
+  job.set("SCR_COPY_TYPE", GetParam());
+  job.checkpoint("ckpt.1");
+  for (int n = 0; n < SimJob::kRanks; ++n) {
+    SCOPED_TRACE("node n" + std::to_string(n) + " lost");
+    job.lose_node(n);
+    job.restart_from("ckpt.1");
+    if (::testing::Test::HasFailure()) return;
+  }
+  EXPECT_FALSE(io::Env::posix().exists(job.prefix() + "/ckpt.1"));
+}
+
 namespace fs = std::filesystem;
 
 // A PARTNER rebuild copies the lost member's files from one neighbour and

@@ -16,13 +16,16 @@ Result<const ProtectionSet*> protection_set(const Job& job, ProtectionSets& sets
   auto group_name = job.settings.groups.member_key(job.id.node, p.group);
   SCR_TRY(mpi::agree(job.world, group_name.status()));
   SCR_ASSIGN_OR_RETURN(redset::Set set, redset::Set::create(job.world, *group_name, p.params));
-  // Every member keeps all members' descriptors, so a member whose node is
-  // lost can be told its own.
+  kv::Tree descs = all_member_descs(set);
+  return &sets.emplace(&p, ProtectionSet{std::move(set), std::move(descs)}).first->second;
+}
+
+kv::Tree all_member_descs(const redset::Set& set) {
   kv::Tree descs;
   auto encoded = mpi::allgather_strings(set.comm(), kv::encode(set.desc()));
   for (size_t i = 0; i < encoded.size(); ++i)
     if (auto t = kv::decode(encoded[i])) descs.put(std::to_string(set.members()[i]), std::move(t).value());
-  return &sets.emplace(&p, ProtectionSet{std::move(set), std::move(descs)}).first->second;
+  return descs;
 }
 
 Status build_protection_sets(const Job& job, ProtectionSets& sets) {

@@ -39,6 +39,10 @@ Status build_protection_sets(const Job& job, ProtectionSets& sets);
 // The set of descriptor `p`, built now (collective over the job) when
 // build_protection_sets did not (a bypass descriptor's, for a fetch).
 Result<const ProtectionSet*> protection_set(const Job& job, ProtectionSets& sets, const RedDesc& p);
+// Collective over the set: every member's descriptor (REDDESC/<world rank>),
+// which every member keeps with each dataset it protects or rebuilds, so
+// that a member whose node is lost, at any later time, can be told its own.
+kv::Tree all_member_descs(const redset::Set& set);
 
 // Collective. Apply the protection to dataset `id` (files already recorded
 // in the catalog) and record every set member's redundancy descriptor with

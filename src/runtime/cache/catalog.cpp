@@ -75,11 +75,10 @@ void CacheCatalog::record_fetched(int id, const std::vector<kv::FileRecord>& fil
 }
 
 void CacheCatalog::record_rebuilt(int id, const std::vector<kv::FileRecord>& files,
-                                  const std::vector<std::string>& redundancy_files, int rank,
-                                  const kv::Tree& reddesc) {
+                                  const std::vector<std::string>& redundancy_files, const kv::Tree& member_descs) {
   own_.set_file_records(id, files);
   own_.set_redundancy_files(id, redundancy_files);
-  own_.set_member_desc(id, rank, reddesc);
+  own_.set_member_descs(id, member_descs);
 }
 
 Status CacheCatalog::adopt(int id, const kv::Tree& encoded) {

@@ -88,9 +88,9 @@ class CacheCatalog {
   void begin_fetch(int id, const kv::Tree& desc, const std::string& store, bool in_place);
   void record_fetched(int id, const std::vector<kv::FileRecord>& files);
   // A rebuild restored this rank's files of a dataset (begun with its
-  // agreed descriptor), with the redundancy descriptor it was written with.
+  // agreed descriptor), with every member's redundancy descriptor.
   void record_rebuilt(int id, const std::vector<kv::FileRecord>& files,
-                      const std::vector<std::string>& redundancy_files, int rank, const kv::Tree& reddesc);
+                      const std::vector<std::string>& redundancy_files, const kv::Tree& member_descs);
   // This rank's copy of a dataset, handed over by the process that held it
   // (Filemap::encode of the owner's entry). Only a protected copy (complete
   // or flushed) is taken: Errc::bad_state otherwise, Errc::corrupt when the

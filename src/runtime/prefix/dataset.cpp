@@ -109,10 +109,6 @@ void Filemap::set_totals(int id, int64_t bytes, int64_t files) {
 
 void Filemap::set_member_descs(int id, const kv::Tree& descs) { entry(id).put("REDDESC", descs); }
 
-void Filemap::set_member_desc(int id, int rank, const kv::Tree& desc) {
-  entry(id).child("REDDESC").put(std::to_string(rank), desc);
-}
-
 std::optional<CacheEntry> Filemap::entry_of(int id) const {
   const kv::Tree* d = find(id);
   if (!d) return std::nullopt;

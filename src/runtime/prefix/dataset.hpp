@@ -150,7 +150,6 @@ class Filemap : public DatasetTable {
   void set_file_records(int id, const std::vector<kv::FileRecord>& records);
   void set_redundancy_files(int id, const std::vector<std::string>& names);
   void set_member_descs(int id, const kv::Tree& descs);
-  void set_member_desc(int id, int rank, const kv::Tree& desc);
   void mark_bypass(int id);
   void put(int id, const CacheEntry& entry);
   using DatasetTable::erase;
