@@ -290,6 +290,19 @@ run_tool env -u SLURM_JOB_ID -u SLURM_JOBID -u SCR_JOB_ID PATH="$T/scr_scavenge:
   SCR_CNTL_BASE="$CNTL" SCR_SIM_NODES="$E2E_NODES" "$T/scr_postrun/scr_postrun" -j mpirun -p "$E2E_DIR/fresh"
 expect_rc 1
 expect_err "cannot tell which job to scavenge"
+# Nor is a prefix that is not there (mistyped, not mounted).
+run_tool env PATH="$T/scr_scavenge:$PATH" SCR_CACHE_BASE="$CACHE" SCR_CNTL_BASE="$CNTL" \
+  SCR_SIM_NODES="$E2E_NODES" "$T/scr_postrun/scr_postrun" -j mpirun -p "$E2E_DIR/prefx"
+expect_rc 1
+assert_no_file "$E2E_DIR/prefx" "a prefix made by scr_postrun"
+# Nor hosts of which none answers: what their caches hold is unknown.
+printf '#!/bin/sh\nexit 255\n' > "$E2E_DIR/unreachable.sh" && chmod +x "$E2E_DIR/unreachable.sh"
+run_tool env PATH="$T/scr_scavenge:$PATH" SCR_JOB_ID=gone SCR_NODE_REMOTE="$E2E_DIR/unreachable.sh" \
+  SCR_NODELIST=h1,h2 "$T/scr_postrun/scr_postrun" -j mpirun -p "$PREFIX"
+expect_rc 1
+run_tool env SCR_JOB_ID=gone SCR_NODE_REMOTE="$E2E_DIR/unreachable.sh" \
+  "$T/scr_scavenge/scr_scavenge" --prefix "$PREFIX" --hosts h1,h2
+expect_rc 5
 
 # A node given with -d (--down) is down with the nodes whose storage is gone:
 # n0 keeps its storage, n1 lost it.

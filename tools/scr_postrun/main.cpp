@@ -42,6 +42,11 @@ int main(int argc, char** argv) {
   if (auto done = begin_command(cli, kOptions, argc, argv, help_text, &parsed)) return *done;
   const Args* args = &parsed;
   std::string prefix = absolute_path(args->value("--prefix").value_or(default_prefix()));
+  // A prefix that is not there (mistyped, or not mounted) is no "nothing to
+  // scavenge": whatever the caches hold would go unsaved with the job script
+  // told all is well.
+  if (scr::Status there = check_dir(scr::io::Env::posix(), prefix); !there.ok())
+    return cli.fail(1, "prefix: " + there.message() + "; nothing was scavenged");
   std::string program = run::find_scavenge();
   if (program.empty()) return cli.fail(1, "scr_scavenge is not installed beside scr_postrun or on PATH");
   std::vector<std::string> argv_s{program, "--prefix", prefix};

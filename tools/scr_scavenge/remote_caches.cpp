@@ -35,12 +35,14 @@ class RemoteCaches : public Caches {
         contact, [&](const std::string& host) { return on(host, call("scan")); },
         o_.timeout_seconds);
     std::map<int, CachedDataset> by_id;
+    out.no_host_answered = true;
     for (const auto& [host, run] : runs) {
       kv::Tree answer;
       if (auto why = answer_of(host, run, o_.timeout_seconds, &answer)) {
         out.notes.push_back("host " + host + " " + *why + "; its ranks count as lost");
         continue;
       }
+      out.no_host_answered = false;
       if (auto cntl = answer.value("NOCNTL"))
         out.notes.push_back("host " + host + " has no control directory " + *cntl +
                             " (lost, or never used)");

@@ -53,7 +53,11 @@ void print_report(const Cli& cli, const Options& o, const Report& report) {
         break;
     }
   }
-  if (!any) std::printf("Nothing to scavenge in the caches of job %s.\n", o.job_id.c_str());
+  if (!any && report.no_host_answered)
+    std::printf("No host of job %s answered: what their caches hold is unknown, and nothing was saved.\n",
+                o.job_id.c_str());
+  else if (!any)
+    std::printf("Nothing to scavenge in the caches of job %s.\n", o.job_id.c_str());
   std::printf("%s\n", report.restart.empty()
                           ? "A restart from this prefix finds no loadable checkpoint."
                           : ("A restart from this prefix loads " + report.restart + ".").c_str());

@@ -96,6 +96,7 @@ Result<Report> run_scavenge(io::Env& env, const Options& o) {
   Plan plan = plan_scavenge(scan.datasets, before, o.all);
   Report report;
   report.notes = scan.notes;
+  report.no_host_answered = scan.no_host_answered;
   report.datasets = save_planned(env, o, *caches, plan, scan.datasets);
   for (const Skipped& s : plan.skipped)
     report.datasets.push_back({s.id, s.name, 0, Outcome::State::skipped, {}, s.why, {}, 0});
@@ -118,6 +119,7 @@ int exit_code_of(const Report& report) {
   }
   if (failed) return exit_code::failed;
   if (damaged) return exit_code::bad_data;
+  if (!saved && report.no_host_answered) return exit_code::failed;
   return saved ? exit_code::ok : exit_code::not_found;
 }
 

@@ -28,6 +28,7 @@ struct Report {
   std::vector<std::string> notes;  // about the caches found
   std::vector<Outcome> datasets;   // ascending id
   std::string restart;             // what a restart from the prefix loads now, "" for none
+  bool no_host_answered = false;   // CacheScan::no_host_answered
 };
 
 // Errors that stop everything (an unreadable index) are returned; a dataset
@@ -35,7 +36,8 @@ struct Report {
 Result<Report> run_scavenge(io::Env& env, const Options& options);
 
 // 0 when something was saved and nothing failed; 2 when there was nothing to
-// do; 3 when a dataset could not be rebuilt or verified; 5 on I/O errors.
+// do; 3 when a dataset could not be rebuilt or verified; 5 on I/O errors,
+// and when no host answered (nothing is known to be done).
 int exit_code_of(const Report& report);
 
 }  // namespace scr::tools::scavenge
