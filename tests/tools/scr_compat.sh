@@ -267,6 +267,13 @@ run_tool "$CI" --log "$E2E_DIR/nowhere.jsonl"
 expect_rc 2
 run_tool "$CI" --log "$LOG" --cost -1
 expect_rc 1
+run_tool "$CI" --cost 1e308 --mtbf 1e308
+expect_rc 1
+# Not a log: refused at once (a device would be read forever).
+run_tool timeout 20 "$CI" --log /dev/zero
+expect_rc 1
+run_tool "$CI" --log "$E2E_DIR"
+expect_rc 1
 
 # e) scr_prerun and scr_postrun
 mkdir -p "$E2E_DIR/fresh"

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/json.hpp"
+#include "io/env.hpp"
 #include "io/path.hpp"
 #include "runtime/prefix/prefix_index.hpp"
 #include "tools/common/args.hpp"
@@ -57,7 +58,33 @@ Result<double> seconds_value(const char* option, const std::string& text) {
   if (text.empty() || *end != '\0' || !std::isfinite(v) || v <= 0)
     return Error(Errc::invalid_argument,
                  std::string(option) + ": '" + text + "' is not a positive number of seconds");
+  // A century: beyond it no interval printed means anything (and products
+  // of two such values overflow).
+  constexpr double kMaxSeconds = 100.0 * 365 * 24 * 3600;
+  if (v > kMaxSeconds)
+    return Error(Errc::invalid_argument, std::string(option) + ": '" + text + "' seconds is more than a century");
   return v;
+}
+
+// Each line of `in` to `each`, a line kept to its first 64 KiB (a longer one
+// is not an event and is reported as such): a file that is not a log (a
+// binary file, one long line) costs no more memory than one such line.
+template <class Each>
+void for_each_line(std::istream& in, Each&& each) {
+  constexpr size_t kMaxLine = size_t{64} << 10;
+  std::string line;
+  char buf[8192];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    for (std::streamsize i = 0; i < in.gcount(); ++i) {
+      if (buf[i] == '\n') {
+        each(line);
+        line.clear();
+      } else if (line.size() < kMaxLine) {
+        line.push_back(buf[i]);
+      }
+    }
+  }
+  if (!line.empty()) each(line);
 }
 
 std::string secs(double s) {
@@ -95,22 +122,31 @@ int main(int argc, char** argv) {
   bool have_log = false;
   std::vector<std::string> bad;
   if (!(cost && mtbf)) {
+    // Only a regular file: a device (/dev/zero) or a FIFO would be read
+    // forever, a directory reads as nothing.
+    auto info = io::Env::posix().stat(log);
+    if (info && !info->is_regular())
+      return cli.fail(exit_code::usage, "the event log " + log + " is not a regular file");
     std::ifstream in(log);
-    if (!in)
+    if (!info || !in)
       return cli.fail(exit_code::not_found,
                       "cannot read the event log " + log +
                           " (jobs write it with SCR_LOG_ENABLE=1), and --cost and --mtbf were not both given");
     std::vector<iv::Event> events;
-    size_t n = 0;
-    for (std::string line; std::getline(in, line);) {
+    size_t n = 0, unread = 0;
+    constexpr size_t kNotedLines = 10;  // a file of garbage is reported, not echoed line by line
+    for_each_line(in, [&](const std::string& line) {
       ++n;
-      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+      if (line.find_first_not_of(" \t\r") == std::string::npos) return;
       auto e = iv::parse_event(line);
       if (e)
         events.push_back(std::move(e).value());
-      else
+      else if (bad.size() < kNotedLines)
         bad.push_back("line " + std::to_string(n) + ": " + e.status().message());
-    }
+      else
+        ++unread;
+    });
+    if (unread > 0) bad.push_back(std::to_string(unread) + " more lines that are not events");
     if (events.empty())
       return cli.fail(exit_code::bad_data, log + " holds no readable event" +
                                                (bad.empty() ? "" : " (" + bad.front() + ")"));
