@@ -51,6 +51,17 @@ assert_eq "$(find "$PREFIX" -name '*tmp*' | wc -l)" 0 "temporary files left"
 run_job SCR_FLUSH=1 SCR_CACHE_PURGE=1 -- "$E2E_NP" "$HEAT" -n 20 -c 10
 expect_ok "restart from the rebuilt prefix"
 expect_resumed_from step.20
+# A dataset the index no longer lists is found by its name too, rebuilt and
+# added back.
+run_tool "$SCR_INDEX" --prefix "$PREFIX" --drop step.10
+expect_rc 0
+rm "$PREFIX/step.10/rank_4.dat"
+run_tool "$SCR_INDEX" --prefix "$PREFIX" --build step.10
+expect_rc 0
+expect_out "Rebuilt rank 4 from XOR data:"
+expect_restored step.10/rank_4.dat
+run_tool "$SCR_INDEX" --prefix "$PREFIX" --list
+expect_out "step.10"
 
 # b) XOR, two files of one set
 rm "$PREFIX/step.20/rank_1.dat" "$PREFIX/step.20/rank_5.dat"

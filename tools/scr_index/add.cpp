@@ -22,29 +22,6 @@
 namespace scr::tools::index_cmd {
 namespace {
 
-struct Found {
-  std::optional<std::pair<int, Summary>> match;  // the newest summary naming the dataset
-  std::vector<std::string> damaged;              // summaries that could not be read
-};
-
-Found find_summary(const Request& req, const std::string& name) {
-  Found out;
-  std::optional<std::pair<int, Summary>> by_id;
-  auto wanted_id = str::parse_int(name);
-  for (int id : dataset_dirs(req.env, req.prefix)) {
-    auto s = read_summary(req.env, req.prefix, id);
-    if (!s) {
-      // Without a summary the dataset's flush never finished: nothing to adopt.
-      if (s.status().code() != Errc::not_found) out.damaged.push_back(s.status().message());
-      continue;
-    }
-    if (s->info.name == name) out.match.emplace(id, std::move(s).value());
-    else if (wanted_id && *wanted_id == id) by_id.emplace(id, std::move(s).value());
-  }
-  if (!out.match) out.match = std::move(by_id);
-  return out;
-}
-
 // The dataset is in the index already. SCR's --add then enters it again and
 // exits 0, so an intact entry is a request that changes nothing; one marked
 // FAILED, or whose flush never finished, is refused: SCR++ clears those only

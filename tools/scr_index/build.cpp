@@ -41,7 +41,13 @@ Result<int> resolve_dataset(const Request& req, const rt::PrefixIndex& idx) {
       (idx.has(static_cast<int>(*id)) ||
        req.env.exists(rt::summary_path(req.prefix, static_cast<int>(*id)))))
     return static_cast<int>(*id);
-  return find_dataset(req, idx, req.value);
+  auto listed = find_dataset(req, idx, req.value);
+  if (listed) return listed;
+  // A name the index no longer lists (dropped, or the index rebuilt): the
+  // dataset whose summary bears it, as --add finds it.
+  Found found = find_summary(req, req.value);
+  if (found.match && found.match->second.info.name == req.value) return found.match->first;
+  return listed;
 }
 
 // The problems of one rank's files, as check_dataset_files sees them (its

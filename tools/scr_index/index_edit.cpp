@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "common/strings.hpp"
 #include "runtime/prefix/flush_protocol.hpp"
 #include "tools/common/index_view.hpp"
 
@@ -11,6 +12,24 @@ Result<int> find_dataset(const Request& req, const rt::PrefixIndex& idx, const s
   if (auto id = idx.find_name(name)) return *id;
   return Error(Errc::not_found, "no dataset named '" + name + "' in the index of " + req.prefix +
                                     " (scr_index --prefix " + req.prefix + " lists them)");
+}
+
+Found find_summary(const Request& req, const std::string& name) {
+  Found out;
+  std::optional<std::pair<int, Summary>> by_id;
+  auto wanted_id = str::parse_int(name);
+  for (int id : dataset_dirs(req.env, req.prefix)) {
+    auto s = read_summary(req.env, req.prefix, id);
+    if (!s) {
+      // Without a summary the dataset's flush never finished: nothing to adopt.
+      if (s.status().code() != Errc::not_found) out.damaged.push_back(s.status().message());
+      continue;
+    }
+    if (s->info.name == name) out.match.emplace(id, std::move(s).value());
+    else if (wanted_id && *wanted_id == id) by_id.emplace(id, std::move(s).value());
+  }
+  if (!out.match) out.match = std::move(by_id);
+  return out;
 }
 
 int save_and_say(const Request& req, const rt::PrefixIndex& idx, const std::string& done) {

@@ -2,7 +2,10 @@
 // error that says where to look, and save with the message of what changed.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/status.hpp"
 #include "runtime/prefix/prefix_index.hpp"
@@ -13,6 +16,16 @@ namespace scr::tools::index_cmd {
 
 // Errc::not_found: "no dataset named X in the index of P".
 Result<int> find_dataset(const Request& req, const rt::PrefixIndex& idx, const std::string& name);
+
+// The newest summary in the prefix's dataset directories that names `name`
+// (else, `name` being a number, that dataset's), and the summaries that
+// could not be read on the way: how --add and --build find a dataset the
+// index does not list.
+struct Found {
+  std::optional<std::pair<int, Summary>> match;
+  std::vector<std::string> damaged;
+};
+Found find_summary(const Request& req, const std::string& name);
 
 // Save atomically; on success print `done` and which checkpoint a restart
 // would now load on stdout, and return 0.

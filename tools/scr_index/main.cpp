@@ -33,7 +33,7 @@ std::vector<OptionSpec> option_table() {
 
 std::string help_text(const std::vector<OptionSpec>& specs) {
   return "usage: scr_index [-p DIR] [-l] [--details | --json]\n"
-         "       scr_index [-p DIR] [--strict] -c NAME | -a NAME|ID | -b ID | -r|--drop NAME | --drop-after NAME\n"
+         "       scr_index [-p DIR] [--strict] -c NAME | -a NAME|ID | -b ID|NAME | -r|--drop NAME | --drop-after NAME\n"
          "List the datasets in the index of an SCR++ prefix directory (.scr/index.scr), or\n"
          "change it: one change per call. A change is saved atomically; a damaged index is\n"
          "reported and left as it is. Change the index while no job runs in the prefix.\n\n"
