@@ -21,7 +21,7 @@ namespace {
 
 const OptionSpec kOptions[] = {
     {"--prefix", OptionSpec::value, "DIR",
-     "the job's prefix directory (default: SCR_PREFIX, else .)"},
+     "the job's prefix directory (default: SCR_PREFIX, else .)", "-p"},
     {"--cache-base", OptionSpec::value, "DIR",
      "read every dataset from this cache base (default: each one's STORE, else SCR_CACHE_BASE)"},
     {"--cntl-base", OptionSpec::value, "DIR", "the control base (default: SCR_CNTL_BASE)"},
@@ -37,7 +37,7 @@ const OptionSpec kOptions[] = {
     {"--all", OptionSpec::flag, "",
      "every cached dataset not yet flushed, not only the newest checkpoint and outputs"},
     {"--json", OptionSpec::flag, "", "print the report as JSON"},
-    {"--help", OptionSpec::flag, "", "show this help"},
+    kHelpOption,
 };
 
 Result<std::vector<std::string>> node_list(const std::string& text) {
