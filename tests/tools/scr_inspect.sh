@@ -30,6 +30,14 @@ expect_rc 0
 run_tool "$SCR_INSPECT" "$PREFIX/.scr"
 expect_rc 0
 expect_out "Not in the index: step.10 (scr_index --add step.10 adopts it)"
+# A damaged index says nothing of what it lists: no dataset is called
+# unindexed, and no --add is suggested that scr_index would refuse.
+cp "$PREFIX/.scr/index.scr" "$E2E_DIR/index.keep"
+corrupt_byte "$PREFIX/.scr/index.scr" 20
+run_tool "$SCR_INSPECT" "$PREFIX"
+expect_rc 1
+grep -q "Not in the index" "$LAST_OUT" && fail "a damaged index's datasets were called unindexed"
+cp "$E2E_DIR/index.keep" "$PREFIX/.scr/index.scr"
 
 # b) control directories, found below the base
 run_tool "$SCR_INSPECT" "$CNTL"

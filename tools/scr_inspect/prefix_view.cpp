@@ -57,10 +57,12 @@ Report inspect_prefix(io::Env& env, const std::string& prefix) {
   r.text = "Prefix " + prefix + "\n";
   r.json.set("kind", "prefix").set("path", prefix);
   std::set<int> indexed;
+  bool index_readable = true;
   if (!has_index(env, prefix)) {
     r.text += "No index yet (" + rt::prefix_index_path(prefix) + " does not exist).\n";
   } else if (auto idx = open_index(env, prefix); !idx) {
     r.problems.push_back(idx.status().message());
+    index_readable = false;
   } else {
     r.text += index_text(prefix, *idx);
     r.json.set("index", index_json(prefix, *idx));
@@ -82,7 +84,9 @@ Report inspect_prefix(io::Env& env, const std::string& prefix) {
     Summary s = view_summary(*read);
     r.text += summary_text(id, s);
     summaries.set(std::to_string(id), tree_to_json(read->tree()));
-    if (!indexed.count(id)) unindexed.push_back(s.info.name);
+    // Which are indexed is unknown when the index cannot be read (and no
+    // scr_index change is possible then): none is called unindexed.
+    if (index_readable && !indexed.count(id)) unindexed.push_back(s.info.name);
   }
   r.json.set("summaries", std::move(summaries));
   Json not_in_index = Json::array();
