@@ -310,6 +310,10 @@ expect_rc 1
 run_tool env SCR_JOB_ID=gone SCR_NODE_REMOTE="$E2E_DIR/unreachable.sh" \
   "$T/scr_scavenge/scr_scavenge" --prefix "$PREFIX" --hosts h1,h2
 expect_rc 5
+# A staged cache named on the command line that is not there: a mistake, not damage.
+run_tool env SCR_JOB_ID=gone "$T/scr_scavenge/scr_scavenge" -p "$PREFIX" --cache-base "$E2E_DIR/no-such-cache"
+expect_rc 2
+expect_err "no-such-cache does not exist"
 
 # A node given with -d (--down) is down with the nodes whose storage is gone:
 # n0 keeps its storage, n1 lost it.

@@ -167,6 +167,9 @@ Result<Parsed> parse_options(io::Env& env, int argc, const char* const* argv) {
   o.json = args->has("--json");
   SCR_TRY(cluster_options(*args, *config, &o));
   SCR_TRY(check_dir(env, o.prefix).with_context("prefix"));
+  // A staged copy named on the command line that is not there is a mistake
+  // to report as such, not data found damaged.
+  if (o.cache_base_given) SCR_TRY(check_dir(env, o.cache_base).with_context("--cache-base"));
   o.user = rt::user_name(*settings);
   SCR_ASSIGN_OR_RETURN(o.job_id, find_job_id(env, *settings));
   return parsed;
