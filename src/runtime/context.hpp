@@ -61,12 +61,9 @@ class RestartCandidates {
  public:
   // Replaces the list (the cached checkpoints every process holds).
   void offer(std::vector<int> newest_first) { ids_ = std::move(newest_first); }
-  // A checkpoint fetched from the prefix (0: none was), after the cached ones
-  // or, newer than them, before.
+  // A checkpoint fetched from the prefix (0: none was).
   void offer_fetched(int id) {
-    if (id <= 0) return;
-    if (!ids_.empty() && id > ids_.front()) ids_.insert(ids_.begin(), id);
-    else ids_.push_back(id);
+    if (id > 0) ids_.push_back(id);
   }
   // No longer offered: rejected by the application, or deleted.
   void withdraw(int id) { std::erase(ids_, id); }

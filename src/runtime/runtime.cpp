@@ -267,12 +267,7 @@ Status Runtime::prepare_restart() {
     for (int id : ctx_.cache.ids()) (void)delete_cached(ctx_.job, ctx_.cache, id);
     ctx_.restart_candidates.clear();
   }
-  // With cached checkpoints, the one the prefix would restart from (CURRENT,
-  // normally its newest) is still taken when it is newer than all of them:
-  // written straight into the prefix (BYPASS=1 on its descriptor), or
-  // flushed before its cached copies were lost beyond repair. It is offered
-  // first, the cached ones after it (and alone when it cannot be loaded).
-  if (s.fetch) SCR_TRY(offer_fetched(ctx_.restart_candidates.empty() ? 0 : ctx_.restart_candidates.front()));
+  if (ctx_.restart_candidates.empty() && s.fetch) SCR_TRY(offer_fetched());
   // (A checkpoint of another size is read from the prefix: nothing to flush.)
   if (s.flush_on_restart && !ctx_.restart_candidates.empty() && !ctx_.rescaled) {
     int id = ctx_.restart_candidates.front();

@@ -75,7 +75,7 @@ class Runtime {
   Result<std::string> route_restart_file(const std::string& rel, bool bare);
   Status reject_restart();
   // Fetch the newest loadable checkpoint from the prefix and offer it.
-  Status offer_fetched(int newer_than = 0);
+  Status offer_fetched();
   Result<std::string> prefix_relative(const std::string& name) const;
   int cached_by_name(const std::string& name);
   Status finish_flushes();  // collective: every background flush ended

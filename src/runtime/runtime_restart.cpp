@@ -197,9 +197,9 @@ Status Runtime::reject_restart() {
   return Status::Ok();
 }
 
-Status Runtime::offer_fetched(int newer_than) {
+Status Runtime::offer_fetched() {
   FetchInto into{ctx_.cache, ctx_.sets, ctx_.events, ctx_.rescaled};
-  SCR_ASSIGN_OR_RETURN(int fetched, fetch_checkpoint(ctx_.job, into, ctx_.current, newer_than));
+  SCR_ASSIGN_OR_RETURN(int fetched, fetch_checkpoint(ctx_.job, into, ctx_.current));
   ctx_.restart_candidates.offer_fetched(fetched);
   return Status::Ok();
 }

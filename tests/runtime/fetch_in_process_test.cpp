@@ -74,38 +74,6 @@ TEST(RuntimeInProcess, ABypassCheckpointNotRestartedFromIsNotReportedLost) {
   EXPECT_EQ(log->find("DATASET_KEPT"), std::string::npos) << *log;
 }
 
-// A checkpoint written straight into the prefix (BYPASS=1 on its
-// descriptor) is never in cache: the next job restarts from it, the newest,
-// not from the older checkpoints the cache holds, and with those offered
-// after it.
-TEST(RuntimeInProcess, ANewerBypassCheckpointIsPreferredToOlderCachedOnes) {
-  SimJob job;
-  std::string conf = job.prefix() + "/../app.conf";
-  std::ofstream(conf) << "CKPT=0 TYPE=XOR SET_SIZE=4\nCKPT=1 INTERVAL=4 BYPASS=1\n";
-  job.set("SCR_CONF_FILE", conf);
-  job.set("SCR_CACHE_SIZE", "2");
-  job.run([](mpi::Comm& world, Runtime& rt) {
-    for (int i = 1; i <= 4; ++i) ASSERT_TRUE(write_checkpoint(rt, world.rank(), "ckpt." + std::to_string(i)).ok());
-    EXPECT_TRUE(rt.finalize().ok());
-  });
-  job.run([](mpi::Comm& world, Runtime& rt) {
-    EXPECT_EQ(restart_and_verify(rt, world.rank()), "ckpt.4");
-    EXPECT_TRUE(rt.finalize().ok());
-  });
-  // The cached ones still serve when the newest is refused.
-  job.run([](mpi::Comm& world, Runtime& rt) {
-    bool have = false;
-    std::string name;
-    ASSERT_TRUE(rt.have_restart(&have, &name).ok());
-    ASSERT_TRUE(have);
-    EXPECT_EQ(name, "ckpt.4");
-    ASSERT_TRUE(rt.start_restart().ok());
-    EXPECT_FALSE(rt.complete_restart(false).ok());
-    EXPECT_EQ(restart_and_verify(rt, world.rank()), "ckpt.3");
-    EXPECT_TRUE(rt.finalize().ok());
-  });
-}
-
 namespace fs = std::filesystem;
 
 // The cached copies of `file` ("rank_1.dat") on every simulated node.

@@ -262,9 +262,8 @@ namespace {
 bool fetch_spares_data(const Status& st) { return storage_failed(st) || st.code() == Errc::invalid_argument; }
 }  // namespace
 
-Result<int> fetch_checkpoint(const Job& job, FetchInto& into, const std::string& current, int newer_than) {
+Result<int> fetch_checkpoint(const Job& job, FetchInto& into, const std::string& current) {
   for (int id : agreed_fetch_order(job, current)) {
-    if (id <= newer_than) continue;
     double t0 = wall_seconds();
     Outcome outcome = agree_outcome(job.world, try_fetch(job, into, id), fetch_spares_data);
     const Status& st = outcome.why;

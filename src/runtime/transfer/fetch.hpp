@@ -26,9 +26,9 @@ struct FetchInto {
 };
 
 // Collective. Tries `current` (SCR_CURRENT, or the checkpoint SCR_Current
-// named) first, and only datasets newer than `newer_than` (0: any). Returns
-// the id of the loaded dataset, or 0 when none could be loaded.
-Result<int> fetch_checkpoint(const Job& job, FetchInto& into, const std::string& current, int newer_than = 0);
+// named) first. Returns the id of the loaded dataset, or 0 when none could be
+// loaded.
+Result<int> fetch_checkpoint(const Job& job, FetchInto& into, const std::string& current);
 
 // Collective: the highest dataset and checkpoint ids recorded in the prefix
 // index (SCR 3.1's datasets included), and any dataset directory in the
