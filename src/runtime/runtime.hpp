@@ -79,6 +79,7 @@ class Runtime {
   Result<std::string> prefix_relative(const std::string& name) const;
   int cached_by_name(const std::string& name);
   Status finish_flushes();  // collective: every background flush ended
+  Status set_current_now(const std::string& name);  // set_current, flushes finished
 
   Job job_;  // filled by setup, read-only through ctx_ afterwards
   Context ctx_{job_};

@@ -44,8 +44,9 @@ Status delete_cached_after(const Job& job, CacheCatalog& cache, const WaitFlushe
 // Collective: every background flush finished and recorded, as a
 // synchronous one would be by now. SCR_Current and SCR_Drop edit the index,
 // which a flush still in flight would edit after them (a newer checkpoint
-// made CURRENT again, a dropped dataset listed again); a flush that failed
-// fails the call, as it fails the SCR_Start_output that finishes it.
+// made CURRENT again, a dropped dataset listed again). The call still does
+// what it was asked; a flush that failed is then its error, as it is the
+// error of the SCR_Start_output that finishes it.
 Status Runtime::finish_flushes() { return ctx_.flusher->poll(true); }
 
 int Runtime::cached_by_name(const std::string& name) {
@@ -60,7 +61,12 @@ int Runtime::cached_by_name(const std::string& name) {
 // must not reuse their ids, so new datasets are numbered after all of them.
 Status Runtime::set_current(const std::string& name) {
   if (ctx_.phase() != Phase::idle) return Error(Errc::bad_state, "SCR_Current inside a phase");
-  SCR_TRY(finish_flushes());
+  Status flushed = finish_flushes();
+  Status st = set_current_now(name);
+  return st.ok() ? flushed : st;
+}
+
+Status Runtime::set_current_now(const std::string& name) {
   int cached = cached_by_name(name);
   if (cached > 0) {
     auto ckpts = cached_checkpoints(ctx_.job, ctx_.cache);
@@ -97,7 +103,7 @@ Status Runtime::set_current(const std::string& name) {
 
 Status Runtime::drop(const std::string& name) {
   if (ctx_.phase() != Phase::idle) return Error(Errc::bad_state, "SCR_Drop inside a phase");
-  SCR_TRY(finish_flushes());
+  Status flushed = finish_flushes();
   bool found = false;
   SCR_TRY(edit_index(ctx_.job, [&](PrefixIndex& idx) {
     auto id = idx.find_name(name);
@@ -107,7 +113,7 @@ Status Runtime::drop(const std::string& name) {
     return Status::Ok();
   }));
   if (!mpi::any_true(ctx_.world, found)) warn_unknown(ctx_.job, "SCR_Drop", name);
-  return Status::Ok();
+  return flushed;
 }
 
 Status Runtime::remove(const std::string& name) {

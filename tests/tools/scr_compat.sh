@@ -302,6 +302,9 @@ run_tool env PATH="$T/scr_scavenge:$PATH" SCR_CACHE_BASE="$CACHE" SCR_CNTL_BASE=
   SCR_SIM_NODES="$E2E_NODES" "$T/scr_postrun/scr_postrun" -j mpirun -p "$E2E_DIR/prefx"
 expect_rc 1
 assert_no_file "$E2E_DIR/prefx" "a prefix made by scr_postrun"
+# With SCR switched off there is nothing to scavenge, prefix or not.
+run_tool env SCR_ENABLE=0 PATH="$T/scr_scavenge:$PATH" "$T/scr_postrun/scr_postrun" -j mpirun -p "$E2E_DIR/prefx"
+expect_rc 0
 # Nor hosts of which none answers: what their caches hold is unknown.
 printf '#!/bin/sh\nexit 255\n' > "$E2E_DIR/unreachable.sh" && chmod +x "$E2E_DIR/unreachable.sh"
 run_tool env PATH="$T/scr_scavenge:$PATH" SCR_JOB_ID=gone SCR_NODE_REMOTE="$E2E_DIR/unreachable.sh" \

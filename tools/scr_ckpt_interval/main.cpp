@@ -6,12 +6,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include "common/json.hpp"
-#include "io/env.hpp"
 #include "io/path.hpp"
 #include "runtime/prefix/prefix_index.hpp"
 #include "tools/common/args.hpp"
@@ -122,13 +122,16 @@ int main(int argc, char** argv) {
   bool have_log = false;
   std::vector<std::string> bad;
   if (!(cost && mtbf)) {
-    // Only a regular file: a device (/dev/zero) or a FIFO would be read
-    // forever, a directory reads as nothing.
-    auto info = io::Env::posix().stat(log);
-    if (info && !info->is_regular())
+    // Only a regular file (a link to one is fine: this only reads): a device
+    // (/dev/zero) or a FIFO would be read forever, a directory reads as
+    // nothing.
+    std::error_code ec;
+    auto kind = std::filesystem::status(log, ec).type();
+    bool there = !ec && kind != std::filesystem::file_type::not_found;
+    if (there && kind != std::filesystem::file_type::regular)
       return cli.fail(exit_code::usage, "the event log " + log + " is not a regular file");
     std::ifstream in(log);
-    if (!info || !in)
+    if (!there || !in)
       return cli.fail(exit_code::not_found,
                       "cannot read the event log " + log +
                           " (jobs write it with SCR_LOG_ENABLE=1), and --cost and --mtbf were not both given");

@@ -3,7 +3,9 @@
 // (found beside scr_postrun, else on PATH) for the prefix with the job's
 // environment (SCR_SIM_NODES, SCR_CACHE_BASE, SCR_CNTL_BASE, ...).
 #include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tools/common/args.hpp"
@@ -41,6 +43,11 @@ int main(int argc, char** argv) {
   Args parsed;
   if (auto done = begin_command(cli, kOptions, argc, argv, help_text, &parsed)) return *done;
   const Args* args = &parsed;
+  // SCR switched off (as scr_run's launchers read it): nothing was cached.
+  if (const char* e = std::getenv("SCR_ENABLE"); e && std::string_view(e) == "0") {
+    std::printf("scr_postrun: SCR_ENABLE=0, nothing to scavenge\n");
+    return 0;
+  }
   std::string prefix = absolute_path(args->value("--prefix").value_or(default_prefix()));
   // A prefix that is not there (mistyped, or not mounted) is no "nothing to
   // scavenge": whatever the caches hold would go unsaved with the job script

@@ -61,8 +61,9 @@ struct CachedDataset {
 struct CacheScan {
   std::vector<CachedDataset> datasets;  // ascending id
   std::vector<std::string> notes;       // nodes without storage, unreadable filemaps
-  // Hosts were asked and none answered (down, unreachable, timed out):
-  // what their caches hold is unknown, which is not "nothing to do".
+  // No host could be read: none answered (unreachable, timed out), or all
+  // are down or excluded. What their caches hold is unknown, which is not
+  // "nothing to do".
   bool no_host_answered = false;
 };
 

@@ -35,6 +35,8 @@ class RemoteCaches : public Caches {
         contact, [&](const std::string& host) { return on(host, call("scan")); },
         o_.timeout_seconds);
     std::map<int, CachedDataset> by_id;
+    // Also when none could be asked (all down or excluded): nothing is
+    // known of their caches either.
     out.no_host_answered = true;
     for (const auto& [host, run] : runs) {
       kv::Tree answer;

@@ -54,7 +54,8 @@ void print_report(const Cli& cli, const Options& o, const Report& report) {
     }
   }
   if (!any && report.no_host_answered)
-    std::printf("No host of job %s answered: what their caches hold is unknown, and nothing was saved.\n",
+    std::printf("No host of job %s could be read (none answered, or all are down or excluded): what their "
+                "caches hold is unknown, and nothing was saved.\n",
                 o.job_id.c_str());
   else if (!any)
     std::printf("Nothing to scavenge in the caches of job %s.\n", o.job_id.c_str());
