@@ -110,6 +110,23 @@ TEST(AsyncFlushInProcess, ADatasetDroppedInFlightStaysDropped) {
   EXPECT_EQ(idx.current(), "ckpt.1");
 }
 
+// A background flush that failed is the error of the SCR_Drop that waited
+// for it, and the drop is done all the same.
+TEST(AsyncFlushInProcess, ADropIsDoneWhenTheFlushItWaitedForFailed) {
+  SimJob job;
+  job.set("SCR_FLUSH", "1");
+  job.set("SCR_CACHE_SIZE", "2");
+  job.checkpoint("ckpt.1");
+  job.set("SCR_FLUSH_ASYNC", "1");
+  job.run([](mpi::Comm& world, Runtime& rt) {
+    if (world.rank() == 2) inject_faults(rt).fail_write(1, ENOSPC, "ckpt.2/rank_");
+    EXPECT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.2").ok());
+    EXPECT_FALSE(rt.drop("ckpt.1").ok()) << "the failed flush was not reported";
+    (void)rt.finalize();
+  });
+  EXPECT_FALSE(load_index(job).find_name("ckpt.1").has_value()) << "the drop was not done";
+}
+
 // A checkpoint written straight into the prefix (BYPASS=1 on its
 // descriptor) under the names a cached checkpoint's background flush is
 // copying to: the flush ends before the application writes, so the prefix
