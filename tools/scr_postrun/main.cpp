@@ -3,9 +3,7 @@
 // (found beside scr_postrun, else on PATH) for the prefix with the job's
 // environment (SCR_SIM_NODES, SCR_CACHE_BASE, SCR_CNTL_BASE, ...).
 #include <cstdio>
-#include <cstdlib>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "tools/common/args.hpp"
@@ -44,7 +42,7 @@ int main(int argc, char** argv) {
   if (auto done = begin_command(cli, kOptions, argc, argv, help_text, &parsed)) return *done;
   const Args* args = &parsed;
   // SCR switched off (as scr_run's launchers read it): nothing was cached.
-  if (const char* e = std::getenv("SCR_ENABLE"); e && std::string_view(e) == "0") {
+  if (run::scr_disabled_by_environment()) {
     std::printf("scr_postrun: SCR_ENABLE=0, nothing to scavenge\n");
     return 0;
   }

@@ -6,7 +6,9 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 namespace scr::tools::run {
 namespace {
@@ -20,6 +22,11 @@ void on_signal(int sig) {
 }
 
 }  // namespace
+
+bool scr_disabled_by_environment() {
+  const char* e = std::getenv("SCR_ENABLE");
+  return e && std::string_view(e) == "0";
+}
 
 std::string Outcome::describe() const {
   if (!started) return error;

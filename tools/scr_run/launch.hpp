@@ -21,6 +21,10 @@ struct Outcome {
 // argv[0] is looked up on PATH.
 Outcome run_program(const std::vector<std::string>& argv);
 
+// SCR_ENABLE=0 in the environment: the job runs without SCR, so the
+// launchers start it directly and nothing is left to scavenge.
+bool scr_disabled_by_environment();
+
 // Install the forwarding handlers (once, before the first run).
 void forward_signals();
 // The signal that asked us to stop, or 0.

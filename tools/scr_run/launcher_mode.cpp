@@ -133,7 +133,7 @@ int launcher_main(const std::string& launcher_name, int argc, char** argv, std::
 
   std::vector<std::string> launch{std::string(launcher->name)};
   launch.insert(launch.end(), words.begin(), words.end());
-  if (const char* e = std::getenv("SCR_ENABLE"); e && std::string_view(e) == "0") {
+  if (scr_disabled_by_environment()) {
     Outcome o = run_program(launch);
     if (!o.started) return cli.fail(kNothingRun, o.error);
     return o.exit_code;
