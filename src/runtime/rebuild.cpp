@@ -27,6 +27,16 @@ int next_dataset(const Job& job, const CacheCatalog& cache, int after) {
   return next == INT_MAX ? -1 : static_cast<int>(next);
 }
 
+// Whether a filemap this process holds lists dataset `id` as a checkpoint
+// read in place from the prefix whose write (or fetch) completed.
+bool complete_in_place(const CacheCatalog& cache, int id) {
+  for (const Filemap* fm : cache.held()) {
+    auto info = fm->info(id);
+    if (fm->bypass(id) && fm->state(id) == CacheState::flushed && info && info->is_checkpoint()) return true;
+  }
+  return false;
+}
+
 // Written by a job of another size? Then no cached dataset fits this one.
 bool size_mismatch(const Job& job, const CacheCatalog& cache, std::string* why) {
   bool bad = false;
@@ -150,7 +160,8 @@ Status purge_cache(const Job& job, CacheCatalog& cache) {
   return cache.commit_agreed(job.world);
 }
 
-Status rebuild_cache(const Job& job, CacheCatalog& cache, EventLog& events) {
+Status rebuild_cache(const Job& job, CacheCatalog& cache, EventLog& events, int* in_place) {
+  *in_place = 0;
   scatter_filemaps(job, cache);
   std::string old_size;
   if (size_mismatch(job, cache, &old_size)) {
@@ -170,9 +181,11 @@ Status rebuild_cache(const Job& job, CacheCatalog& cache, EventLog& events) {
   int id = 0;
   while ((id = next_dataset(job, cache, id)) > 0) {
     // Read in place from the prefix (written with cache bypass, or
-    // SCR_FETCH_BYPASS) by a job that never completed its restart: none of
-    // it was in cache, so there is nothing to rebuild, nor anything lost.
+    // SCR_FETCH_BYPASS): none of it is in cache, so there is nothing to
+    // rebuild, nor anything lost. Its entry goes; a complete checkpoint is
+    // checked again where it lies.
     if (mpi::any_true(job.world, cache.bypass(id))) {
+      if (mpi::any_true(job.world, complete_in_place(cache, id))) *in_place = id;
       drop_everywhere(job, cache, id);
       continue;
     }

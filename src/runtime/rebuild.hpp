@@ -16,7 +16,12 @@ namespace scr::rt {
 // holding only complete, rebuilt datasets of this rank and
 // reserves their dataset and checkpoint ids. A cache written by a job with a
 // different number of processes is not used (and deleted).
-Status rebuild_cache(const Job& job, CacheCatalog& cache, EventLog& events);
+// Checkpoints the filemaps list as read in place from the prefix (written
+// with cache bypass, or fetched with SCR_FETCH_BYPASS) hold nothing in cache:
+// their entries are dropped, and the newest of them that some process held
+// complete is returned in `in_place` (0: none), for the caller to check it
+// in the prefix once the prefix's own settings are applied.
+Status rebuild_cache(const Job& job, CacheCatalog& cache, EventLog& events, int* in_place);
 
 // Collective: delete everything this node's processes find in cache. Fails
 // (agreed) when a process cannot write its emptied filemap.

@@ -249,18 +249,21 @@ Status Runtime::prepare_restart() {
   sweep_killed_flushes(ctx_.job);
   // Before the rebuild and redistribution, which need the memory spares hold.
   sweep_spares(ctx_.job);
+  int in_place = 0;  // the newest checkpoint the filemaps listed as read in the prefix
   if (!use_cache) {
     if (ctx_.rank() == 0)
       log::info(s.cache_purge ? "SCR_CACHE_PURGE=1: deleting the cache"
                               : "SCR_DISTRIBUTE=0: not using cached datasets");
     SCR_TRY(purge_cache(ctx_.job, ctx_.cache));
   } else {
-    SCR_TRY(rebuild_cache(ctx_.job, ctx_.cache, ctx_.events));
+    SCR_TRY(rebuild_cache(ctx_.job, ctx_.cache, ctx_.events, &in_place));
   }
   sweep_rescaled(ctx_.job);
   set_aside_unreadable_index(ctx_.job);
   SCR_TRY(apply_prefix_settings(ctx_.job));
-  ctx_.restart_candidates.offer(cached_checkpoints(ctx_.job, ctx_.cache));
+  if (in_place > 0 && !s.prefix_purge && !s.global_restart) load_newer_in_place(in_place);
+  if (ctx_.rescaled) ctx_.restart_candidates.offer({in_place});  // read at another size: not in the catalog
+  else ctx_.restart_candidates.offer(cached_checkpoints(ctx_.job, ctx_.cache));
   learn_prefix(ctx_.job, ctx_.cache, ctx_.restart_candidates.ids());
   if (s.global_restart) {
     // Every process must read the checkpoint from the prefix.
@@ -275,6 +278,26 @@ Status Runtime::prepare_restart() {
   }
   ctx_.world.barrier();
   return Status::Ok();
+}
+
+// A checkpoint written straight into the prefix (cache bypass) and newer
+// than every cached one is the restart's first choice, as the newest cached
+// checkpoint would be: it is checked where it lies, as a fetch in place
+// checks it, and listed again. (Not after a purge of the prefix, nor when
+// every process must read from the prefix anyway: the caller's test.)
+// SCR_CURRENT naming another checkpoint of the prefix keeps the fetch's
+// order, which starts with it.
+void Runtime::load_newer_in_place(int id) {
+  auto cached = cached_checkpoints(ctx_.job, ctx_.cache);
+  if (!cached.empty() && cached.front() > id) return;
+  const std::string& want = ctx_.settings.current;
+  bool other_current = false;
+  if (!want.empty() && ctx_.rank() == 0)
+    if (auto idx = PrefixIndex::load(ctx_.fs(), ctx_.settings.prefix))
+      if (auto named = idx->find_name(want)) other_current = *named != id;
+  if (mpi::any_true(ctx_.world, other_current)) return;
+  FetchInto into{ctx_.cache, ctx_.sets, ctx_.events, ctx_.rescaled};
+  (void)fetch_dataset(ctx_.job, into, id);
 }
 
 Status Runtime::finalize() {

@@ -156,11 +156,6 @@ Status Runtime::complete_restart(bool valid) {
     ctx_.events.record({"RESTART_COMPLETE", dataset_name(ctx_, id), id, -1, -1, ""});
     // Read at another size: the copies were only for this restart.
     SCR_TRY(drop_rescaled(ctx_.job, ctx_.rescaled));
-    // A checkpoint read in place from the prefix was never in cache.
-    if (ctx_.cache.bypass(id)) {
-      ctx_.cache.forget(id);
-      SCR_TRY(ctx_.cache.commit_agreed(ctx_.world));
-    }
     ctx_.restart_candidates.clear();
     ctx_.restart_loaded = true;
     return Status::Ok();

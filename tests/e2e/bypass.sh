@@ -2,7 +2,8 @@
 # Cache bypass (SCR_CACHE_BYPASS=1) with every redundancy setting, with
 # asynchronous flush set, with output datasets, and with SCR_Current, SCR_Drop
 # and SCR_Delete: datasets go straight to the prefix, no redundancy file or
-# cached file is ever written, restarts read the prefix in place.
+# cached file is ever written, restarts read the prefix in place. Bypass
+# checkpoints beside cached ones: the newest is restarted from.
 source "$(dirname "$0")/lib.sh"
 E2E_NP=4
 E2E_NODES=n0,n1
@@ -51,4 +52,23 @@ run_job SCR_CACHE_BYPASS=1 -- 4 "$OPS" restart
 expect_ops_ok restart
 expect_out "RESTARTED-FROM a.1"
 expect_nothing_cached ops
+
+# Descriptors alternating between the cache and the prefix: a job restarted
+# where its caches survived resumes from the newest checkpoint, here one
+# written to the prefix (step.20) beside a cached one (step.10), as SCR does;
+# and again after a node is lost.
+use_dirs "$E2E_DIR/alternate"
+CONF="$E2E_DIR/alternate.conf"
+printf 'CKPT=0 TYPE=XOR\nCKPT=1 INTERVAL=2 BYPASS=1\n' >"$CONF"
+run_job SCR_CONF_FILE="$CONF" -- 4 "$HEAT" -n 40 -c 10 --crash-at 25
+expect_crashed alternate
+assert_file "$PREFIX/step.20/rank_0.dat" "the bypass checkpoint"
+run_job SCR_CONF_FILE="$CONF" -- 4 "$HEAT" -n 40 -c 10 --crash-at 25
+expect_crashed "alternate, restarted"
+expect_resumed_from step.20
+lose_node n1
+run_job SCR_CONF_FILE="$CONF" -- 4 "$HEAT" -n 40 -c 10
+expect_ok "alternate, a node lost"
+expect_resumed_from step.20
+expect_result_equals_uninterrupted -n 40 -c 10
 e2e_pass

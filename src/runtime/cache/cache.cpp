@@ -86,7 +86,8 @@ namespace {
 std::vector<int> held_checkpoints(const CacheCatalog& cache, const std::string& store) {
   std::vector<int> out;
   for (int id : cache.ids()) {
-    if (cache.store(id) != store) continue;
+    // One read in place from the prefix holds nothing in cache.
+    if (cache.store(id) != store || cache.bypass(id)) continue;
     auto info = cache.info(id);
     if (!info || info->is_checkpoint()) out.push_back(id);
   }

@@ -95,6 +95,11 @@ Status CacheCatalog::transition(int id, CacheState to) { return own_.advance(id,
 
 void CacheCatalog::forget(int id) { own_.erase(id); }
 
+void CacheCatalog::forget_in_place_before(int id) {
+  for (int older : own_.ids())
+    if (older < id && own_.bypass(older)) own_.erase(older);
+}
+
 Status CacheCatalog::commit() {
   return own_.save(*env_).with_context("writing filemap " + own_.path());
 }

@@ -46,6 +46,17 @@ Result<kv::Tree> checksum_in_place(const Job& job, const std::set<std::string>& 
   return mine;
 }
 
+// Lists checkpoint `id` in the catalog as read in place (not committed).
+void list_in_place(CacheCatalog& cache, int id, const kv::Tree& desc, const kv::Tree& mine) {
+  auto files = summary_files(mine);
+  if (!files) return;
+  for (auto& f : *files) f.attrs.reset();  // the filemap keeps names, sizes and CRC32Cs
+  cache.forget_in_place_before(id);
+  std::string store = DatasetInfo::from_tree(desc).store;
+  cache.begin_fetch(id, desc, store.empty() ? cache.default_store() : store, true);
+  cache.record_fetched(id, *files);
+}
+
 }  // namespace
 
 Status begin_bypass(const Job& job, int id, const kv::Tree& desc) {
@@ -84,8 +95,17 @@ Status complete_bypass(const Job& job, CacheCatalog& cache, EventLog& events, in
     if (auto list = summary_files(*mine))
       for (const auto& f : *list) files += f.shared ? 0 : 1;
   flush.desc.set_int("FILES", mpi::sum(job.world, files));
+  // A checkpoint is listed in the filemap as read in place, as a fetch in
+  // place lists one: the next job of the allocation restarts from it ahead
+  // of older cached checkpoints (rebuild.hpp). end_flush marks it flushed.
+  if (info.is_checkpoint() && mine.ok()) list_in_place(cache, id, desc, *mine);
   Deferred nothing;  // written in place by the application: nothing held back
-  return end_flush(job, cache, events, flush, mine, nothing);
+  Status st = end_flush(job, cache, events, flush, mine, nothing);
+  if (!st.ok() && cache.has(id)) {
+    cache.forget(id);
+    (void)cache.commit();
+  }
+  return st;
 }
 
 }  // namespace scr::rt

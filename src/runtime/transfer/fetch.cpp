@@ -262,41 +262,46 @@ namespace {
 bool fetch_spares_data(const Status& st) { return storage_failed(st) || st.code() == Errc::invalid_argument; }
 }  // namespace
 
-Result<int> fetch_checkpoint(const Job& job, FetchInto& into, const std::string& current) {
-  for (int id : agreed_fetch_order(job, current)) {
-    double t0 = wall_seconds();
-    Outcome outcome = agree_outcome(job.world, try_fetch(job, into, id), fetch_spares_data);
-    const Status& st = outcome.why;
-    std::string name;
-    // Record the outcome: CURRENT and FETCHED, or FAILED for damaged data.
-    Status recorded = edit_index(job, [&](PrefixIndex& idx) {
-      kv::Tree* e = idx.find(id);
-      if (!e) return Status::Ok();
-      name = e->value_or("NAME", "");
-      if (outcome.verdict == Verdict::usable) {
-        idx.set_current(name);
-        e->set_int("FETCHED", static_cast<int64_t>(wall_seconds()));
-      } else if (outcome.verdict == Verdict::unusable) {
-        idx.mark_failed(id);
-        if (idx.current() == name) idx.clear_current();
-      }
-      return Status::Ok();
-    });
-    if (!recorded.ok() && job.rank() == 0) log::error(recorded.message());
-    if (job.rank() == 0) {
-      if (st.ok())
-        into.events.record({"FETCH", name, id, wall_seconds() - t0, -1, "ok"});
-      else
-        into.events.record({"FETCH_FAILED", name, id, wall_seconds() - t0, -1, st.message()});
-      if (st.ok())
-        log::info("fetched checkpoint " + name + " from the prefix in " +
-                  std::to_string(wall_seconds() - t0) + " s");
-      else
-        log::warn("cannot fetch checkpoint " + name + " (id " + std::to_string(id) + "): " +
-                  st.message() + "; trying an older one");
+bool fetch_dataset(const Job& job, FetchInto& into, int id) {
+  double t0 = wall_seconds();
+  Outcome outcome = agree_outcome(job.world, try_fetch(job, into, id), fetch_spares_data);
+  const Status& st = outcome.why;
+  std::string name;
+  // Record the outcome: CURRENT and FETCHED, or FAILED for damaged data.
+  Status recorded = edit_index(job, [&](PrefixIndex& idx) {
+    kv::Tree* e = idx.find(id);
+    if (!e) return Status::Ok();
+    name = e->value_or("NAME", "");
+    if (outcome.verdict == Verdict::usable) {
+      idx.set_current(name);
+      e->set_int("FETCHED", static_cast<int64_t>(wall_seconds()));
+    } else if (outcome.verdict == Verdict::unusable) {
+      idx.mark_failed(id);
+      if (idx.current() == name) idx.clear_current();
     }
-    if (st.ok()) return id;
+    return Status::Ok();
+  });
+  if (!recorded.ok() && job.rank() == 0) log::error(recorded.message());
+  if (name.empty())  // no longer listed in the index (a checkpoint read in place)
+    if (auto info = into.cache.info(id)) name = info->name;
+  if (job.rank() == 0) {
+    if (st.ok())
+      into.events.record({"FETCH", name, id, wall_seconds() - t0, -1, "ok"});
+    else
+      into.events.record({"FETCH_FAILED", name, id, wall_seconds() - t0, -1, st.message()});
+    if (st.ok())
+      log::info("fetched checkpoint " + name + " from the prefix in " +
+                std::to_string(wall_seconds() - t0) + " s");
+    else
+      log::warn("cannot fetch checkpoint " + name + " (id " + std::to_string(id) + "): " +
+                st.message() + "; trying an older one");
   }
+  return st.ok();
+}
+
+Result<int> fetch_checkpoint(const Job& job, FetchInto& into, const std::string& current) {
+  for (int id : agreed_fetch_order(job, current))
+    if (fetch_dataset(job, into, id)) return id;
   return 0;
 }
 

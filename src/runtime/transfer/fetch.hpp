@@ -30,6 +30,12 @@ struct FetchInto {
 // loaded.
 Result<int> fetch_checkpoint(const Job& job, FetchInto& into, const std::string& current);
 
+// Collective: loads dataset `id` from the prefix as fetch_checkpoint loads
+// each it tries (a dataset written with cache bypass, or any with
+// SCR_FETCH_BYPASS, is read in place and checked there), recording the
+// outcome in the index and the event log. True when it was loaded.
+bool fetch_dataset(const Job& job, FetchInto& into, int id);
+
 // Collective: the highest dataset and checkpoint ids recorded in the prefix
 // index (SCR 3.1's datasets included), and any dataset directory in the
 // prefix's .scr, so new datasets never reuse an id. Rank 0 also warns when

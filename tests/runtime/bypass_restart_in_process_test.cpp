@@ -1,0 +1,132 @@
+// Checkpoints written straight into the prefix (BYPASS=1 on their
+// descriptor) beside cached ones: the next job of the allocation restarts
+// from the newest checkpoint, whichever kind it is, as SCR does.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "io/files.hpp"
+#include "sim_job.hpp"
+
+namespace scr::rt::testing {
+namespace {
+
+// Even checkpoints go to the prefix, odd ones are cached with XOR.
+void alternate_bypass(SimJob& job) {
+  std::string conf = job.prefix() + "/../app.conf";
+  std::ofstream(conf) << "CKPT=0 TYPE=XOR\nCKPT=1 INTERVAL=2 BYPASS=1\n";
+  job.set("SCR_CONF_FILE", conf);
+  // SCR_Finalize flushes the newest checkpoint when it is not in the prefix.
+  job.set("SCR_FLUSH", "10");
+}
+
+void write_checkpoints(SimJob& job, const std::vector<std::string>& names) {
+  job.run([&](mpi::Comm& world, Runtime& rt) {
+    for (const auto& n : names) EXPECT_TRUE(write_checkpoint(rt, world.rank(), n).ok()) << n;
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+}
+
+TEST(BypassRestartInProcess, ANewerBypassCheckpointOutranksACachedOne) {
+  SimJob job;
+  alternate_bypass(job);
+  write_checkpoints(job, {"ckpt.1", "ckpt.2"});  // cached, then in the prefix
+  // The newest checkpoint was in the prefix already: nothing older was flushed.
+  EXPECT_FALSE(flushed(job, "ckpt.1")) << "SCR_Finalize flushed the older cached checkpoint";
+  job.restart_from("ckpt.2");
+  // A completed restart leaves it the first choice of the next job, also
+  // once a node is lost (and ckpt.1 rebuilt).
+  job.restart_from("ckpt.2");
+  job.lose_node(1);
+  job.restart_from("ckpt.2");
+}
+
+TEST(BypassRestartInProcess, ANewerCachedCheckpointOutranksABypassOne) {
+  SimJob job;
+  alternate_bypass(job);
+  write_checkpoints(job, {"ckpt.1", "ckpt.2", "ckpt.3"});
+  job.restart_from("ckpt.3");
+  // Rejected, ckpt.3 gives way to ckpt.2, fetched from the prefix.
+  job.run([](mpi::Comm& world, Runtime& rt) {
+    bool have = false;
+    std::string name;
+    ASSERT_TRUE(rt.have_restart(&have, &name).ok());
+    EXPECT_EQ(name, "ckpt.3");
+    ASSERT_TRUE(rt.start_restart().ok());
+    EXPECT_FALSE(rt.complete_restart(false).ok());
+    EXPECT_EQ(restart_and_verify(rt, world.rank()), "ckpt.2");
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+}
+
+// SCR_Current back to the cached checkpoint: the next job restarts from it,
+// not from the newer one in the prefix.
+TEST(BypassRestartInProcess, SCRCurrentRollsBackPastABypassCheckpoint) {
+  SimJob job;
+  alternate_bypass(job);
+  job.run([](mpi::Comm& world, Runtime& rt) {
+    EXPECT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.1").ok());
+    EXPECT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.2").ok());
+    EXPECT_TRUE(rt.set_current("ckpt.1").ok());
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+  job.restart_from("ckpt.1");
+}
+
+// SCR_CURRENT naming an older checkpoint of the prefix: the restart loads
+// it, not the newer one written there (every checkpoint bypasses the cache,
+// SCR_CACHE_BYPASS's default); naming the newer one, it is loaded in place.
+TEST(BypassRestartInProcess, SCRCurrentChoosesAmongBypassCheckpoints) {
+  SimJob job;
+  job.set("SCR_CACHE_BYPASS", "1");
+  write_checkpoints(job, {"ckpt.1", "ckpt.2"});
+  job.set("SCR_CURRENT", "ckpt.1");
+  job.restart_from("ckpt.1");
+  job.set("SCR_CURRENT", "ckpt.2");
+  job.restart_from("ckpt.2");
+}
+
+// A bypass checkpoint whose file in the prefix was damaged is checked at
+// SCR_Init: marked failed, and the job restarts from the cached one.
+TEST(BypassRestartInProcess, ADamagedBypassCheckpointGivesWayToTheCachedOne) {
+  SimJob job;
+  alternate_bypass(job);
+  write_checkpoints(job, {"ckpt.1", "ckpt.2"});
+  std::string victim = job.prefix() + "/" + file_name("ckpt.2", 2);
+  {
+    std::fstream f(victim, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(10);
+    f.put('#');
+  }
+  job.restart_from("ckpt.1");
+  PrefixIndex idx = load_index(job);
+  auto id = idx.find_name("ckpt.2");
+  ASSERT_TRUE(id.has_value());
+  EXPECT_TRUE(idx.failed(*id)) << "the damaged checkpoint was not marked failed";
+}
+
+// The cache's size counts what is in cache: a checkpoint read in place is
+// not evicted for, and does not evict, a cached one.
+TEST(BypassRestartInProcess, ABypassCheckpointTakesNoPlaceInTheCache) {
+  SimJob job;
+  alternate_bypass(job);
+  job.set("SCR_CACHE_SIZE", "2");
+  write_checkpoints(job, {"ckpt.1", "ckpt.2", "ckpt.3"});
+  // ckpt.1 and ckpt.3 are both still cached: lose every copy of ckpt.3 on
+  // one node and the restart rebuilds it; the rejected ckpt.3 then gives
+  // way to ckpt.1, from cache (never flushed, so nowhere else).
+  job.lose_node(0);
+  job.run([](mpi::Comm& world, Runtime& rt) {
+    bool have = false;
+    std::string name;
+    ASSERT_TRUE(rt.have_restart(&have, &name).ok());
+    EXPECT_EQ(name, "ckpt.3");
+    ASSERT_TRUE(rt.start_restart().ok());
+    EXPECT_FALSE(rt.complete_restart(false).ok());
+    EXPECT_EQ(restart_and_verify(rt, world.rank()), "ckpt.1");
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+}
+
+}  // namespace
+}  // namespace scr::rt::testing
