@@ -98,6 +98,9 @@ Status Runtime::start_output(const std::string& name, int flags) {
   ctx_.world.barrier();
   ctx_.timing.phase_start = wall_seconds();
 
+  // The ids are taken only once the waits below went through: a call that
+  // fails on them leaves the next one the same checkpoint number, and so the
+  // same descriptor (INTERVAL).
   auto [id, ckpt] = ctx_.cache.next_ids(flags & kFlagCheckpoint);
   const RedDesc& p =
       select(ctx_.settings.reds, ckpt, {(flags & kFlagCheckpoint) != 0, (flags & kFlagOutput) != 0});
@@ -106,6 +109,7 @@ Status Runtime::start_output(const std::string& name, int flags) {
   // flush is still copying to (applications reuse them): that flush ends
   // first, or both would write one file.
   if (p.bypass) SCR_TRY(finish_flushes());
+  ctx_.cache.reserve_ids(id, ckpt);
 
   kv::Tree desc;
   if (ctx_.rank() == 0)

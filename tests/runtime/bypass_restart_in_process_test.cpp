@@ -3,6 +3,7 @@
 // from the newest checkpoint, whichever kind it is, as SCR does.
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <fstream>
 
 #include "io/files.hpp"
@@ -57,6 +58,29 @@ TEST(BypassRestartInProcess, ANewerCachedCheckpointOutranksABypassOne) {
     EXPECT_EQ(restart_and_verify(rt, world.rank()), "ckpt.2");
     EXPECT_TRUE(rt.finalize().ok());
   });
+}
+
+// SCR_Start_output of a bypass checkpoint first finishes the background
+// flushes; when one of them failed the call fails, and the retry is still
+// the same checkpoint number, so the same descriptor (INTERVAL=2: bypass).
+TEST(BypassRestartInProcess, AStartThatFailsOnAFlushKeepsItsCheckpointNumber) {
+  SimJob job;
+  alternate_bypass(job);
+  job.set("SCR_FLUSH", "1");
+  job.set("SCR_FLUSH_ASYNC", "1");
+  job.set("SCR_FLUSH_ASYNC_BW", "10000");  // still in flight at the next call
+  job.run([](mpi::Comm& world, Runtime& rt) {
+    // Rank 2's background copy of ckpt.1 finds the prefix full.
+    if (world.rank() == 2) inject_faults(rt).fail_write(1, ENOSPC, "ckpt.1/rank_");
+    EXPECT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.1").ok());
+    EXPECT_FALSE(rt.start_output("ckpt.2", kFlagCheckpoint).ok()) << "the failed flush was not reported";
+    EXPECT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.2").ok());
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+  PrefixIndex idx = load_index(job);
+  auto id = idx.find_name("ckpt.2");
+  ASSERT_TRUE(id.has_value());
+  EXPECT_EQ(idx.find(*id)->int_or("CKPT", 0), 2) << "the failed call used up checkpoint number 2";
 }
 
 // SCR_Current back to the cached checkpoint: the next job restarts from it,

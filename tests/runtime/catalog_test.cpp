@@ -264,11 +264,15 @@ TEST(CacheCatalog, IdsAreNeverReused) {
   NewIds out = c.next_ids(false);
   EXPECT_EQ(out.id, 8);
   EXPECT_EQ(out.ckpt, 0);
+  EXPECT_EQ(c.next_ids(false).id, 8) << "ids are taken only when reserved";
+  c.reserve_ids(out.id, out.ckpt);
   NewIds ckpt = c.next_ids(true);
   EXPECT_EQ(ckpt.id, 9);
   EXPECT_EQ(ckpt.ckpt, 3);
+  c.reserve_ids(ckpt.id, ckpt.ckpt);
   c.reserve_ids(4, 1);  // lower ids change nothing
   EXPECT_EQ(c.next_ids(true).id, 10);
+  EXPECT_EQ(c.next_ids(true).ckpt, 4);
 }
 
 TEST(CacheCatalog, CommitAgreedGivesEveryProcessTheOutcome) {

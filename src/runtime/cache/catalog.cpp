@@ -175,13 +175,6 @@ void CacheCatalog::release_adopted() {
   adopted_.clear();
 }
 
-NewIds CacheCatalog::next_ids(bool checkpoint) {
-  NewIds ids;
-  ids.id = ++dataset_id_;
-  ids.ckpt = checkpoint ? ++checkpoint_id_ : 0;
-  return ids;
-}
-
 void CacheCatalog::reserve_ids(int id, int ckpt) {
   dataset_id_ = std::max(dataset_id_, id);
   checkpoint_id_ = std::max(checkpoint_id_, ckpt);

@@ -138,7 +138,8 @@ class CacheCatalog {
   void release_adopted();
 
   // ---- Ids: never reused.
-  NewIds next_ids(bool checkpoint);
+  // The ids a new dataset gets, taken (reserve_ids) once it has begun.
+  NewIds next_ids(bool checkpoint) const { return {dataset_id_ + 1, checkpoint ? checkpoint_id_ + 1 : 0}; }
   // Ids at least these are taken (by the prefix, the cache or a fetch).
   void reserve_ids(int id, int ckpt);
   int last_id() const { return dataset_id_; }
