@@ -330,6 +330,11 @@ run_tool env SCR_SIM_NODES=n0,n1 SCR_CACHE_BASE="$D/cache" SCR_CNTL_BASE="$D/cnt
   "$T/scr_list_down_nodes/scr_list_down_nodes" -d n0
 expect_rc 1
 assert_eq "$(cat "$LAST_OUT")" "n[0-1]" "down nodes with -d n0"
+# A bad option value is a usage error naming the option.
+run_tool env SCR_SIM_NODES=n0,n1 SCR_CACHE_BASE="$D/cache" SCR_CNTL_BASE="$D/cntl" \
+  "$T/scr_list_down_nodes/scr_list_down_nodes" --timeout abc
+expect_rc 2
+expect_err "--timeout=abc: not an integer"
 
 # scr_should_exit as SCR's loop job script calls it: `--runs $runs` (0 ends
 # the loop, any other count leaves the decision to the halt file and the

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/config/params.hpp"
+#include "runtime/config/params_values.hpp"
 #include "tools/common/args.hpp"
 #include "tools/common/cli.hpp"
 #include "tools/common/hostlist.hpp"
@@ -71,11 +73,17 @@ int main(int argc, char** argv) {
       return cli.fail(kError, std::string(opt) +
                                   " is an SCR option SCR++ does not support (the event log is the "
                                   "library's)");
-  // The options are the configuration's parameters, given for this command.
+  // The options are the configuration's parameters, given for this command
+  // (checked here, so that an error names the option, not the environment).
   for (auto [opt, param] : {std::pair{"--remote", "SCR_NODE_REMOTE"},
                             std::pair{"--timeout", "SCR_NODE_TIMEOUT"},
                             std::pair{"--min-bytes", "SCR_NODE_MIN_BYTES"}})
-    if (auto v = args->value(opt)) ::setenv(param, v->c_str(), 1);
+    if (auto v = args->value(opt)) {
+      if (const rt::ParamSpec* spec = rt::find_param(param))
+        if (auto checked = rt::check_value(opt, spec->value, *v); !checked)
+          return cli.usage_error(checked.status().message()), kError;
+      ::setenv(param, v->c_str(), 1);
+    }
   if (args->positional().size() > 1)
     return cli.usage_error("give one NODESET (commas separate nodes: n0,n1 or n[0-1])"), kError;
 
