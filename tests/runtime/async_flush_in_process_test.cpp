@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <chrono>
 #include <fstream>
 #include <functional>
+#include <thread>
 
 #include "io/env.hpp"
 #include "io/files.hpp"
@@ -54,6 +56,31 @@ TEST(AsyncFlushInProcess, AFailedCopyLeavesTheCheckpointUnflushedAndTheOlderCurr
   EXPECT_EQ(load_index(job).current(), "ckpt.1");
   // The cache still holds ckpt.2, which a restart in place uses.
   job.restart_from("ckpt.2");
+}
+
+// A newer checkpoint's flight that ends before an older one's is recorded
+// after it: with SCR_PREFIX_SIZE=1 the prefix then keeps the newer alone.
+TEST(AsyncFlushInProcess, FlightsAreRecordedInTheOrderTheyStarted) {
+  SimJob job;
+  job.set("SCR_FLUSH", "1");
+  job.set("SCR_FLUSH_ASYNC", "1");
+  job.set("SCR_FLUSH_ASYNC_BW", "100000");
+  job.set("SCR_PREFIX_SIZE", "1");
+  job.set("SCR_CACHE_SIZE", "2");  // ckpt.2 evicts nothing, nor waits for ckpt.1's flight
+  job.run([](mpi::Comm& world, Runtime& rt) {
+    ASSERT_TRUE(rt.start_output("ckpt.1", kFlagCheckpoint).ok());
+    auto path = rt.route_file(file_name("ckpt.1", world.rank()));
+    ASSERT_TRUE(path.ok());
+    ASSERT_TRUE(io::write_file_atomic(io::Env::posix(), *path, std::string(100000, 'a')).ok());
+    ASSERT_TRUE(rt.complete_output(true).ok());  // about 1 s to copy
+    EXPECT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.2").ok());  // a few ms
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    EXPECT_TRUE(rt.need_checkpoint().ok());  // ckpt.2's flight is done, ckpt.1's not
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+  PrefixIndex idx = load_index(job);
+  EXPECT_TRUE(flushed(job, "ckpt.2"));
+  EXPECT_FALSE(idx.find_name("ckpt.1").has_value()) << "ckpt.1, recorded last, outlived the window";
 }
 
 // A flush slow enough to be in flight when the next call comes (a few KB

@@ -89,8 +89,11 @@ Status AsyncFlusher::poll(bool wait) {
   // Every process holds the same flights, started in the same calls.
   std::vector<int> ids;
   for (const auto& [id, f] : flights_) ids.push_back(id);
+  // In the order they started, as SCR does: a newer flight done before an
+  // older one is recorded after it, so that the SCR_PREFIX_SIZE window
+  // counts each record's newer checkpoints.
   for (int id : ids) {
-    if (!wait && !mpi::all_true(job_.world, flights_.at(id)->done.load())) continue;
+    if (!wait && !mpi::all_true(job_.world, flights_.at(id)->done.load())) break;
     Status st = finish(id);
     if (first.ok()) first = st;
   }
