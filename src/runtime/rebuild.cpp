@@ -1,5 +1,6 @@
 #include "runtime/rebuild.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <set>
 
@@ -27,14 +28,18 @@ int next_dataset(const Job& job, const CacheCatalog& cache, int after) {
   return next == INT_MAX ? -1 : static_cast<int>(next);
 }
 
-// Whether a filemap this process holds lists dataset `id` as a checkpoint
-// read in place from the prefix whose write (or fetch) completed.
-bool complete_in_place(const CacheCatalog& cache, int id) {
-  for (const Filemap* fm : cache.held()) {
-    auto info = fm->info(id);
-    if (fm->bypass(id) && fm->state(id) == CacheState::flushed && info && info->is_checkpoint()) return true;
-  }
-  return false;
+// The newest checkpoint written with cache bypass that a filemap of any
+// process lists as read in place, or 0. Such an entry reaches a filemap
+// only once its checkpoint is complete in the prefix (recorded there, or
+// checked there by an earlier SCR_Init), whatever state it shows.
+int newest_in_place(const Job& job, const CacheCatalog& cache) {
+  int64_t newest = 0;
+  for (const Filemap* fm : cache.held())
+    for (int id : fm->ids()) {
+      auto info = fm->info(id);
+      if (fm->bypass(id) && info && info->is_checkpoint() && info->bypass) newest = std::max<int64_t>(newest, id);
+    }
+  return static_cast<int>(mpi::max(job.world, newest));
 }
 
 // Written by a job of another size? Then no cached dataset fits this one.
@@ -178,15 +183,20 @@ Status rebuild_cache(const Job& job, CacheCatalog& cache, EventLog& events, int*
     drop_all(job, cache);
     return cache.commit_agreed(job.world);
   }
+  *in_place = newest_in_place(job, cache);
   int id = 0;
   while ((id = next_dataset(job, cache, id)) > 0) {
     // Read in place from the prefix (written with cache bypass, or
     // SCR_FETCH_BYPASS): none of it is in cache, so there is nothing to
-    // rebuild, nor anything lost. Its entry goes; a complete checkpoint is
-    // checked again where it lies.
+    // rebuild, nor anything lost. The newest bypass checkpoint's entry stays
+    // in this process's own filemap for the caller to check (a job killed
+    // during that check finds it again); every other such entry goes.
     if (mpi::any_true(job.world, cache.bypass(id))) {
-      if (mpi::any_true(job.world, complete_in_place(cache, id))) *in_place = id;
-      drop_everywhere(job, cache, id);
+      if (id == *in_place) {
+        for (const Filemap& fm : cache.adopted()) cache.forget_adopted(fm.owner(), id);
+      } else {
+        drop_everywhere(job, cache, id);
+      }
       continue;
     }
     double t0 = wall_seconds();

@@ -17,10 +17,10 @@ namespace scr::rt {
 // reserves their dataset and checkpoint ids. A cache written by a job with a
 // different number of processes is not used (and deleted).
 // Checkpoints the filemaps list as read in place from the prefix (written
-// with cache bypass, or fetched with SCR_FETCH_BYPASS) hold nothing in cache:
-// their entries are dropped, and the newest of them that some process held
-// complete is returned in `in_place` (0: none), for the caller to check it
-// in the prefix once the prefix's own settings are applied.
+// with cache bypass, or fetched with SCR_FETCH_BYPASS) hold nothing in cache.
+// The newest one written with cache bypass is returned in `in_place` (0:
+// none) and its entry stays in this process's own filemap, for the caller to
+// check it in the prefix or forget it; every other such entry is dropped.
 Status rebuild_cache(const Job& job, CacheCatalog& cache, EventLog& events, int* in_place);
 
 // Collective: delete everything this node's processes find in cache. Fails

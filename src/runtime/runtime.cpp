@@ -261,7 +261,7 @@ Status Runtime::prepare_restart() {
   sweep_rescaled(ctx_.job);
   set_aside_unreadable_index(ctx_.job);
   SCR_TRY(apply_prefix_settings(ctx_.job));
-  if (in_place > 0 && !s.prefix_purge && !s.global_restart) load_newer_in_place(in_place);
+  if (in_place > 0) settle_in_place(in_place);
   if (ctx_.rescaled) ctx_.restart_candidates.offer({in_place});  // read at another size: not in the catalog
   else ctx_.restart_candidates.offer(cached_checkpoints(ctx_.job, ctx_.cache));
   learn_prefix(ctx_.job, ctx_.cache, ctx_.restart_candidates.ids());
@@ -280,24 +280,39 @@ Status Runtime::prepare_restart() {
   return Status::Ok();
 }
 
-// A checkpoint written straight into the prefix (cache bypass) and newer
-// than every cached one is the restart's first choice, as the newest cached
-// checkpoint would be: it is checked where it lies, as a fetch in place
-// checks it, and listed again. (Not after a purge of the prefix, nor when
-// every process must read from the prefix anyway: the caller's test.)
-// SCR_CURRENT naming another checkpoint of the prefix keeps the fetch's
-// order, which starts with it.
-void Runtime::load_newer_in_place(int id) {
+// The newest checkpoint written straight into the prefix (cache bypass),
+// listed in the filemaps, is the restart's first choice when it is newer
+// than every cached checkpoint, as the newest cached one would be: it is
+// checked where it lies, as a fetch in place checks it, and listed again.
+// Otherwise its entry is forgotten and the restart goes on without it
+// (cached checkpoints first, then the fetch): after a purge of the prefix,
+// when every process must read from the prefix anyway, when the prefix
+// index no longer lists it as loadable (dropped, deleted, failed), or when
+// SCR_CURRENT, else the index's CURRENT, names another checkpoint there (an
+// operator's or the application's choice to go back).
+void Runtime::settle_in_place(int id) {
+  const Settings& s = ctx_.settings;
   auto cached = cached_checkpoints(ctx_.job, ctx_.cache);
-  if (!cached.empty() && cached.front() > id) return;
-  const std::string& want = ctx_.settings.current;
-  bool other_current = false;
-  if (!want.empty() && ctx_.rank() == 0)
-    if (auto idx = PrefixIndex::load(ctx_.fs(), ctx_.settings.prefix))
-      if (auto named = idx->find_name(want)) other_current = *named != id;
-  if (mpi::any_true(ctx_.world, other_current)) return;
+  std::erase(cached, id);
+  bool wanted = !s.prefix_purge && !s.global_restart && (cached.empty() || cached.front() < id);
+  if (wanted && ctx_.rank() == 0) {
+    auto idx = PrefixIndex::load(ctx_.fs(), s.prefix);
+    wanted = idx && idx->loadable(id);
+    if (wanted) {
+      std::string current = s.current.empty() ? idx->current() : s.current;
+      auto named = idx->find_name(current);
+      wanted = !named || *named == id;
+    }
+  }
+  wanted = mpi::any_true(ctx_.world, ctx_.rank() == 0 && wanted);
+  if (!wanted) {
+    if (ctx_.cache.has(id)) (void)delete_cached(ctx_.job, ctx_.cache, id);
+    return;
+  }
+  ctx_.cache.forget(id);  // listed again once checked
   FetchInto into{ctx_.cache, ctx_.sets, ctx_.events, ctx_.rescaled};
-  (void)fetch_dataset(ctx_.job, into, id);
+  if (fetch_dataset(ctx_.job, into, id))
+    if (auto info = ctx_.cache.info(id)) ctx_.cache.reserve_ids(id, info->ckpt);
 }
 
 Status Runtime::finalize() {

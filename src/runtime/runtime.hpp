@@ -76,9 +76,9 @@ class Runtime {
   Status reject_restart();
   // Fetch the newest loadable checkpoint from the prefix and offer it.
   Status offer_fetched();
-  // At SCR_Init: check checkpoint `id`, read in place from the prefix, and
-  // list it again when it is newer than every cached checkpoint.
-  void load_newer_in_place(int id);
+  // At SCR_Init: check checkpoint `id`, written to the prefix with cache
+  // bypass, where it lies and list it again, or forget it.
+  void settle_in_place(int id);
   Result<std::string> prefix_relative(const std::string& name) const;
   int cached_by_name(const std::string& name);
   Status finish_flushes();  // collective: every background flush ended

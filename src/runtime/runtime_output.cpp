@@ -274,7 +274,6 @@ Status Runtime::complete_cached(const OutputPhase& out, bool valid) {
   int64_t bytes = mpi::sum(ctx_.world, my_bytes);
   int64_t files = mpi::sum(ctx_.world, static_cast<int64_t>(out.routed.size()));
   ctx_.cache.record_totals(id, bytes, files);
-  if (info.is_checkpoint()) ctx_.cache.forget_in_place_before(id);
   SCR_TRY(ctx_.cache.transition(id, CacheState::complete));
   SCR_TRY(ctx_.cache.commit_agreed(ctx_.world));
 

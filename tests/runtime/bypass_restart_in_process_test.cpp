@@ -152,5 +152,80 @@ TEST(BypassRestartInProcess, ABypassCheckpointTakesNoPlaceInTheCache) {
   });
 }
 
+// A bypass checkpoint whose record fails (the prefix full for its summary)
+// leaves the one before it the restart's choice in the allocation, also
+// with SCR_FETCH=0.
+TEST(BypassRestartInProcess, AFailedBypassCheckpointKeepsThePreviousOne) {
+  SimJob job;
+  job.set("SCR_CACHE_BYPASS", "1");
+  job.run([&](mpi::Comm& world, Runtime& rt) {
+    ASSERT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.1").ok());
+    if (world.rank() == 0) inject_faults(rt).fail_write(1, ENOSPC, "summary.scr");
+    EXPECT_EQ(write_checkpoint(rt, world.rank(), "ckpt.2").code(), Errc::no_space);
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+  job.set("SCR_FETCH", "0");
+  job.restart_from("ckpt.1");
+}
+
+// What the next job's SCR_Init offers ("" for nothing); it restarts from
+// nothing and finalizes.
+std::string offered(SimJob& job) {
+  std::string got;
+  job.run([&](mpi::Comm& world, Runtime& rt) {
+    bool have = false;
+    std::string name;
+    EXPECT_TRUE(rt.have_restart(&have, &name).ok());
+    if (world.rank() == 0) got = have ? name : "";
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+  return got;
+}
+
+// A newer cached checkpoint lost with a node leaves the bypass checkpoint
+// before it the newest: the restart takes it, not the older cached one.
+TEST(BypassRestartInProcess, ALostNewerCachedCheckpointLeavesTheBypassOneFirst) {
+  SimJob job;
+  job.set("SCR_CACHE_SIZE", "4");
+  write_checkpoints(job, {"ckpt.1"});  // XOR
+  job.set("SCR_CACHE_BYPASS", "1");
+  write_checkpoints(job, {"ckpt.2"});  // in the prefix
+  job.set("SCR_CACHE_BYPASS", "0");
+  std::string conf = job.prefix() + "/../single.conf";
+  std::ofstream(conf) << "CKPT=0 TYPE=SINGLE\n";
+  job.set("SCR_CONF_FILE", conf);
+  write_checkpoints(job, {"ckpt.3"});  // SINGLE: lost with its node
+  job.lose_node(0);
+  EXPECT_EQ(offered(job), "ckpt.2");
+  EXPECT_EQ(offered(job), "ckpt.2") << "the next job of the allocation no longer has it";
+}
+
+// The index's CURRENT moved back between jobs (scr_index --current): the
+// newer bypass checkpoint is set aside and the fetch starts with CURRENT.
+TEST(BypassRestartInProcess, TheIndexCurrentMovedBackIsHonoured) {
+  SimJob job;
+  job.set("SCR_CACHE_BYPASS", "1");
+  write_checkpoints(job, {"ckpt.1", "ckpt.2"});
+  PrefixIndex idx = load_index(job);
+  idx.set_current("ckpt.1");
+  ASSERT_TRUE(idx.save(io::Env::posix()).ok());
+  EXPECT_EQ(offered(job), "ckpt.1");
+  EXPECT_EQ(load_index(job).current(), "ckpt.1");
+}
+
+// A bypass checkpoint dropped from the index (SCR_Drop) is not restarted
+// from; the restart fetches the one before it.
+TEST(BypassRestartInProcess, ADroppedBypassCheckpointIsNotRestartedFrom) {
+  SimJob job;
+  job.set("SCR_CACHE_BYPASS", "1");
+  job.run([](mpi::Comm& world, Runtime& rt) {
+    EXPECT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.1").ok());
+    EXPECT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.2").ok());
+    EXPECT_TRUE(rt.drop("ckpt.2").ok());
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+  job.restart_from("ckpt.1");
+}
+
 }  // namespace
 }  // namespace scr::rt::testing

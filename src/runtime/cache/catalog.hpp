@@ -99,9 +99,8 @@ class CacheCatalog {
   // Errc::bad_state, naming both states, when the lifecycle forbids it.
   Status transition(int id, CacheState to);
   void forget(int id);
-  // A newer checkpoint `id` completes: the entries of checkpoints read in
-  // place from the prefix that are older than it are no longer the restart's
-  // first choice and are forgotten (the prefix keeps their files).
+  // Forgets the entries of checkpoints read in place from the prefix older
+  // than `id` (the prefix keeps their files).
   void forget_in_place_before(int id);
 
   // ---- Commits.

@@ -51,7 +51,12 @@ void list_in_place(CacheCatalog& cache, int id, const kv::Tree& desc, const kv::
   auto files = summary_files(mine);
   if (!files) return;
   for (auto& f : *files) f.attrs.reset();  // the filemap keeps names, sizes and CRC32Cs
-  cache.forget_in_place_before(id);
+  // Older entries go, but the newest of them: it stays the restart's choice
+  // should this checkpoint fail, and the next one drops it.
+  int previous = 0;
+  for (int older : cache.ids())
+    if (older < id && cache.bypass(older)) previous = older;
+  cache.forget_in_place_before(previous);
   std::string store = DatasetInfo::from_tree(desc).store;
   cache.begin_fetch(id, desc, store.empty() ? cache.default_store() : store, true);
   cache.record_fetched(id, *files);
