@@ -21,6 +21,21 @@ void alternate_bypass(SimJob& job) {
   job.set("SCR_FLUSH", "10");
 }
 
+// One job offered checkpoint `first` rejects it (SCR_Complete_restart(0))
+// and must then restart from `then`, every byte intact.
+void reject_then_restart_from(SimJob& job, const std::string& first, const std::string& then) {
+  job.run([&](mpi::Comm& world, Runtime& rt) {
+    bool have = false;
+    std::string name;
+    ASSERT_TRUE(rt.have_restart(&have, &name).ok());
+    EXPECT_EQ(name, first);
+    ASSERT_TRUE(rt.start_restart().ok());
+    EXPECT_FALSE(rt.complete_restart(false).ok());
+    EXPECT_EQ(restart_and_verify(rt, world.rank()), then);
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+}
+
 void write_checkpoints(SimJob& job, const std::vector<std::string>& names) {
   job.run([&](mpi::Comm& world, Runtime& rt) {
     for (const auto& n : names) EXPECT_TRUE(write_checkpoint(rt, world.rank(), n).ok()) << n;
@@ -48,16 +63,7 @@ TEST(BypassRestartInProcess, ANewerCachedCheckpointOutranksABypassOne) {
   write_checkpoints(job, {"ckpt.1", "ckpt.2", "ckpt.3"});
   job.restart_from("ckpt.3");
   // Rejected, ckpt.3 gives way to ckpt.2, fetched from the prefix.
-  job.run([](mpi::Comm& world, Runtime& rt) {
-    bool have = false;
-    std::string name;
-    ASSERT_TRUE(rt.have_restart(&have, &name).ok());
-    EXPECT_EQ(name, "ckpt.3");
-    ASSERT_TRUE(rt.start_restart().ok());
-    EXPECT_FALSE(rt.complete_restart(false).ok());
-    EXPECT_EQ(restart_and_verify(rt, world.rank()), "ckpt.2");
-    EXPECT_TRUE(rt.finalize().ok());
-  });
+  reject_then_restart_from(job, "ckpt.3", "ckpt.2");
 }
 
 // SCR_Start_output of a bypass checkpoint first finishes the background
@@ -140,16 +146,7 @@ TEST(BypassRestartInProcess, ABypassCheckpointTakesNoPlaceInTheCache) {
   // one node and the restart rebuilds it; the rejected ckpt.3 then gives
   // way to ckpt.1, from cache (never flushed, so nowhere else).
   job.lose_node(0);
-  job.run([](mpi::Comm& world, Runtime& rt) {
-    bool have = false;
-    std::string name;
-    ASSERT_TRUE(rt.have_restart(&have, &name).ok());
-    EXPECT_EQ(name, "ckpt.3");
-    ASSERT_TRUE(rt.start_restart().ok());
-    EXPECT_FALSE(rt.complete_restart(false).ok());
-    EXPECT_EQ(restart_and_verify(rt, world.rank()), "ckpt.1");
-    EXPECT_TRUE(rt.finalize().ok());
-  });
+  reject_then_restart_from(job, "ckpt.3", "ckpt.1");
 }
 
 // A bypass checkpoint whose record fails (the prefix full for its summary)
