@@ -3,7 +3,8 @@
 # asynchronous flush set, with output datasets, and with SCR_Current, SCR_Drop
 # and SCR_Delete: datasets go straight to the prefix, no redundancy file or
 # cached file is ever written, restarts read the prefix in place. Bypass
-# checkpoints beside cached ones: the newest is restarted from.
+# checkpoints beside cached ones: the newest is restarted from (also at
+# another size, when the newest is damaged).
 source "$(dirname "$0")/lib.sh"
 E2E_NP=4
 E2E_NODES=n0,n1
@@ -71,4 +72,17 @@ run_job SCR_CONF_FILE="$CONF" -- 4 "$HEAT" -n 40 -c 10
 expect_ok "alternate, a node lost"
 expect_resumed_from step.20
 expect_result_equals_uninterrupted -n 40 -c 10
+
+# At another size, the newest checkpoint (step.40, in the prefix) damaged:
+# the cached step.30 is saved to the prefix first, step.40 fails its check,
+# and the 2-rank job resumes from step.30.
+use_dirs "$E2E_DIR/alternate_rescale"
+args=(-n 60 -c 10 -g 64 32)
+run_job SCR_CONF_FILE="$CONF" -- 4 "$HEAT" "${args[@]}" --crash-at 45
+expect_crashed "alternate at 4 ranks"
+corrupt_byte "$PREFIX/step.40/rank_2.dat" 10
+run_job SCR_CONF_FILE="$CONF" -- 2 "$HEAT" "${args[@]}"
+expect_ok "alternate at 2 ranks"
+expect_resumed_from step.30
+expect_result_equals_uninterrupted "${args[@]}"
 e2e_pass

@@ -26,13 +26,17 @@ namespace {
 
 namespace offline = redset::offline;
 
-// The newest complete checkpoint any process holds below `below`, or 0.
+// The newest complete checkpoint any process holds in cache below `below`,
+// or 0. One read in place from the prefix (cache bypass) is not in cache:
+// the restart at the new size finds it there, checked, or falls back to
+// what is saved here.
 int next_candidate(const Job& job, const CacheCatalog& cache, int below) {
   int64_t best = 0;
   for (const Filemap* fm : cache.held())
     for (int id : fm->ids()) {
       auto info = fm->info(id);
-      if (id < below && id > best && fm->state(id) != CacheState::routed && info && info->is_checkpoint())
+      if (id < below && id > best && fm->state(id) != CacheState::routed && !fm->bypass(id) && info &&
+          info->is_checkpoint())
         best = id;
     }
   return static_cast<int>(mpi::max(job.world, best));
