@@ -28,6 +28,14 @@ int next_dataset(const Job& job, const CacheCatalog& cache, int after) {
   return next == INT_MAX ? -1 : static_cast<int>(next);
 }
 
+// Whether a filemap this process holds (its own or an adopted one) lists
+// dataset `id` as read in place from the prefix.
+bool held_in_place(const CacheCatalog& cache, int id) {
+  for (const Filemap* fm : cache.held())
+    if (fm->bypass(id)) return true;
+  return false;
+}
+
 // The newest checkpoint written with cache bypass that a filemap of any
 // process lists as read in place, or 0. Such an entry reaches a filemap
 // only once its checkpoint is complete in the prefix (recorded there, or
@@ -191,7 +199,7 @@ Status rebuild_cache(const Job& job, CacheCatalog& cache, EventLog& events, int*
     // rebuild, nor anything lost. The newest bypass checkpoint's entry stays
     // in this process's own filemap for the caller to check (a job killed
     // during that check finds it again); every other such entry goes.
-    if (mpi::any_true(job.world, cache.bypass(id))) {
+    if (mpi::any_true(job.world, held_in_place(cache, id))) {
       if (id == *in_place) {
         for (const Filemap& fm : cache.adopted()) cache.forget_adopted(fm.owner(), id);
       } else {

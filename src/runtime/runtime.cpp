@@ -288,8 +288,10 @@ Status Runtime::prepare_restart() {
 // (cached checkpoints first, then the fetch): after a purge of the prefix,
 // when every process must read from the prefix anyway, when the prefix
 // index no longer lists it as loadable (dropped, deleted, failed), or when
-// SCR_CURRENT, else the index's CURRENT, names another checkpoint there (an
-// operator's or the application's choice to go back).
+// the index's CURRENT names an older loadable checkpoint (an operator's or
+// the application's choice to go back: scr_index --current, SCR_Current).
+// SCR_CURRENT, which a job script may leave set for every relaunch, orders
+// the fetch only, as in SCR: read here it would roll back at each one.
 void Runtime::settle_in_place(int id) {
   const Settings& s = ctx_.settings;
   auto cached = cached_checkpoints(ctx_.job, ctx_.cache);
@@ -299,9 +301,8 @@ void Runtime::settle_in_place(int id) {
     auto idx = PrefixIndex::load(ctx_.fs(), s.prefix);
     wanted = idx && idx->loadable(id);
     if (wanted) {
-      std::string current = s.current.empty() ? idx->current() : s.current;
-      auto named = idx->find_name(current);
-      wanted = !named || *named == id;
+      auto named = idx->find_name(idx->current());
+      wanted = !named || *named >= id || !idx->loadable(*named);
     }
   }
   wanted = mpi::any_true(ctx_.world, ctx_.rank() == 0 && wanted);

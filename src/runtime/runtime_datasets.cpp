@@ -104,15 +104,20 @@ Status Runtime::set_current_now(const std::string& name) {
 Status Runtime::drop(const std::string& name) {
   if (ctx_.phase() != Phase::idle) return Error(Errc::bad_state, "SCR_Drop inside a phase");
   Status flushed = finish_flushes();
-  bool found = false;
+  int64_t found = 0;
   SCR_TRY(edit_index(ctx_.job, [&](PrefixIndex& idx) {
     auto id = idx.find_name(name);
     if (!id) return Status::Ok();
-    found = true;
+    found = *id;
     idx.forget(*id);
     return Status::Ok();
   }));
-  if (!mpi::any_true(ctx_.world, found)) warn_unknown(ctx_.job, "SCR_Drop", name);
+  int dropped = static_cast<int>(mpi::max(ctx_.world, found));
+  if (dropped == 0) warn_unknown(ctx_.job, "SCR_Drop", name);
+  // A checkpoint read in place from the prefix is no longer one to restart
+  // from once the index forgets it (nor the newest SCR_Finalize compares).
+  if (dropped > 0 && mpi::any_true(ctx_.world, ctx_.cache.bypass(dropped)))
+    SCR_TRY(delete_cached_agreed(ctx_.job, ctx_.cache, dropped, ctx_.wait_flushed()));
   return flushed;
 }
 

@@ -74,8 +74,12 @@ TEST(AsyncFlushInProcess, FlightsAreRecordedInTheOrderTheyStarted) {
     ASSERT_TRUE(io::write_file_atomic(io::Env::posix(), *path, std::string(100000, 'a')).ok());
     ASSERT_TRUE(rt.complete_output(true).ok());  // about 1 s to copy
     EXPECT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.2").ok());  // a few ms
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    EXPECT_TRUE(rt.need_checkpoint().ok());  // ckpt.2's flight is done, ckpt.1's not
+    const AsyncFlusher& flusher = *rt.context().flusher;
+    for (int i = 0; i < 1000 && !flusher.copied(2); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    EXPECT_TRUE(flusher.copied(2));
+    EXPECT_FALSE(flusher.copied(1)) << "ckpt.1's flight ended first: nothing to order";
+    world.barrier();  // every process's copy of ckpt.2 is done
+    EXPECT_TRUE(rt.need_checkpoint().ok());  // records what is done, oldest first
     EXPECT_TRUE(rt.finalize().ok());
   });
   PrefixIndex idx = load_index(job);

@@ -103,17 +103,22 @@ TEST(BypassRestartInProcess, SCRCurrentRollsBackPastABypassCheckpoint) {
   job.restart_from("ckpt.1");
 }
 
-// SCR_CURRENT naming an older checkpoint of the prefix: the restart loads
-// it, not the newer one written there (every checkpoint bypasses the cache,
-// SCR_CACHE_BYPASS's default); naming the newer one, it is loaded in place.
-TEST(BypassRestartInProcess, SCRCurrentChoosesAmongBypassCheckpoints) {
+// SCR_CURRENT orders the fetch, as in SCR: a new allocation (every node's
+// storage gone) restarts from the checkpoint it names; a relaunch in the
+// same allocation with it still set restarts from the newest checkpoint
+// written since, not from the one named again.
+TEST(BypassRestartInProcess, SCRCurrentLeftSetDoesNotRollBackEveryRelaunch) {
   SimJob job;
   job.set("SCR_CACHE_BYPASS", "1");
   write_checkpoints(job, {"ckpt.1", "ckpt.2"});
+  job.lose_every_node();
   job.set("SCR_CURRENT", "ckpt.1");
-  job.restart_from("ckpt.1");
-  job.set("SCR_CURRENT", "ckpt.2");
-  job.restart_from("ckpt.2");
+  job.run([](mpi::Comm& world, Runtime& rt) {
+    EXPECT_EQ(restart_and_verify(rt, world.rank()), "ckpt.1");
+    EXPECT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.3").ok());
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+  job.restart_from("ckpt.3");
 }
 
 // A bypass checkpoint whose file in the prefix was damaged is checked at
@@ -195,6 +200,39 @@ TEST(BypassRestartInProcess, ALostNewerCachedCheckpointLeavesTheBypassOneFirst) 
   job.lose_node(0);
   EXPECT_EQ(offered(job), "ckpt.2");
   EXPECT_EQ(offered(job), "ckpt.2") << "the next job of the allocation no longer has it";
+}
+
+// A newer cached checkpoint, flushed (CURRENT), then lost with its node:
+// the bypass checkpoint before it comes before the older cached one.
+TEST(BypassRestartInProcess, ACurrentNewerThanTheBypassOneDoesNotSetItAside) {
+  SimJob job;
+  std::string conf = job.prefix() + "/../three.conf";
+  std::ofstream(conf) << "CKPT=0 TYPE=XOR\nCKPT=1 INTERVAL=2 BYPASS=1\nCKPT=2 INTERVAL=3 TYPE=SINGLE\n";
+  job.set("SCR_CONF_FILE", conf);
+  job.set("SCR_FLUSH", "10");  // SCR_Finalize flushes ckpt.3
+  job.set("SCR_CACHE_SIZE", "2");
+  write_checkpoints(job, {"ckpt.1", "ckpt.2", "ckpt.3"});  // XOR, prefix, SINGLE
+  ASSERT_EQ(load_index(job).current(), "ckpt.3");
+  job.lose_node(0);  // ckpt.3 (SINGLE) cannot be rebuilt, ckpt.1 (XOR) can
+  EXPECT_EQ(offered(job), "ckpt.2");
+}
+
+// SCR_PREFIX_SIZE=1 deletes an older bypass checkpoint from the prefix; an
+// SCR_Current naming it changes nothing (it is unknown), and a cached
+// checkpoint newer than it stays in cache.
+TEST(BypassRestartInProcess, SCRCurrentOfABypassCheckpointTheWindowDeletedChangesNothing) {
+  SimJob job;
+  alternate_bypass(job);
+  job.set("SCR_PREFIX_SIZE", "1");
+  job.set("SCR_CACHE_SIZE", "2");
+  job.run([](mpi::Comm& world, Runtime& rt) {
+    for (const char* n : {"ckpt.1", "ckpt.2", "ckpt.3", "ckpt.4"})  // ckpt.2 and ckpt.4 in the prefix
+      EXPECT_TRUE(write_checkpoint(rt, world.rank(), n).ok()) << n;
+    EXPECT_TRUE(rt.set_current("ckpt.2").ok());
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+  EXPECT_FALSE(load_index(job).find_name("ckpt.2").has_value()) << "the window kept ckpt.2";
+  reject_then_restart_from(job, "ckpt.4", "ckpt.3");
 }
 
 // The index's CURRENT moved back between jobs (scr_index --current): the

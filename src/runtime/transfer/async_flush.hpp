@@ -10,8 +10,8 @@
 // summary) runs on the application's thread inside SCR calls:
 //   - start() after SCR_Complete_output has applied the redundancy scheme;
 //   - poll(wait=false) in SCR_Start_output, SCR_Complete_output and
-//     SCR_Need_checkpoint finalizes flushes that are done everywhere,
-//     without waiting for unfinished ones;
+//     SCR_Need_checkpoint finalizes, oldest first, the flushes done
+//     everywhere up to the first one that is not, without waiting for it;
 //   - poll(wait=true) waits for them: in SCR_Finalize, before a dataset in
 //     flight is deleted, in SCR_Current and SCR_Drop (which edit the index
 //     a flush in flight would edit after them), and in SCR_Start_output of
@@ -20,8 +20,11 @@
 // At most SCR_FLUSH_ASYNC_MAX flushes are in flight; starting one more first
 // waits for the oldest, and for any in flight that copies to one of its
 // names (checkpoints that reuse their paths: each flush holds back its copy
-// in the one temporary beside the name, prefix/deferred.hpp). SCR_FLUSH_ASYNC_BW caps the bytes per second each
-// node's processes copy together.
+// in the one temporary beside the name, prefix/deferred.hpp).
+// SCR_FLUSH_ASYNC_BW caps the bytes per second each node's processes copy
+// together. Flushes are recorded in the order they started, as in SCR:
+// finishing one first finishes the older ones, so that SCR_PREFIX_SIZE's
+// window and CURRENT see each record after the older ones.
 #pragma once
 
 #include <atomic>
@@ -52,9 +55,15 @@ class AsyncFlusher {
 
   // Collective: mark the dataset in the index and start copying.
   Status start(int id);
-  // Collective: finalize the flushes every process has finished; with wait,
-  // first wait for all of them.
+  // Collective: finalize, oldest first, the flushes every process has
+  // finished, up to the first one some process has not; with wait, all of
+  // them, waiting for each.
   Status poll(bool wait);
+  // Whether this process's copy of dataset id is done (its record is not).
+  bool copied(int id) const {
+    auto it = flights_.find(id);
+    return it != flights_.end() && it->second->done.load();
+  }
   // Collective: wait for and finalize the flush of one dataset, if in flight.
   Status wait_for(int id);
 
@@ -73,7 +82,9 @@ class AsyncFlusher {
     std::vector<std::string> placed;  // what it wrote in place under new names
     std::thread thread;
   };
+  // Collective: finalize the flight of `id` after every older one.
   Status finish(int id);
+  Status finish_one(int id);
   // Collective: finish the flights that copy to a destination `next` also
   // copies to, on any process.
   Status wait_for_same_names(const FlushJob& next);

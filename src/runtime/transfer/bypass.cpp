@@ -46,20 +46,15 @@ Result<kv::Tree> checksum_in_place(const Job& job, const std::set<std::string>& 
   return mine;
 }
 
-// Lists checkpoint `id` in the catalog as read in place (not committed).
+// Lists checkpoint `id` in the catalog as read in place (not committed; on
+// every process, which end_flush's commit needs).
 void list_in_place(CacheCatalog& cache, int id, const kv::Tree& desc, const kv::Tree& mine) {
-  auto files = summary_files(mine);
-  if (!files) return;
-  for (auto& f : *files) f.attrs.reset();  // the filemap keeps names, sizes and CRC32Cs
-  // Older entries go, but the newest of them: it stays the restart's choice
-  // should this checkpoint fail, and the next one drops it.
-  int previous = 0;
-  for (int older : cache.ids())
-    if (older < id && cache.bypass(older)) previous = older;
-  cache.forget_in_place_before(previous);
   std::string store = DatasetInfo::from_tree(desc).store;
   cache.begin_fetch(id, desc, store.empty() ? cache.default_store() : store, true);
-  cache.record_fetched(id, *files);
+  if (auto files = summary_files(mine)) {
+    for (auto& f : *files) f.attrs.reset();  // the filemap keeps names, sizes and CRC32Cs
+    cache.record_fetched(id, *files);
+  }
 }
 
 }  // namespace
@@ -107,8 +102,15 @@ Status complete_bypass(const Job& job, CacheCatalog& cache, EventLog& events, in
   Deferred nothing;  // written in place by the application: nothing held back
   Status st = end_flush(job, cache, events, flush, mine, nothing);
   if (!st.ok() && cache.has(id)) {
-    cache.forget(id);
+    cache.forget(id);  // the previous one stays the restart's choice
     (void)cache.commit();
+  }
+  // Recorded: older entries go (the prefix keeps their files), so that no
+  // name stands in the filemap for a checkpoint SCR_PREFIX_SIZE may delete.
+  if (st.ok() && info.is_checkpoint()) {
+    size_t held = cache.ids().size();
+    cache.forget_in_place_before(id);
+    if (mpi::any_true(job.world, cache.ids().size() != held)) st = cache.commit_agreed(job.world);
   }
   return st;
 }

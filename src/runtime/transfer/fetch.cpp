@@ -282,8 +282,6 @@ bool fetch_dataset(const Job& job, FetchInto& into, int id) {
     return Status::Ok();
   });
   if (!recorded.ok() && job.rank() == 0) log::error(recorded.message());
-  if (name.empty())  // no longer listed in the index (a checkpoint read in place)
-    if (auto info = into.cache.info(id)) name = info->name;
   if (job.rank() == 0) {
     if (st.ok())
       into.events.record({"FETCH", name, id, wall_seconds() - t0, -1, "ok"});
