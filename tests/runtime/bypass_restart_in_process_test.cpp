@@ -262,5 +262,19 @@ TEST(BypassRestartInProcess, ADroppedBypassCheckpointIsNotRestartedFrom) {
   job.restart_from("ckpt.1");
 }
 
+// SCR_Drop of the newest checkpoint, a bypass one: SCR_Finalize flushes the
+// cached one before it, as it would have without the bypass one.
+TEST(BypassRestartInProcess, DroppingTheBypassCheckpointLetsFinalizeFlushTheCachedOne) {
+  SimJob job;
+  alternate_bypass(job);
+  job.run([](mpi::Comm& world, Runtime& rt) {
+    EXPECT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.1").ok());
+    EXPECT_TRUE(write_checkpoint(rt, world.rank(), "ckpt.2").ok());
+    EXPECT_TRUE(rt.drop("ckpt.2").ok());
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+  EXPECT_TRUE(flushed(job, "ckpt.1"));
+}
+
 }  // namespace
 }  // namespace scr::rt::testing
