@@ -262,6 +262,22 @@ TEST(BypassRestartInProcess, ADroppedBypassCheckpointIsNotRestartedFrom) {
   job.restart_from("ckpt.1");
 }
 
+// Every rank now runs where another one wrote: the entries of the bypass
+// checkpoint are in filemaps the ranks adopt; it is restarted from, and
+// nothing is reported lost.
+TEST(BypassRestartInProcess, RanksOnOtherNodesRestartFromTheBypassCheckpoint) {
+  SimJob job;
+  job.set("SCR_CACHE_BYPASS", "1");
+  job.set("SCR_LOG_ENABLE", "1");
+  job.set("SCR_FETCH", "0");  // from the filemaps' entry, not a fetch
+  job.checkpoint("ckpt.1");
+  job.set("SCR_SIM_NODES", "n1,n0,n3,n2");
+  job.restart_from("ckpt.1");
+  auto log = io::read_file(io::Env::posix(), job.prefix() + "/.scr/log");
+  ASSERT_TRUE(log.ok()) << log.status().to_string();
+  EXPECT_EQ(log->find("DATASET_LOST"), std::string::npos) << *log;
+}
+
 // SCR_Drop of the newest checkpoint, a bypass one: SCR_Finalize flushes the
 // cached one before it, as it would have without the bypass one.
 TEST(BypassRestartInProcess, DroppingTheBypassCheckpointLetsFinalizeFlushTheCachedOne) {
