@@ -197,8 +197,9 @@ Status rebuild_cache(const Job& job, CacheCatalog& cache, EventLog& events, int*
     // Read in place from the prefix (written with cache bypass, or
     // SCR_FETCH_BYPASS): none of it is in cache, so there is nothing to
     // rebuild, nor anything lost. The newest bypass checkpoint's entry stays
-    // in this process's own filemap for the caller to check (a job killed
-    // during that check finds it again); every other such entry goes.
+    // in this process's own filemap for the caller to check (where an own
+    // filemap lists it, a job killed during that check finds it again);
+    // every other such entry goes.
     if (mpi::any_true(job.world, held_in_place(cache, id))) {
       if (id == *in_place) {
         for (const Filemap& fm : cache.adopted()) cache.forget_adopted(fm.owner(), id);

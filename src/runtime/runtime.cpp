@@ -312,7 +312,7 @@ void Runtime::settle_in_place(int id) {
   }
   ctx_.cache.forget(id);  // listed again once checked
   FetchInto into{ctx_.cache, ctx_.sets, ctx_.events, ctx_.rescaled};
-  if (fetch_dataset(ctx_.job, into, id))
+  if (fetch_dataset(ctx_.job, into, id, false))
     if (auto info = ctx_.cache.info(id)) ctx_.cache.reserve_ids(id, info->ckpt);
 }
 

@@ -50,7 +50,15 @@ Status delete_cached_after(const Job& job, CacheCatalog& cache, const WaitFlushe
 Status Runtime::finish_flushes() { return ctx_.flusher->poll(true); }
 
 int Runtime::cached_by_name(const std::string& name) {
-  return static_cast<int>(mpi::max(ctx_.world, static_cast<int64_t>(ctx_.cache.find_name(name))));
+  int id = static_cast<int>(mpi::max(ctx_.world, static_cast<int64_t>(ctx_.cache.find_name(name))));
+  if (id <= 0 || !mpi::any_true(ctx_.world, ctx_.cache.bypass(id))) return id;
+  // A checkpoint read in place from the prefix stands for its name only
+  // while the index lists it loadable: SCR_PREFIX_SIZE's window, after a
+  // newer checkpoint's flush, may have deleted it.
+  bool listed = false;
+  if (ctx_.rank() == 0)
+    if (auto idx = PrefixIndex::load(ctx_.fs(), ctx_.settings.prefix)) listed = idx->loadable(id);
+  return mpi::any_true(ctx_.world, listed) ? id : 0;
 }
 
 // SCR_Current(name): the named checkpoint becomes the one a restart loads.
@@ -116,8 +124,10 @@ Status Runtime::drop(const std::string& name) {
   if (dropped == 0) warn_unknown(ctx_.job, "SCR_Drop", name);
   // A checkpoint read in place from the prefix is no longer one to restart
   // from once the index forgets it (nor the newest SCR_Finalize compares).
-  if (dropped > 0 && mpi::any_true(ctx_.world, ctx_.cache.bypass(dropped)))
+  if (dropped > 0 && mpi::any_true(ctx_.world, ctx_.cache.bypass(dropped))) {
     SCR_TRY(delete_cached_agreed(ctx_.job, ctx_.cache, dropped, ctx_.wait_flushed()));
+    ctx_.restart_candidates.withdraw(dropped);
+  }
   return flushed;
 }
 

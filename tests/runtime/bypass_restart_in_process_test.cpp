@@ -215,6 +215,7 @@ TEST(BypassRestartInProcess, ACurrentNewerThanTheBypassOneDoesNotSetItAside) {
   ASSERT_EQ(load_index(job).current(), "ckpt.3");
   job.lose_node(0);  // ckpt.3 (SINGLE) cannot be rebuilt, ckpt.1 (XOR) can
   EXPECT_EQ(offered(job), "ckpt.2");
+  EXPECT_EQ(load_index(job).current(), "ckpt.3") << "a new allocation would not fetch the newest";
 }
 
 // SCR_PREFIX_SIZE=1 deletes an older bypass checkpoint from the prefix; an
@@ -233,6 +234,45 @@ TEST(BypassRestartInProcess, SCRCurrentOfABypassCheckpointTheWindowDeletedChange
   });
   EXPECT_FALSE(load_index(job).find_name("ckpt.2").has_value()) << "the window kept ckpt.2";
   reject_then_restart_from(job, "ckpt.4", "ckpt.3");
+}
+
+// The same when a cached checkpoint's flush makes the window delete it.
+TEST(BypassRestartInProcess, SCRCurrentOfABypassCheckpointACachedFlushDeletedChangesNothing) {
+  SimJob job;
+  alternate_bypass(job);
+  job.set("SCR_FLUSH", "1");
+  job.set("SCR_PREFIX_SIZE", "1");
+  job.set("SCR_CACHE_SIZE", "2");
+  job.run([](mpi::Comm& world, Runtime& rt) {
+    for (const char* n : {"ckpt.1", "ckpt.2", "ckpt.3"})  // ckpt.3's flush deletes ckpt.2
+      EXPECT_TRUE(write_checkpoint(rt, world.rank(), n).ok()) << n;
+    EXPECT_TRUE(rt.set_current("ckpt.2").ok());
+    bool have = false;
+    std::string name;
+    EXPECT_TRUE(rt.have_restart(&have, &name).ok());
+    EXPECT_FALSE(have) << "offered " << name;
+    EXPECT_TRUE(rt.finalize().ok());
+  });
+  job.set("SCR_FETCH", "0");
+  job.restart_from("ckpt.3");  // still in cache
+}
+
+// SCR_Drop of the bypass checkpoint SCR_Init offered, before the restart:
+// it is no longer offered.
+TEST(BypassRestartInProcess, ADropBeforeTheRestartWithdrawsTheOffer) {
+  SimJob job;
+  job.set("SCR_CACHE_BYPASS", "1");
+  write_checkpoints(job, {"ckpt.1", "ckpt.2"});
+  job.run([](mpi::Comm&, Runtime& rt) {
+    bool have = false;
+    std::string name;
+    ASSERT_TRUE(rt.have_restart(&have, &name).ok());
+    ASSERT_EQ(name, "ckpt.2");
+    EXPECT_TRUE(rt.drop("ckpt.2").ok());
+    EXPECT_TRUE(rt.have_restart(&have, &name).ok());
+    EXPECT_FALSE(have) << "still offered: '" << name << "'";  // nothing else was cached
+    EXPECT_TRUE(rt.finalize().ok());
+  });
 }
 
 // The index's CURRENT moved back between jobs (scr_index --current): the

@@ -64,17 +64,6 @@ Status AsyncFlusher::wait_for_same_names(const FlushJob& next) {
 }
 
 Status AsyncFlusher::finish(int id) {
-  // The older flights first: flushes are recorded in the order they started.
-  Status first;
-  while (!flights_.empty() && flights_.begin()->first < id) {
-    Status st = finish_one(flights_.begin()->first);
-    if (first.ok()) first = st;
-  }
-  Status st = finish_one(id);
-  return first.ok() ? st : first;
-}
-
-Status AsyncFlusher::finish_one(int id) {
   auto node = flights_.extract(id);
   Flight& f = *node.mapped();
   f.thread.join();

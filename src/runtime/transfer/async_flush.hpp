@@ -22,9 +22,10 @@
 // names (checkpoints that reuse their paths: each flush holds back its copy
 // in the one temporary beside the name, prefix/deferred.hpp).
 // SCR_FLUSH_ASYNC_BW caps the bytes per second each node's processes copy
-// together. Flushes are recorded in the order they started, as in SCR:
-// finishing one first finishes the older ones, so that SCR_PREFIX_SIZE's
-// window and CURRENT see each record after the older ones.
+// together. poll() records flushes in the order they started, as SCR does,
+// so that SCR_PREFIX_SIZE's window sees each record after the older ones
+// (a flight finished early for its names, or before its dataset is
+// deleted, is recorded out of turn).
 #pragma once
 
 #include <atomic>
@@ -82,9 +83,7 @@ class AsyncFlusher {
     std::vector<std::string> placed;  // what it wrote in place under new names
     std::thread thread;
   };
-  // Collective: finalize the flight of `id` after every older one.
   Status finish(int id);
-  Status finish_one(int id);
   // Collective: finish the flights that copy to a destination `next` also
   // copies to, on any process.
   Status wait_for_same_names(const FlushJob& next);

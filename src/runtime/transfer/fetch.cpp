@@ -13,6 +13,7 @@
 #include "runtime/cache/cache.hpp"
 #include "runtime/cache/outcome.hpp"
 #include "runtime/job/index_edit.hpp"
+#include "runtime/prefix/flush_protocol.hpp"
 #include "runtime/prefix/summary.hpp"
 #include "runtime/transfer/fetch_redundancy.hpp"
 #include "runtime/transfer/rescale.hpp"
@@ -262,7 +263,7 @@ namespace {
 bool fetch_spares_data(const Status& st) { return storage_failed(st) || st.code() == Errc::invalid_argument; }
 }  // namespace
 
-bool fetch_dataset(const Job& job, FetchInto& into, int id) {
+bool fetch_dataset(const Job& job, FetchInto& into, int id, bool rolls_back) {
   double t0 = wall_seconds();
   Outcome outcome = agree_outcome(job.world, try_fetch(job, into, id), fetch_spares_data);
   const Status& st = outcome.why;
@@ -273,7 +274,8 @@ bool fetch_dataset(const Job& job, FetchInto& into, int id) {
     if (!e) return Status::Ok();
     name = e->value_or("NAME", "");
     if (outcome.verdict == Verdict::usable) {
-      idx.set_current(name);
+      if (rolls_back) idx.set_current(name);
+      else (void)choose_current(idx, id);
       e->set_int("FETCHED", static_cast<int64_t>(wall_seconds()));
     } else if (outcome.verdict == Verdict::unusable) {
       idx.mark_failed(id);
@@ -299,7 +301,7 @@ bool fetch_dataset(const Job& job, FetchInto& into, int id) {
 
 Result<int> fetch_checkpoint(const Job& job, FetchInto& into, const std::string& current) {
   for (int id : agreed_fetch_order(job, current))
-    if (fetch_dataset(job, into, id)) return id;
+    if (fetch_dataset(job, into, id, true)) return id;
   return 0;
 }
 

@@ -34,7 +34,9 @@ Result<int> fetch_checkpoint(const Job& job, FetchInto& into, const std::string&
 // each it tries (a dataset written with cache bypass, or any with
 // SCR_FETCH_BYPASS, is read in place and checked there), recording the
 // outcome in the index and the event log. True when it was loaded.
-bool fetch_dataset(const Job& job, FetchInto& into, int id);
+// Loaded, it becomes CURRENT; unless `rolls_back`, not over a newer
+// loadable checkpoint CURRENT names (the flush's rule, choose_current).
+bool fetch_dataset(const Job& job, FetchInto& into, int id, bool rolls_back);
 
 // Collective: the highest dataset and checkpoint ids recorded in the prefix
 // index (SCR 3.1's datasets included), and any dataset directory in the
