@@ -73,6 +73,23 @@ expect_ok "alternate, a node lost"
 expect_resumed_from step.20
 expect_result_equals_uninterrupted -n 40 -c 10
 
+# SCR_CURRENT left exported for every relaunch of an allocation (the
+# default, every checkpoint in the prefix): the first job of a new
+# allocation (every node's storage gone) resumes from the checkpoint it
+# names; a relaunch in the same allocation resumes from the newest one
+# written since, not from the named one again.
+use_dirs "$E2E_DIR/current_left_set"
+run_job SCR_CACHE_BYPASS=1 -- 4 "$HEAT" -n 40 -c 10 --crash-at 25
+expect_crashed "current_left_set, first job"
+lose_all_nodes
+run_job SCR_CACHE_BYPASS=1 SCR_CURRENT=step.10 -- 4 "$HEAT" -n 40 -c 10 --crash-at 35
+expect_crashed "current_left_set, new allocation"
+expect_resumed_from step.10
+run_job SCR_CACHE_BYPASS=1 SCR_CURRENT=step.10 -- 4 "$HEAT" -n 40 -c 10
+expect_ok "current_left_set, relaunched"
+expect_resumed_from step.30
+expect_result_equals_uninterrupted -n 40 -c 10
+
 # At another size, the newest checkpoint (step.40, in the prefix) damaged:
 # the cached step.30 is saved to the prefix first, step.40 fails its check,
 # and the 2-rank job resumes from step.30.
