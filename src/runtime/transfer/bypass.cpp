@@ -48,13 +48,11 @@ Result<kv::Tree> checksum_in_place(const Job& job, const std::set<std::string>& 
 
 // Lists checkpoint `id` in the catalog as read in place (not committed; on
 // every process, which end_flush's commit needs).
-void list_in_place(CacheCatalog& cache, int id, const kv::Tree& desc, const kv::Tree& mine) {
+void list_in_place(CacheCatalog& cache, int id, const kv::Tree& desc, std::vector<kv::FileRecord> files) {
   std::string store = DatasetInfo::from_tree(desc).store;
   cache.begin_fetch(id, desc, store.empty() ? cache.default_store() : store, true);
-  if (auto files = summary_files(mine)) {
-    for (auto& f : *files) f.attrs.reset();  // the filemap keeps names, sizes and CRC32Cs
-    cache.record_fetched(id, *files);
-  }
+  for (auto& f : files) f.attrs.reset();  // the filemap keeps names, sizes and CRC32Cs
+  cache.record_fetched(id, files);
 }
 
 }  // namespace
@@ -90,15 +88,17 @@ Status complete_bypass(const Job& job, CacheCatalog& cache, EventLog& events, in
   flush.desc = desc;
   flush.how = "bypass";
   flush.started = started;
-  int64_t files = 0;
+  // The file list, decoded once for the count and the filemap.
+  std::vector<kv::FileRecord> list;
   if (mine.ok())
-    if (auto list = summary_files(*mine))
-      for (const auto& f : *list) files += f.shared ? 0 : 1;
+    if (auto decoded = summary_files(*mine)) list = std::move(decoded).value();
+  int64_t files = 0;
+  for (const auto& f : list) files += f.shared ? 0 : 1;
   flush.desc.set_int("FILES", mpi::sum(job.world, files));
   // A checkpoint is listed in the filemap as read in place, as a fetch in
   // place lists one: the next job of the allocation restarts from it ahead
   // of older cached checkpoints (rebuild.hpp). end_flush marks it flushed.
-  if (info.is_checkpoint() && mine.ok()) list_in_place(cache, id, desc, *mine);
+  if (info.is_checkpoint() && mine.ok()) list_in_place(cache, id, desc, std::move(list));
   Deferred nothing;  // written in place by the application: nothing held back
   Status st = end_flush(job, cache, events, flush, mine, nothing);
   if (!st.ok() && cache.has(id)) {
