@@ -6,7 +6,8 @@
 # lost for real and the job restarts on the survivors plus a spare: it must
 # resume from step.20, the newest checkpoint, read where it lies in the
 # prefix, not from the older step.10 rebuilt in cache, and end with the
-# checksum of an uninterrupted run.
+# checksum of an uninterrupted run. Then the same at another size (6 ranks)
+# with step.20 damaged: step.10 is saved from the caches and resumed from.
 source "$(dirname "$0")/../e2e/lib.sh"
 source "$(dirname "$0")/cluster.sh"
 source "$(dirname "$0")/heat_job.sh"
@@ -32,4 +33,24 @@ heat_job "${next[@]}" -- "${ARGS[@]}"
 expect_ok "job on ${next[*]} after a node was lost"
 expect_resumed_from step.20
 expect_reference_result "restarted from the checkpoint in the prefix"
+
+# At another size: the same first job, then step.20 damaged in the prefix
+# and a host lost. 6 ranks on the 3 hosts left: the cached step.10 is made
+# whole and saved to the prefix first (sets of 4 spanning the hosts),
+# step.20 fails its check, and the job resumes from step.10.
+E2E_NAME="cluster_bypass_beside_cache[another size]"
+use_dirs "$E2E_DIR/rescale"
+CACHE=/dev/shm/rescale CNTL=/dev/shm/rescale.cntl
+HEAT_JOB_SETTINGS=(SCR_CONF_FILE="$CONF" SCR_FLUSH=0 SCR_SET_SIZE=4)
+cluster_boot_lost
+nodes=("${N[@]:0:4}")
+heat_job "${nodes[@]}" -- "${ARGS[@]}" --crash-at 25
+expect_crashed "8-rank job, killed at step 25"
+corrupt_byte "$PREFIX/step.20/rank_3.dat" 10
+cluster_lose_node "${nodes[3]}"
+heat_job "${nodes[@]:0:3}" -- "${ARGS[@]}"
+expect_ok "the 6-rank restart on 3 hosts"
+expect_resumed_from step.10
+expect_index step.10 flushed 1
+expect_reference_result "6 ranks"
 e2e_pass
