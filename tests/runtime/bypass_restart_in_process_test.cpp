@@ -89,6 +89,21 @@ TEST(BypassRestartInProcess, AStartThatFailsOnAFlushKeepsItsCheckpointNumber) {
   EXPECT_EQ(idx.find(*id)->int_or("CKPT", 0), 2) << "the failed call used up checkpoint number 2";
 }
 
+// At another size the cached checkpoint is saved to the prefix before the
+// cache goes; older than the bypass checkpoint there, it is only a
+// fallback: a prefix too full to take it does not keep the job of 2 from
+// the newer one.
+TEST(BypassRestartInProcess, AFullPrefixAtAnotherSizeRestartsFromTheNewerBypassCheckpoint) {
+  SimJob job;
+  alternate_bypass(job);
+  write_checkpoints(job, {"ckpt.1", "ckpt.2"});  // cached, then in the prefix
+  ASSERT_FALSE(flushed(job, "ckpt.1"));
+  job.set("SCR_SIM_NODES", "n0,n1");
+  RefusingPrefix full[2] = {{job.prefix(), Errc::no_space}, {job.prefix(), Errc::no_space}};
+  (void)restart_offered(job.settings, job.prefix(), 2, "ckpt.2", read_every_old_rank("ckpt.2", SimJob::kRanks),
+                        [&](int rank) { return &full[rank]; });
+}
+
 // SCR_Current back to the cached checkpoint: the next job restarts from it,
 // not from the newer one in the prefix.
 TEST(BypassRestartInProcess, SCRCurrentRollsBackPastABypassCheckpoint) {

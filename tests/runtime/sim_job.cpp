@@ -258,6 +258,19 @@ void expect_offered(const std::map<std::string, std::string>& settings, const st
   });
 }
 
+RestartRead read_every_old_rank(const std::string& name, int writers) {
+  return [name, writers](Runtime& rt, int) {
+    bool same = true;
+    for (int old = 0; old < writers; ++old) {
+      auto path = rt.route_file(file_name(name, old));
+      auto bytes = path.ok() ? io::read_file(io::Env::posix(), *path, 1 << 20) : Result<std::string>(path.status());
+      EXPECT_TRUE(bytes.ok()) << bytes.status().to_string();
+      same = same && bytes.ok() && *bytes == file_bytes(name, old);
+    }
+    return same;
+  };
+}
+
 std::vector<Status> restart_offered(const std::map<std::string, std::string>& settings, const std::string& cwd,
                                     int ranks, const std::string& name, const RestartRead& read,
                                     const EnvFor& env_for) {

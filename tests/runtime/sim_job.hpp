@@ -147,6 +147,27 @@ std::vector<Status> restart_offered(const std::map<std::string, std::string>& se
                                     int ranks, const std::string& name, const RestartRead& read,
                                     const EnvFor& env_for = {});
 
+// A restart's read of checkpoint `name` as a job of `writers` processes
+// wrote it (file_name, file_bytes), whatever this job's size: every
+// process reads every old rank's file.
+RestartRead read_every_old_rank(const std::string& name, int writers);
+
+// A prefix that takes no writes (full, read-only): every write below
+// `prefix` fails with `err`; reads go through.
+class RefusingPrefix : public io::EnvWrapper {
+ public:
+  RefusingPrefix(std::string prefix, Errc err) : EnvWrapper(io::Env::posix()), prefix_(std::move(prefix)), err_(err) {}
+  Result<std::unique_ptr<io::File>> open(const std::string& path, io::OpenMode mode, uint32_t perms) override {
+    if (mode != io::OpenMode::read && path.starts_with(prefix_ + "/"))
+      return Error(err_, "open " + path + ": refused (injected fault)");
+    return EnvWrapper::open(path, mode, perms);
+  }
+
+ private:
+  std::string prefix_;
+  Errc err_;
+};
+
 // An Env that tells, when directory `made` is made through it, whether
 // `done` existed then: that one step of a run came after another (a rebuild
 // had put one set in place before the next).

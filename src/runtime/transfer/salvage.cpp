@@ -4,6 +4,8 @@
 #include <climits>
 #include <map>
 #include <set>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "common/clock.hpp"
@@ -365,6 +367,25 @@ bool recorded_in_prefix(const Job& job, const kv::Tree& desc) {
   return recorded != 0;
 }
 
+// Collective: the checkpoint the restart would fetch first (the one
+// SCR_CURRENT or the index's CURRENT names when loadable, else the newest
+// loadable): its id and name, or id 0 when the prefix holds none.
+std::pair<int, std::string> first_to_fetch(const Job& job) {
+  int first = 0;
+  std::string name;
+  if (job.rank() == 0) {
+    auto idx = PrefixIndex::load(job.fs(), job.settings.prefix);
+    auto order = idx ? idx->fetch_order(job.settings.current) : std::vector<int>{};
+    if (!order.empty()) {
+      first = order.front();
+      name = idx->find(first)->value_or("NAME", std::to_string(first));
+    }
+  }
+  mpi::bcast_int(job.world, first, 0);
+  mpi::bcast_string(job.world, name, 0);
+  return {first, name};
+}
+
 }  // namespace
 
 Status salvage_resized_cache(const Job& job, const CacheCatalog& cache, EventLog& events) {
@@ -400,17 +421,33 @@ Status salvage_resized_cache(const Job& job, const CacheCatalog& cache, EventLog
     // Unless the index records it: the salvage's own record landed and its
     // last step failed, and salvage_one kept the files it names. (A record
     // from before the salvage ended the search above.)
-    SCR_TRY(edit_index(job, [&](PrefixIndex& idx) {
+    Status forgot = edit_index(job, [&](PrefixIndex& idx) {
       if (!idx.flushed(id)) forget_dataset(job.fs(), job.settings.prefix, idx, id);
       return Status::Ok();
-    }));
+    });
     // A full or failing prefix says nothing about the checkpoint: the cache
-    // is its only copy, and the caller would delete it. Stop instead.
-    if (agree_outcome(job.world, st).verdict == Verdict::kept)
+    // is its only copy, and the caller would delete it. Stop instead, unless
+    // the restart reads a newer checkpoint from the prefix anyway (written
+    // there with cache bypass, or flushed and since lost from cache): this
+    // one was only a fallback, and stopping would keep the job from the
+    // newest checkpoint it has.
+    if (agree_outcome(job.world, st).verdict == Verdict::kept) {
+      if (auto [newer, newer_name] = first_to_fetch(job); newer > id) {
+        // (An entry left begun, when even the index could not be saved,
+        // is not loadable.)
+        if (job.rank() == 0)
+          log::warn("cached checkpoint " + name + " is not saved (" + st.message() +
+                    "): the restart reads the newer checkpoint " + newer_name +
+                    " from the prefix, and the cache is deleted");
+        return Status::Ok();
+      }
+      SCR_TRY(forgot);
       return Error(Errc::no_space, "cached checkpoint " + name + " of the job of " + std::to_string(writers) +
                                        " processes could not be saved to the prefix (" + st.message() +
                                        "); the cache is left as it is: make room in " + job.settings.prefix +
                                        " and start the job again, or save it with scr_scavenge");
+    }
+    SCR_TRY(forgot);
   }
   return Status::Ok();
 }
