@@ -289,7 +289,8 @@ Status Runtime::prepare_restart() {
 // when every process must read from the prefix anyway, when the prefix
 // index no longer lists it as loadable (dropped, deleted, failed), or when
 // the index's CURRENT names an older loadable checkpoint (an operator's or
-// the application's choice to go back: scr_index --current, SCR_Current).
+// the application's choice to go back: scr_index --current, SCR_Current),
+// or when no cached checkpoint is left and the fetch would load a newer one.
 // SCR_CURRENT, which a job script may leave set for every relaunch, orders
 // the fetch only, as in SCR: read here it would roll back at each one.
 void Runtime::settle_in_place(int id) {
@@ -303,6 +304,13 @@ void Runtime::settle_in_place(int id) {
     if (wanted) {
       auto named = idx->find_name(idx->current());
       wanted = !named || *named >= id || !idx->loadable(*named);
+    }
+    // With nothing left in cache the restart would fetch: not from this
+    // one when the fetch loads a newer checkpoint first (flushed, then lost
+    // from cache with its nodes).
+    if (wanted && cached.empty() && s.fetch) {
+      auto order = idx->fetch_order(s.current);
+      wanted = order.empty() || order.front() <= id;
     }
   }
   wanted = mpi::any_true(ctx_.world, ctx_.rank() == 0 && wanted);

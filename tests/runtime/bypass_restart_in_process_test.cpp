@@ -217,6 +217,23 @@ TEST(BypassRestartInProcess, ALostNewerCachedCheckpointLeavesTheBypassOneFirst) 
   EXPECT_EQ(offered(job), "ckpt.2") << "the next job of the allocation no longer has it";
 }
 
+// Checkpoints cached after a bypass one, the newest flushed, then every
+// cached one lost (two nodes, beyond XOR): the restart fetches the newest,
+// not the bypass checkpoint the filemaps still list.
+TEST(BypassRestartInProcess, ANewerCheckpointInThePrefixOutranksAnOlderBypassOne) {
+  SimJob job;
+  job.set("SCR_CACHE_BYPASS", "1");
+  write_checkpoints(job, {"ckpt.1"});
+  job.set("SCR_CACHE_BYPASS", "0");
+  job.set("SCR_FLUSH", "10");  // SCR_Finalize flushes ckpt.3
+  write_checkpoints(job, {"ckpt.2", "ckpt.3"});
+  ASSERT_TRUE(flushed(job, "ckpt.3"));
+  job.lose_node(1);
+  job.lose_node(2);
+  job.restart_from("ckpt.3");
+  job.restart_from("ckpt.3");
+}
+
 // A newer cached checkpoint, flushed (CURRENT), then lost with its node:
 // the bypass checkpoint before it comes before the older cached one.
 TEST(BypassRestartInProcess, ACurrentNewerThanTheBypassOneDoesNotSetItAside) {
