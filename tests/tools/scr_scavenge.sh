@@ -202,6 +202,10 @@ run_tool "$SCR_SCAVENGE" --prefix "$E2E_DIR/fresh" --cache-base "$CACHE" --cntl-
 expect_rc 1   # a configuration error, not "nothing to scavenge" (2)
 expect_err "cannot tell which job to scavenge"
 assert_no_file "$E2E_DIR/fresh/.scr" "a job id invented for an empty prefix:"
+run_tool env SCR_CONF_FILE="$E2E_DIR/no-such.conf" SCR_CACHE_BYPASS=0 SCR_CACHE_BASE="$CACHE" SCR_CNTL_BASE="$CNTL" \
+  SCR_SIM_NODES="$E2E_NODES" "$SCR_SCAVENGE" --prefix "$PREFIX"
+expect_rc 1   # a user config file that is not there: not "nothing to scavenge"
+expect_err "no-such.conf"
 assert_eq "$(prefix_digest)" "$before" "the prefix after refused calls"
 printf 'garbage' >"$PREFIX/.scr/index.scr"
 before="$(prefix_digest)"

@@ -147,10 +147,12 @@ Result<Parsed> parse_options(io::Env& env, int argc, const char* const* argv) {
                  "unexpected argument '" + args->positional().front() + "'");
   // The prefix first: its .scrconf is one of the configuration layers.
   if (auto p = args->value("--prefix")) ::setenv("SCR_PREFIX", absolute_path(*p).c_str(), 1);
+  // Any configuration error exits 1, also a user config file that is not
+  // there: "not found" (2) would read as "nothing to scavenge".
   auto config = rt::Config::load(rt::ConfigSources::process());
-  if (!config) return config.status().with_context("configuration");
+  if (!config) return Error(Errc::invalid_argument, "configuration: " + config.status().message());
   auto settings = rt::settings_from_config(*config);
-  if (!settings) return settings.status().with_context("configuration");
+  if (!settings) return Error(Errc::invalid_argument, "configuration: " + settings.status().message());
 
   Options& o = parsed.options;
   o.prefix = absolute_path(settings->prefix.empty() ? default_prefix() : settings->prefix);
