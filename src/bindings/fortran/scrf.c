@@ -65,8 +65,15 @@ void scr_config_(const char* config, char* val, int* ierror, scrf_len config_len
   char* answer = NULL;
   *ierror = name_in("SCR_CONFIG", config, config_len, text) == 0 ? SCRPP_Config_checked(text, &answer)
                                                                  : SCRF_FAILURE;
-  int out = result_out("SCR_CONFIG", "value", *ierror == SCR_SUCCESS && answer ? answer : "", val, val_len);
-  if (*ierror == SCR_SUCCESS) *ierror = out;
+  /* VAL is written only by a query: with its answer, or blank when a plain
+   * 'KEY' has none or fails. A set or an unset leaves it as it was, as in
+   * SCR 3.1, so a program may pass a literal there (' '), which is
+   * read-only storage. */
+  int query = answer != NULL || (*ierror == SCR_SUCCESS ? strchr(text, '=') == NULL : memchr(config, '=', config_len) == NULL);
+  if (query) {
+    int out = result_out("SCR_CONFIG", "value", *ierror == SCR_SUCCESS && answer ? answer : "", val, val_len);
+    if (*ierror == SCR_SUCCESS) *ierror = out;
+  }
   free(answer);
 }
 SCRF_EXPORT(scr_config, SCR_CONFIG)

@@ -24,6 +24,10 @@ C     RESUMED <name> and RESULT last=<NSTEPS>.
       READ (ARG, *) NSTEPS
       CALL GET_COMMAND_ARGUMENT(2, ARG)
       READ (ARG, *) CRASH
+C     A set with a literal for VAL, as SCR 3.1 programs write it: VAL is
+C     read-only storage, which a set leaves alone.
+      CALL SCR_CONFIG('SCR_CACHE_SIZE=4', ' ', IERR)
+      IF (IERR .NE. SCR_SUCCESS) CALL DIE('SCR_CONFIG literal VAL')
       CALL SCR_INIT(IERR)
       IF (IERR .NE. SCR_SUCCESS) CALL DIE('SCR_INIT')
 

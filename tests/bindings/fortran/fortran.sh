@@ -87,7 +87,7 @@ scenario() {
   for n in ${E2E_NODES//,/ }; do
     [[ -n "$(cached_datasets "$n")" ]] || fail "$name: node $n caches no checkpoint"
   done
-  ((edges == 0)) || expect_out "EDGES OK 15"
+  ((edges == 0)) || expect_out "EDGES OK 16"
   expect_no_out "RESUMED"
   [[ ! -e "$PREFIX/fdata" ]] || fail "$name: SCR_FLUSH=0 but files reached the prefix: $(find "$PREFIX/fdata")"
 
@@ -125,7 +125,7 @@ for bin in "${PROGS[@]}" ckpt_module_static; do
   use_dirs "$E2E_DIR/cm-run-$bin"
   run_job -- "$E2E_NP" "$E2E_DIR/cm/$bin" 3 0
   [[ $LAST_RC -eq 0 ]] || fail "CMake-built $bin failed (exit $LAST_RC)"
-  [[ "$bin" == ckpt_f77 ]] || expect_out "EDGES OK 15"
+  [[ "$bin" == ckpt_f77 ]] || expect_out "EDGES OK 16"
   expect_out "RESULT last=003"
 done
 say "the CMake builds each ran a complete job"
