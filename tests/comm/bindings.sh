@@ -37,6 +37,16 @@ else
 fi
 if find_python; then
   two_runs python "$PYTHON" -m mpi4py "$SCRPP_SOURCE/tests/comm/comm_jobs.py"
+  # Only job A has a checkpoint: job B's load_restart returns at once, and
+  # job A's must agree within job A alone.
+  pa="$E2E_DIR/python_one/a" pb="$E2E_DIR/python_one/b"
+  mkdir -p "$pa" "$pb"
+  run_job SCR_FLUSH=0 -- 4 "$PYTHON" -m mpi4py "$SCRPP_SOURCE/tests/comm/comm_jobs.py" "$pa" "$pb" 0
+  assert_eq "$LAST_RC" 0 "python_one: exit code of the first run"
+  run_job SCR_FLUSH=0 -- 4 "$PYTHON" -m mpi4py "$SCRPP_SOURCE/tests/comm/comm_jobs.py" "$pa" "$pb" 1
+  assert_eq "$LAST_RC" 0 "python_one: exit code of the restart of job A alone"
+  expect_ranks_say A 2 "resumed A.step.0"
+  expect_ranks_say B 2 fresh
 else
   say "no python3 with mpi4py: Python skipped"
   skipped=1

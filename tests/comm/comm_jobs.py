@@ -1,8 +1,8 @@
 """scr.init(comm=...) from Python: the processes of the launch split by
 parity into jobs A and B, each working in its own prefix (argv[1], argv[2]).
-Each job restarts from what SCR++ offers (checking its rank's file), then
-writes checkpoint "<job>.step.<n>" (n: argv[3]) and prints what it did, as
-comm_jobs.c. A communicator that is not mpi4py's is refused."""
+Each job restarts from what SCR++ offers (scr.load_restart, checking its
+rank's file), then writes checkpoint "<job>.step.<n>" (n: argv[3]; job B
+none for step 0) and prints what it did, as comm_jobs.c. A communicator that is not mpi4py's is refused."""
 import os
 import sys
 
@@ -37,17 +37,21 @@ def content(name):
     return f"{job} {comm.rank} {name};".encode() * 100
 
 
-name = scr.have_restart()
-if name:
-    scr.start_restart()
-    with open(scr.route_file(f"{name}/{file}"), "rb") as f:
-        valid = f.read() == content(name)
-    if not scr.complete_restart(valid):
-        sys.exit(f"job {job} rank {comm.rank}: the restart from {name} failed")
-    say(f"resumed {name}")
-else:
-    say("fresh")
+def load(phase):
+    with open(scr.route_file(f"{phase.name}/{file}"), "rb") as f:
+        if f.read() != content(phase.name):
+            raise ValueError(f"{phase.name}/{file} holds other bytes")
 
+
+# load_restart agrees over the job's communicator: one job restarting while
+# the other has nothing to restart from must not wait for it.
+name, _ = scr.load_restart(load)
+say(f"resumed {name}" if name else "fresh")
+
+# Step 0: job B writes nothing, so that only job A restarts next time.
+if step == "0" and job == "B":
+    scr.finalize()
+    sys.exit(0)
 name = f"{job}.step.{step}"
 scr.start_output(name, scr.FLAG_CHECKPOINT)
 with open(scr.route_file(f"{name}/{file}"), "wb") as f:

@@ -259,7 +259,7 @@ def write_dataset(name, flags, text):
     expect(isinstance(path, str), "route_file returns str")
     with open(path, "w") as f:
         f.write(text)
-    return scr.complete_output(True)
+    return scr.complete_output()  # valid=True by default, as SCR's scr.py
 
 
 def api_first():
@@ -300,7 +300,7 @@ def api_first():
     scr.drop("out.drop")
     scr.delete("out.del")
     scr.drop("no.such.dataset")  # as in SCR: a warning, not an error
-    expect(scr.complete_restart(True) is False, "complete_restart outside a restart phase")
+    expect(scr.complete_restart() is False, "complete_restart outside a restart phase")
     expect_raises(scr.start_restart, "start_restart with nothing offered")
     # SCR_Current before any restart was loaded offers the named checkpoint.
     scr.current("ckpt.b")

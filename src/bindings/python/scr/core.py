@@ -99,10 +99,26 @@ def init(params=None, comm=None):
         from mpi4py import MPI  # noqa: F401  -- initializes MPI if the program has not
     except ImportError:
         pass
+    global _job_comm
     if comm is None:
         _check(lib.SCR_Init(), "SCR_Init")
     else:
         _check(lib.SCRPP_Init_comm_f(comm.py2f()), "SCRPP_Init_comm")
+    _job_comm = comm
+
+
+# The communicator given to init() (None: MPI_COMM_WORLD), over which the
+# package's own collectives run too (load_restart's agreement).
+_job_comm = None
+
+
+def job_comm():
+    """The mpi4py communicator SCR runs over: init()'s comm, else COMM_WORLD."""
+    if _job_comm is not None:
+        return _job_comm
+    from mpi4py import MPI
+
+    return MPI.COMM_WORLD
 
 
 def finalize():
@@ -133,8 +149,9 @@ def start_restart():
     return ffi.string(buf).decode("utf-8")
 
 
-def complete_restart(valid):
-    """Close the restart phase; True if every process read its data."""
+def complete_restart(valid=True):
+    """Close the restart phase; True if every process read its data.
+    valid: whether this process read its data (default True, as SCR's)."""
     return lib.SCR_Complete_restart(1 if valid else 0) == SUCCESS
 
 
@@ -154,8 +171,9 @@ def start_output(name, flags):
     _check(lib.SCR_Start_output(_name(name, "dataset name"), int(flags)), "SCR_Start_output")
 
 
-def complete_output(valid):
-    """Close the output phase; True if every process wrote its files."""
+def complete_output(valid=True):
+    """Close the output phase; True if every process wrote its files.
+    valid: whether this process wrote its files (default True, as SCR's)."""
     return lib.SCR_Complete_output(1 if valid else 0) == SUCCESS
 
 

@@ -128,6 +128,7 @@ def load_restart(loader, errors=(OSError, ValueError, SCRError)):
     """
     from mpi4py import MPI  # the package is used with mpi4py; imported here so scr imports without it
 
+    comm = core.job_comm()  # init()'s communicator: other processes never get here
     while True:
         failure = None
         with Restart() as rs:
@@ -140,7 +141,7 @@ def load_restart(loader, errors=(OSError, ValueError, SCRError)):
                 value = None
             except BaseException as exc:  # noqa: B036 -- agreed on, then re-raised below
                 failure, value = exc, None
-        if MPI.COMM_WORLD.allreduce(failure is not None, op=MPI.LOR):
+        if comm.allreduce(failure is not None, op=MPI.LOR):
             if failure is not None:
                 raise failure
             raise SCRError("load_restart: the loader failed on another process")
