@@ -190,4 +190,15 @@ expect_err "nothing was changed"
 run_tool "$SCR_HALT" --prefix "$PREFIX" --list
 expect_rc 3
 expect_digest "$before" "scr_halt on a damaged halt file"
+# --remove deletes a damaged file, as SCR's deletes whatever it holds.
+run_tool "$SCR_HALT" --prefix "$PREFIX" --remove
+expect_rc 0
+assert_no_file "$PREFIX/.scr/halt.scr" "a damaged halt file after --remove:"
+# A file that cannot be read is not damaged: an I/O failure (5), no advice
+# to delete it. (root reads any file: a directory in its place stands for
+# one that cannot be read.)
+mkdir "$PREFIX/.scr/halt.scr"
+run_tool "$SCR_HALT" --prefix "$PREFIX" --list
+expect_rc 5
+rmdir "$PREFIX/.scr/halt.scr"
 e2e_pass

@@ -184,17 +184,26 @@ int edit_prefix(const Cli& cli, const Target& target, const h::Changes& changes,
   }
   bool exists = env.exists(file);
   auto current = rt::read_halt(env, prefix);
+  // A damaged file goes with --remove, as SCR's deletes whatever it holds;
+  // anything else leaves it. A file that cannot be read (permissions, I/O)
+  // may hold a real condition: no advice to delete it.
+  bool damaged = !current && current.status().code() == Errc::corrupt;
+  bool replace_damaged = damaged && changes.remove_all;
+  if (replace_damaged) {
+    cli.note(current.status().message() + "; removing it");
+    current = kv::Tree();
+  }
   if (!current)
-    return cli.fail(
-        exit_code::bad_data,
-        current.status().message() + "; nothing was changed (delete the file to start over)");
+    return damaged ? cli.fail(exit_code::bad_data, current.status().message() +
+                                                       "; nothing was changed (scr_halt --remove deletes it)")
+                   : cli.fail(exit_code::failed, current.status().message() + "; nothing was changed");
   if (changes.empty()) {
     print_conditions(mode.style, file, target.shown_file, exists, *current, now);
     return exit_code::ok;
   }
 
   h::Edit edit = h::apply_changes(*current, changes);
-  if (!edit.changed) {
+  if (!edit.changed && !replace_damaged) {
     // SCR rewrites the file with what it held and exits 0.
     print_after_edit(mode.style, changes, file, target.shown_file, *current, now);
     return cli.unchanged(file + ": " + joined(edit.no_ops), mode.strict);
