@@ -207,12 +207,16 @@ run_tool env SCR_CONF_FILE="$E2E_DIR/no-such.conf" SCR_CACHE_BYPASS=0 SCR_CACHE_
 expect_rc 1   # a user config file that is not there: not "nothing to scavenge"
 expect_err "no-such.conf"
 assert_eq "$(prefix_digest)" "$before" "the prefix after refused calls"
+# A damaged index does not keep the cache's datasets from the prefix: it is
+# set aside (never deleted) and a new one lists what the scavenge saves,
+# also the checkpoint the cache marks flushed.
 printf 'garbage' >"$PREFIX/.scr/index.scr"
-before="$(prefix_digest)"
 scavenge
-expect_rc 3
-expect_err "the index is damaged"
-assert_eq "$(prefix_digest)" "$before" "the prefix with a damaged index"
+expect_rc 0
+expect_err "set aside as"
+aside=("$PREFIX"/.scr/index.scr.unreadable.*)
+[[ -f "${aside[0]}" && "$(cat "${aside[0]}")" == garbage ]] || fail "the damaged index was not kept aside: ${aside[*]}"
+expect_index step.20 loadable 1
 run_tool "$SCR_SCAVENGE" --help
 expect_rc 0
 expect_out "usage: scr_scavenge"

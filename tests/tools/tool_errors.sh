@@ -55,13 +55,13 @@ for opt in --current --drop --drop-after; do
 done
 expect_digest "$before" "unknown names"
 
-# d) a damaged index: every command refuses, nothing changes
+# d) a damaged index: every command but --add and --build refuses, nothing changes
 index="$PREFIX/.scr/index.scr"
 for damage in flip cut; do
   cp "$index" "$E2E_DIR/index.good"
   if [[ $damage == flip ]]; then corrupt_byte "$index" 40; else truncate -s 20 "$index"; fi
   damaged="$(scr_digest)"
-  for args in "" "--json" "--current step.20" "--drop step.20" "--drop-after step.10" "--add step.40"; do
+  for args in "" "--json" "--current step.20" "--drop step.20" "--drop-after step.10"; do
     # shellcheck disable=SC2086
     run_tool "$SCR_INDEX" --prefix "$PREFIX" $args
     expect_rc 3
@@ -73,4 +73,15 @@ done
 run_tool "$SCR_INDEX" --prefix "$PREFIX"
 expect_rc 0
 expect_digest "$before" "the whole scenario"
+
+# e) --add sets a damaged index aside (never deleted) and starts a new one,
+# as SCR_Init and scr_scavenge do: adding to the prefix is what it must not
+# stop.
+truncate -s 20 "$index"
+run_tool "$SCR_INDEX" --prefix "$PREFIX" --add step.40
+expect_rc 0
+expect_err "set aside as"
+expect_index step.40 loadable 1
+aside=("$index".unreadable.*)
+[[ -f "${aside[0]}" && $(stat -c %s "${aside[0]}") -eq 20 ]] || fail "the damaged index was not kept aside: ${aside[*]}"
 e2e_pass

@@ -44,6 +44,21 @@ Result<rt::PrefixIndex> open_index(io::Env& env, const std::string& prefix) {
   return idx;
 }
 
+Result<std::string> set_aside_damaged_index(io::Env& env, const std::string& prefix) {
+  std::string why;
+  SCR_ASSIGN_OR_RETURN(std::string aside, rt::set_aside_unreadable_index(env, prefix, &why));
+  if (aside.empty()) return std::string();
+  return why + "; set aside as " + aside + " and a new index started. Datasets listed only in the old " +
+         "index can be added back with scr_index --build ID --prefix " + prefix;
+}
+
+Result<rt::PrefixIndex> open_index_to_add(io::Env& env, const std::string& prefix, const Cli& cli) {
+  SCR_ASSIGN_OR_RETURN(std::string aside, set_aside_damaged_index(env, prefix));
+  if (aside.empty()) return open_index(env, prefix);
+  cli.note(aside);
+  return rt::PrefixIndex::load(env, prefix);
+}
+
 Result<std::optional<io::FileLock>> lock_prefix(io::Env& env, const std::string& prefix) {
   auto lock = rt::lock_prefix_index(env, prefix);
   if (!lock && lock.status().code() == Errc::bad_state)

@@ -10,6 +10,7 @@
 #include "io/env.hpp"
 #include "io/file_lock.hpp"
 #include "runtime/prefix/prefix_index.hpp"
+#include "tools/common/cli.hpp"
 
 namespace scr::tools {
 
@@ -31,5 +32,16 @@ Result<std::optional<io::FileLock>> lock_prefix(io::Env& env, const std::string&
 // check_dir, then the index must exist (not_found: "... is not an SCR
 // prefix") and decode (corrupt, naming the file).
 Result<rt::PrefixIndex> open_index(io::Env& env, const std::string& prefix);
+
+// For a tool about to save datasets into the prefix (under its lock): an
+// index no one can read is set aside first, as SCR_Init does
+// (rt::set_aside_unreadable_index), so the save is not stopped by it. The
+// note to print when it was, else "".
+Result<std::string> set_aside_damaged_index(io::Env& env, const std::string& prefix);
+
+// open_index for a command that adds to the index: a damaged one is set
+// aside first (set_aside_damaged_index, its note on `cli`), and the new,
+// empty index is returned.
+Result<rt::PrefixIndex> open_index_to_add(io::Env& env, const std::string& prefix, const Cli& cli);
 
 }  // namespace scr::tools

@@ -44,7 +44,8 @@ std::string bullet_list(const std::vector<std::string>& items) {
 }  // namespace
 
 int add_dataset(const Request& req) {
-  auto idx = open_index(req.env, req.prefix);
+  // Adding to the prefix is what a damaged index must not stop.
+  auto idx = open_index_to_add(req.env, req.prefix, req.cli);
   if (!idx) return req.cli.fail(idx.status());
   const std::string& name = req.value;
   if (auto id = idx->find_name(name)) return already_indexed(req, *idx, *id);

@@ -198,7 +198,8 @@ bool has_redundancy(const Summary& summary) {
 }  // namespace
 
 int build_dataset(const Request& req) {
-  auto idx = open_index(req.env, req.prefix);
+  // Adding to the prefix is what a damaged index must not stop.
+  auto idx = open_index_to_add(req.env, req.prefix, req.cli);
   if (!idx) return req.cli.fail(idx.status());
   auto id = resolve_dataset(req, *idx);
   if (!id) return req.cli.fail(id.status());

@@ -89,7 +89,9 @@ int main(int argc, char** argv) {
   // Changes wait for no job: one that holds the prefix is named instead.
   if (chosen != &listing && has_index(req.env, req.prefix)) {
     auto held = lock_prefix(req.env, req.prefix);
-    if (!held) return cli.fail(exit_code::failed, held.status().message());
+    if (!held)
+      return cli.fail(held.status().code() == scr::Errc::bad_state ? exit_code::refused : exit_code::failed,
+                      held.status().message());
     return chosen->run(req);  // the lock in `held` lasts until the change is saved
   }
   return chosen->run(req);

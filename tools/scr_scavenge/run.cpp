@@ -92,10 +92,20 @@ Result<Report> run_scavenge(io::Env& env, const Options& o) {
   // is settled before a copy of the same dataset and rank notes its own
   // temporaries in it (runtime/prefix/deferred.hpp).
   if (!scan.datasets.empty()) rt::sweep_deferred_lists(env, o.prefix);
-  SCR_ASSIGN_OR_RETURN(rt::PrefixIndex before, load_index(env, o.prefix));
-  Plan plan = plan_scavenge(scan.datasets, before, o.all);
   Report report;
   report.notes = scan.notes;
+  // A damaged index must not keep the cache's only copies from the prefix.
+  if (!scan.datasets.empty()) {
+    SCR_ASSIGN_OR_RETURN(std::string aside, set_aside_damaged_index(env, o.prefix));
+    if (!aside.empty()) {
+      report.notes.push_back(aside);
+      // The new index lists none of them: a dataset the cache marks flushed
+      // is saved again, so that a restart finds it.
+      for (CachedDataset& ds : scan.datasets) ds.flushed = false;
+    }
+  }
+  SCR_ASSIGN_OR_RETURN(rt::PrefixIndex before, load_index(env, o.prefix));
+  Plan plan = plan_scavenge(scan.datasets, before, o.all);
   report.no_host_answered = scan.no_host_answered;
   report.datasets = save_planned(env, o, *caches, plan, scan.datasets);
   for (const Skipped& s : plan.skipped)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ctime>
 
+#include "common/clock.hpp"
 #include "common/log.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
@@ -158,6 +159,18 @@ std::vector<int> PrefixIndex::fetch_order(const std::string& preferred) const {
   for (int id : all)
     if (loadable(id) && (!first || id < *first)) order.push_back(id);
   return order;
+}
+
+Result<std::string> set_aside_unreadable_index(io::Env& env, const std::string& prefix, std::string* why) {
+  auto idx = PrefixIndex::load(env, prefix);
+  Errc code = idx.status().code();
+  if (idx || (code != Errc::corrupt && code != Errc::unsupported && code != Errc::invalid_argument)) return std::string();
+  if (why) *why = idx.status().message();
+  std::string path = prefix_index_path(prefix);
+  std::string aside = path + ".unreadable." + std::to_string(static_cast<int64_t>(wall_seconds()));
+  if (Status moved = env.rename(path, aside); !moved.ok())
+    return Error(moved.code(), idx.status().message() + "; it could not be set aside either (" + moved.message() + ")");
+  return aside;
 }
 
 }  // namespace scr::rt

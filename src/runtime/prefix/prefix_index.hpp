@@ -39,6 +39,17 @@ std::string prefix_lock_path(const std::string& prefix);
 std::string prefix_nodes_path(const std::string& prefix);
 std::string prefix_dataset_dir(const std::string& prefix, int id);
 
+// An index no one can read (damaged, or of a version SCR++ does not know)
+// would stop every save into the prefix. It is renamed to
+// index.scr.unreadable.<seconds since the epoch>, never deleted, so that a
+// new index can start: what saves datasets (SCR_Init, scr_scavenge,
+// scr_index --add/--build) is not stopped by it. Returns that path, or ""
+// when there was nothing to set aside (no index, a readable one, or one
+// that cannot be read for an I/O reason: that is not a verdict on the
+// file); *why gets the reason it was unreadable. An error when the rename
+// failed.
+Result<std::string> set_aside_unreadable_index(io::Env& env, const std::string& prefix, std::string* why);
+
 class PrefixIndex : public DatasetTable {
  public:
   // A missing index is an empty one; a damaged one is an error.

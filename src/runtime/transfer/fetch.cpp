@@ -176,18 +176,14 @@ Status try_fetch(const Job& job, FetchInto& into, int id) {
 
 void set_aside_unreadable_index(const Job& job) {
   if (job.rank() != 0) return;
-  auto idx = PrefixIndex::load(job.fs(), job.settings.prefix);
-  Errc why = idx.status().code();
-  if (idx || (why != Errc::corrupt && why != Errc::unsupported)) return;
-  std::string path = prefix_index_path(job.settings.prefix);
-  std::string aside = path + ".unreadable." + std::to_string(static_cast<int64_t>(wall_seconds()));
-  Status moved = job.fs().rename(path, aside);
-  if (!moved.ok()) {
-    log::error(idx.status().message() + "; it could not be set aside either (" + moved.message() +
-               "): flushes to this prefix will fail until it is repaired or moved");
+  std::string why;
+  auto aside = set_aside_unreadable_index(job.fs(), job.settings.prefix, &why);
+  if (!aside) {
+    log::error(aside.status().message() + ": flushes to this prefix will fail until it is repaired or moved");
     return;
   }
-  log::warn(idx.status().message() + "; set aside as " + aside +
+  if (aside->empty()) return;
+  log::warn(why + "; set aside as " + *aside +
             " and a new index started, so this job's checkpoints are saved. Datasets listed only in the old "
             "index can be added back with scr_index --build ID --prefix " + job.settings.prefix);
 }
