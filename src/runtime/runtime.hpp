@@ -72,6 +72,7 @@ class Runtime {
   Status after_checkpoint();
   // With SCR_HALT_EXIT=1 and a halt condition met: the job stops here.
   void exit_if_halted(const char* where);
+  Status check_start_output(const std::string& name, int flags) const;
   Result<std::string> route_restart_file(const std::string& rel, bool bare);
   Status reject_restart();
   // Fetch the newest loadable checkpoint from the prefix and offer it.

@@ -81,7 +81,8 @@ Status check_dataset_name(const std::string& name) {
 
 }  // namespace
 
-Status Runtime::start_output(const std::string& name, int flags) {
+// What SCR_Start_output refuses on this process alone.
+Status Runtime::check_start_output(const std::string& name, int flags) const {
   if (ctx_.phase() == Phase::output)
     return Error(Errc::bad_state, "SCR_Start_output called while dataset '" +
                                       DatasetInfo::from_tree(ctx_.output->desc).name + "' is still open");
@@ -91,6 +92,25 @@ Status Runtime::start_output(const std::string& name, int flags) {
     return Error(Errc::invalid_argument, "SCR_Start_output flags " + std::to_string(flags) +
                                              " must be SCR_FLAG_CHECKPOINT and/or SCR_FLAG_OUTPUT");
   if (!name.empty()) SCR_TRY(check_dataset_name(name));
+  return Status::Ok();
+}
+
+Status Runtime::start_output(const std::string& name, int flags) {
+  // Refused on every process or none, and the same dataset everywhere, as
+  // SCR requires (it aborts the job when names or flags differ): rank 0's
+  // name would otherwise name the files of processes that meant another.
+  Status args = check_start_output(name, flags);
+  std::string mine = name + '\n' + std::to_string(flags), first = mine;
+  mpi::bcast_string(ctx_.world, first, 0);
+  if (args.ok() && first != mine)
+    args = Error(Errc::invalid_argument, "SCR_Start_output(\"" + name + "\", " + std::to_string(flags) +
+                                             ") differs from rank 0's (\"" + first.substr(0, first.rfind('\n')) +
+                                             "\", " + first.substr(first.rfind('\n') + 1) +
+                                             "): every process must pass the same name and flags");
+  // A process says its own reason; the others name the first that refused.
+  Status agreed = mpi::agree(ctx_.world, args);
+  SCR_TRY(args);
+  SCR_TRY(agreed);
   // Starting a new dataset abandons a restart that was offered but not taken.
   ctx_.restart_candidates.clear();
   SCR_TRY(drop_rescaled(ctx_.job, ctx_.rescaled));
