@@ -7,6 +7,8 @@ mpirun -n 2 python3 -m mpi4py (tests/bindings/python/mistakes.sh):
           drop.1 and "OK write"
   read    only "x" protected: restore() gives drop.1 (the dropped Regions
           left nothing behind in it) with every element of x; "OK read"
+  raw_write, raw_read  a checkpoint named with bytes that are not UTF-8:
+          have_restart() gives a str that passes the same bytes back
 """
 import gc
 import sys
@@ -80,4 +82,36 @@ def read():
         print("OK read", flush=True)
 
 
-{"write": write, "read": read}[sys.argv[1]]()
+RAW = b"bytes.\xe9"  # a name that is not UTF-8, as a C or Fortran program may write
+
+
+def raw_write():
+    scr.init()
+    with scr.checkpoint(RAW) as ckpt:
+        with open(ckpt.route(f"rank_{rank}.txt"), "w") as f:
+            f.write(f"raw {rank}\n")
+    if not ckpt.valid:
+        sys.exit(f"rank {rank}: checkpoint {RAW!r} invalid")
+    scr.finalize()
+    if rank == 0:
+        print("OK raw write", flush=True)
+
+
+def raw_read():
+    scr.init()
+    name = scr.have_restart()  # a str that gives the same bytes back
+    if not isinstance(name, str) or name.encode("utf-8", "surrogateescape") != RAW:
+        sys.exit(f"rank {rank}: have_restart gave {name!r}")
+    if scr.start_restart() != name:
+        sys.exit(f"rank {rank}: start_restart named another checkpoint")
+    with open(scr.route_file(f"rank_{rank}.txt")) as f:
+        valid = f.read() == f"raw {rank}\n"
+    if not scr.complete_restart(valid):
+        sys.exit(f"rank {rank}: the restart from {name!r} failed")
+    scr.current(name)  # passed back to the library as it came
+    scr.finalize()
+    if rank == 0:
+        print("OK raw read", flush=True)
+
+
+{"write": write, "read": read, "raw_write": raw_write, "raw_read": raw_read}[sys.argv[1]]()

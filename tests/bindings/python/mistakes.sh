@@ -21,4 +21,11 @@ lose_all_nodes
 run_job SCR_FLUSH=1 -- 2 "$PYTHON" -m mpi4py "$APP" read
 [[ $LAST_RC -eq 0 ]] || fail "read exited with $LAST_RC"
 expect_out "OK read"
+use_dirs "$E2E_DIR/raw"
+run_job SCR_FLUSH=1 -- 2 "$PYTHON" -m mpi4py "$APP" raw_write
+[[ $LAST_RC -eq 0 ]] || fail "raw_write exited with $LAST_RC"
+expect_out "OK raw write"
+run_job SCR_FLUSH=1 -- 2 "$PYTHON" -m mpi4py "$APP" raw_read
+[[ $LAST_RC -eq 0 ]] || fail "raw_read exited with $LAST_RC"
+expect_out "OK raw read"
 e2e_pass

@@ -88,10 +88,10 @@ say "installed package $pkg loads $lib"
 use_dirs "$E2E_DIR/arrays"
 run_job -- "$E2E_NP" "${PY[@]}" arrays
 expect_rc 0 "arrays (first job)"
-expect_out "ARRAYS OK restored=0 checks=96"
+expect_out "ARRAYS OK restored=0 checks=100"
 run_job -- "$E2E_NP" "${PY[@]}" arrays
 expect_rc 0 "arrays (second job)"
-expect_out "ARRAYS OK restored=56 checks=96"
+expect_out "ARRAYS OK restored=56 checks=100"
 
 export PYTHONPATH="$SCRPP_BUILD/python"
 

@@ -234,6 +234,10 @@ def arrays():
         scr.save_array(bad, np.array([object()]))
     except TypeError:
         checks += 1
+    try:  # its mask would be lost
+        scr.save_array(bad, np.ma.array([1, 2, 3], mask=[0, 1, 0]))
+    except TypeError:
+        checks += 1
     expect(same(scr.load_array(good), sample_arrays()["f8"]), "undamaged file no longer loads")
     checks, restored = comm.allreduce(checks), comm.allreduce(restored)
     scr.finalize()

@@ -70,6 +70,9 @@ def encode(array):
     a = np.asanyarray(array)
     if a.dtype.hasobject:
         raise TypeError("scr.save_array: arrays of Python objects cannot be saved")
+    if isinstance(a, np.ma.MaskedArray):
+        raise TypeError("scr.save_array: a masked array's mask would be lost; save its data and "
+                        "np.ma.getmaskarray(a) as two arrays")
     order = "F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C"
     a = np.asarray(a, order=order)
     data = a.tobytes(order=order) if a.size else b""

@@ -25,7 +25,7 @@ def _name(value, what):
     silently cut it short in C, so it is refused. Only str and bytes are
     names: bytes(5) would be five NULs, not "5"."""
     if isinstance(value, str):
-        data = value.encode("utf-8")
+        data = value.encode("utf-8", "surrogateescape")  # a name _name_text gave back
     elif isinstance(value, (bytes, bytearray)):
         data = bytes(value)
     else:
@@ -44,6 +44,13 @@ def _path(value):
 
 def _text(buf):
     return os.fsdecode(ffi.string(buf))
+
+
+def _name_text(data):
+    """A name from C as str: UTF-8, and bytes that are not (a name a C or
+    Fortran program wrote) kept as surrogates, so that passing it back to
+    _name gives the same bytes instead of raising UnicodeDecodeError."""
+    return data.decode("utf-8", "surrogateescape")
 
 
 def _check(rc, call):
@@ -139,14 +146,14 @@ def have_restart():
     flag = ffi.new("int*")
     buf = ffi.new("char[]", MAX_FILENAME)
     _check(lib.SCR_Have_restart(flag, buf), "SCR_Have_restart")
-    return ffi.string(buf).decode("utf-8") if flag[0] else None
+    return _name_text(ffi.string(buf)) if flag[0] else None
 
 
 def start_restart():
     """Open the restart phase; returns the checkpoint's name."""
     buf = ffi.new("char[]", MAX_FILENAME)
     _check(lib.SCR_Start_restart(buf), "SCR_Start_restart")
-    return ffi.string(buf).decode("utf-8")
+    return _name_text(ffi.string(buf))
 
 
 def complete_restart(valid=True):
@@ -234,7 +241,7 @@ def restart_files():
     files = []
     for i in range(count[0]):
         _check(lib.SCRPP_Restart_file(i, name, rank, size), "SCRPP_Restart_file")
-        files.append(RestartFile(ffi.string(name).decode("utf-8"), rank[0], size[0]))
+        files.append(RestartFile(_name_text(ffi.string(name)), rank[0], size[0]))
     return files
 
 

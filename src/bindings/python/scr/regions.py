@@ -23,7 +23,7 @@ matching array. NumPy is imported only when an array is protected.
 import zlib
 
 from . import _lib
-from .core import _check, _name
+from .core import _check, _name, _name_text
 from .errors import SCRError
 
 _ffi = _lib.FFI()
@@ -128,7 +128,7 @@ class Regions:
         restored = _ffi.new("int*")
         name = _ffi.new("char[]", 1024)
         _check(_c.SCRPP_Restore(restored, name), "SCRPP_Restore")
-        return _ffi.string(name).decode("utf-8") if restored[0] else None
+        return _name_text(_ffi.string(name)) if restored[0] else None
 
     def read(self):
         """Inside an open restart phase (collective): read every region back."""
@@ -145,7 +145,7 @@ class Regions:
         size = _ffi.new("unsigned long long*")
         tag = _ffi.new("char[]", 1024)
         _check(_c.SCRPP_Region_info(writer, self._id(name, id), count, size, tag), "SCRPP_Region_info")
-        return count[0], size[0], _ffi.string(tag).decode("utf-8")
+        return count[0], size[0], _name_text(_ffi.string(tag))
 
     def load_from(self, writer, name, out, id=None):
         """Inside a restart phase: `writer`'s region `name` into `out`, whose
