@@ -52,6 +52,15 @@ $(cat "$E2E_DIR/pc-$prog.log")"
 done
 say "built with mpifort and pkg-config ($flags)"
 
+# Build 1b: SCR's documented static link flags, libscrf.a alone (plus what
+# libscr.a needs from the system): no libscr.so at run time.
+mpifort -Wall -Werror -I"$SRC" "$SRC/ckpt_f77.f" -o "$E2E_DIR/pc/ckpt_f77_static" -I"$INSTALL/include" \
+  "$libdir/libscrf.a" -lisal -lstdc++ -lpthread >"$E2E_DIR/pc-static.log" 2>&1 ||
+  fail "mpifort ckpt_f77.f libscrf.a failed:
+$(tail -20 "$E2E_DIR/pc-static.log")"
+if ldd "$E2E_DIR/pc/ckpt_f77_static" | grep libscr >/dev/null; then fail "ckpt_f77_static loads a shared libscr"; fi
+say "built with libscrf.a alone, as SCR documents its static Fortran link"
+
 # Build 2: a CMake project using find_package(SCR).
 cmake -S "$SRC/consumer" -B "$E2E_DIR/cm" -DCMAKE_PREFIX_PATH="$INSTALL" \
   -DCMAKE_Fortran_COMPILER=mpifort >"$E2E_DIR/cm-configure.log" 2>&1 ||
