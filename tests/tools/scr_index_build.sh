@@ -8,7 +8,8 @@
 #  c) RS (k = 2): two deleted files of one set are rebuilt; three are refused
 #  d) nothing to rebuild (exit 0, as SCR; a dataset written with cache
 #     bypass has no redundancy files, and the message does not claim any),
-#     unknown dataset, bad arguments
+#     unknown dataset, bad arguments; SCR 3.1's damaged summary.scr written
+#     again from SCR++'s
 source "$(dirname "$0")/tools_lib.sh"
 e2e_begin tools_scr_index_build
 
@@ -109,4 +110,13 @@ expect_ok "job writing with cache bypass"
 run_tool "$SCR_INDEX" --prefix "$PREFIX" --build step.20
 expect_rc 0
 expect_out "All 8 files of step.20 (dataset 2) verified; nothing to rebuild."
+# SCR 3.1's summary.scr truncated: SCR++ restarts from its own summary, but
+# SCR 3.1 could not; --build writes it again, as it was.
+summary31="$PREFIX/.scr/scr.dataset.2/summary.scr"
+cp "$summary31" "$E2E_DIR/summary31.good"
+truncate -s 50 "$summary31"
+run_tool "$SCR_INDEX" --prefix "$PREFIX" --build step.20
+expect_rc 0
+expect_err "written again from SCR++'s summary.scrpp"
+cmp -s "$summary31" "$E2E_DIR/summary31.good" || fail "--build did not write SCR 3.1's summary.scr again as it was"
 e2e_pass

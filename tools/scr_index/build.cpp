@@ -12,9 +12,11 @@
 #include <set>
 
 #include "common/strings.hpp"
+#include "io/files.hpp"
 #include "io/path.hpp"
 #include "redset/offline.hpp"
 #include "runtime/prefix/prefix_rebuild.hpp"
+#include "runtime/prefix/scr31/dataset_files.hpp"
 #include "runtime/prefix/summary.hpp"
 #include "tools/common/prefix_dir.hpp"
 #include "tools/common/progress.hpp"
@@ -195,6 +197,23 @@ bool has_redundancy(const Summary& summary) {
   return false;
 }
 
+// SCR 3.1 restarts from summary.scr and the rank2file map, which SCR++
+// writes beside its own summary (summary.scrpp): when they cannot be read
+// and SCR++'s summary is whole, they are written again from it. A dataset
+// SCR 3.1 flushed has no summary.scrpp: its summary.scr is the one read.
+Status mend_scr31_files(const Request& req, int id) {
+  if (!req.env.exists(rt::own_summary_path(req.prefix, id))) return Status::Ok();
+  auto theirs = io::read_any_tree(req.env, rt::summary_path(req.prefix, id));
+  Status readable = theirs.status();
+  if (theirs) readable = rt::scr31::read_dataset_files(req.env, req.prefix, id, *theirs).status();
+  if (readable.ok() || readable.code() == Errc::io_error) return Status::Ok();
+  SCR_ASSIGN_OR_RETURN(rt::Summary ours, rt::Summary::read(req.env, req.prefix, id));
+  SCR_TRY(rt::scr31::write_dataset_files(req.env, req.prefix, ours.tree()));
+  req.cli.note("SCR 3.1's summary.scr and rank2file of dataset " + std::to_string(id) + " could not be read (" +
+               readable.message() + "): written again from SCR++'s summary.scrpp");
+  return Status::Ok();
+}
+
 }  // namespace
 
 int build_dataset(const Request& req) {
@@ -206,6 +225,8 @@ int build_dataset(const Request& req) {
   auto summary = read_summary(req.env, req.prefix, *id);
   if (!summary) return req.cli.fail(summary.status().with_context("dataset " + req.value));
   const std::string& name = summary->info.name;
+  if (Status mended = mend_scr31_files(req, *id); !mended.ok())
+    return req.cli.fail(mended.with_context("dataset " + req.value + ": SCR 3.1's summary"));
 
   Damage damage = find_damage(req, *id, *summary);
   if (damage.problems.empty()) {
