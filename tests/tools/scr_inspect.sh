@@ -38,6 +38,15 @@ run_tool "$SCR_INSPECT" "$PREFIX"
 expect_rc 1
 grep -q "Not in the index" "$LAST_OUT" && fail "a damaged index's datasets were called unindexed"
 cp "$E2E_DIR/index.keep" "$PREFIX/.scr/index.scr"
+# SCR 3.1's summary.scr truncated (SCR++ reads its own summary.scrpp):
+# SCR 3.1 could not restart from that dataset, which is damage (1).
+summary31="$(ls "$PREFIX"/.scr/scr.dataset.*/summary.scr | head -1)"
+cp "$summary31" "$E2E_DIR/summary.keep"
+truncate -s 50 "$summary31"
+run_tool "$SCR_INSPECT" "$PREFIX"
+expect_rc 1
+expect_err "SCR 3.1 could not restart from it"
+cp "$E2E_DIR/summary.keep" "$summary31"
 
 # b) control directories, found below the base
 run_tool "$SCR_INSPECT" "$CNTL"

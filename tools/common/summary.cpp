@@ -5,6 +5,7 @@
 #include "common/strings.hpp"
 #include "io/files.hpp"
 #include "runtime/prefix/prefix_index.hpp"
+#include "runtime/prefix/scr31/dataset_files.hpp"
 #include "runtime/prefix/summary.hpp"
 
 namespace scr::tools {
@@ -43,6 +44,12 @@ Summary view_summary(const rt::Summary& summary) {
 Result<Summary> read_summary(io::Env& env, const std::string& prefix, int id) {
   SCR_ASSIGN_OR_RETURN(rt::Summary summary, rt::Summary::read(env, prefix, id));
   return view_summary(summary);
+}
+
+Status scr31_files_readable(io::Env& env, const std::string& prefix, int id) {
+  if (!env.exists(rt::own_summary_path(prefix, id))) return Status::Ok();
+  SCR_ASSIGN_OR_RETURN(kv::Tree theirs, io::read_any_tree(env, rt::summary_path(prefix, id)));
+  return rt::scr31::read_dataset_files(env, prefix, id, theirs).status();
 }
 
 std::vector<int> dataset_dirs(io::Env& env, const std::string& prefix) {

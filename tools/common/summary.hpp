@@ -41,6 +41,12 @@ Summary view_summary(const rt::Summary& summary);
 // Errc::corrupt naming the file and what is missing or malformed.
 Result<Summary> read_summary(io::Env& env, const std::string& prefix, int id);
 
+// Whether SCR 3.1 could restart from dataset `id` as SCR++ flushed it: the
+// error reading its summary.scr and rank2file map, which SCR++ writes
+// beside its own summary.scrpp; Ok for a dataset without summary.scrpp
+// (SCR 3.1's own: its summary.scr is the one SCR++ reads and checks).
+Status scr31_files_readable(io::Env& env, const std::string& prefix, int id);
+
 // Ids of the scr.dataset.<id> directories in <prefix>/.scr, ascending.
 std::vector<int> dataset_dirs(io::Env& env, const std::string& prefix);
 

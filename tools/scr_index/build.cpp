@@ -12,7 +12,6 @@
 #include <set>
 
 #include "common/strings.hpp"
-#include "io/files.hpp"
 #include "io/path.hpp"
 #include "redset/offline.hpp"
 #include "runtime/prefix/prefix_rebuild.hpp"
@@ -202,10 +201,7 @@ bool has_redundancy(const Summary& summary) {
 // and SCR++'s summary is whole, they are written again from it. A dataset
 // SCR 3.1 flushed has no summary.scrpp: its summary.scr is the one read.
 Status mend_scr31_files(const Request& req, int id) {
-  if (!req.env.exists(rt::own_summary_path(req.prefix, id))) return Status::Ok();
-  auto theirs = io::read_any_tree(req.env, rt::summary_path(req.prefix, id));
-  Status readable = theirs.status();
-  if (theirs) readable = rt::scr31::read_dataset_files(req.env, req.prefix, id, *theirs).status();
+  Status readable = scr31_files_readable(req.env, req.prefix, id);
   if (readable.ok() || readable.code() == Errc::io_error) return Status::Ok();
   SCR_ASSIGN_OR_RETURN(rt::Summary ours, rt::Summary::read(req.env, req.prefix, id));
   SCR_TRY(rt::scr31::write_dataset_files(req.env, req.prefix, ours.tree()));

@@ -81,6 +81,9 @@ Report inspect_prefix(io::Env& env, const std::string& prefix) {
       r.problems.push_back(read.status().message());
       continue;
     }
+    if (Status theirs = scr31_files_readable(env, prefix, id); !theirs.ok())
+      r.problems.push_back("dataset " + std::to_string(id) + ": SCR 3.1 could not restart from it: " +
+                           theirs.message() + " (scr_index --build " + std::to_string(id) + " writes them again)");
     Summary s = view_summary(*read);
     r.text += summary_text(id, s);
     summaries.set(std::to_string(id), tree_to_json(read->tree()));
