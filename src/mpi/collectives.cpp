@@ -106,4 +106,9 @@ Status agree(const Comm& comm, const Status& local) {
   return Error(theirs.code(), "rank " + std::to_string(first) + ": " + theirs.message());
 }
 
+Status agree_own(const Comm& comm, const Status& local) {
+  Status agreed = agree(comm, local);
+  return local.ok() ? agreed : local;
+}
+
 }  // namespace scr::mpi

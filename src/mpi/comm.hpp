@@ -121,6 +121,9 @@ kv::Tree scatter_trees(const Comm& comm, const std::vector<kv::Tree>& trees, int
 // status was ok; otherwise every rank gets the error of the lowest failing
 // rank, prefixed with that rank number. Never hangs when only some fail.
 Status agree(const Comm& comm, const Status& local);
+// The same, but a process that failed gets its own error, in its own words;
+// the others get the lowest failing rank's, naming it.
+Status agree_own(const Comm& comm, const Status& local);
 // "rank <n>: ...": the message of an error an agreement attributed already.
 bool names_a_rank(std::string_view message);
 // The status of process `root` (code and message), on every process.

@@ -9,6 +9,7 @@
 #include "io/fault_plan.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
+#include "kvtree/codec.hpp"
 #include "runtime/cache/cache.hpp"
 #include "runtime/config/params.hpp"
 #include "runtime/halt.hpp"
@@ -23,8 +24,18 @@
 namespace scr::rt {
 namespace {
 
-// Rank 0 resolves the configuration; everyone gets its values.
+// Rank 0 resolves the configuration; everyone gets its values. What
+// SCR_Config set must be the same on every process, as SCR requires (it
+// aborts the job otherwise): rank 0's values would silently replace
+// another's, which its own SCR_Config queries would still answer.
 Result<Settings> agreed_settings(const mpi::Comm& world, const Config& config) {
+  std::string mine = kv::encode(config.layer(Layer::app).to_tree()), first = mine;
+  mpi::bcast_string(world, first, 0);
+  Status same = first == mine ? Status::Ok()
+                              : Error(Errc::invalid_argument,
+                                      "the values SCR_Config set on this process differ from rank 0's: call "
+                                      "SCR_Config with the same strings on every process");
+  SCR_TRY(mpi::agree_own(world, same));
   kv::Tree tree;
   if (world.rank() == 0) tree = config.to_tree();
   mpi::bcast_tree(world, tree, 0);

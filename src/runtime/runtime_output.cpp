@@ -108,9 +108,7 @@ Status Runtime::start_output(const std::string& name, int flags) {
                                              "\", " + first.substr(first.rfind('\n') + 1) +
                                              "): every process must pass the same name and flags");
   // A process says its own reason; the others name the first that refused.
-  Status agreed = mpi::agree(ctx_.world, args);
-  SCR_TRY(args);
-  SCR_TRY(agreed);
+  SCR_TRY(mpi::agree_own(ctx_.world, args));
   // Starting a new dataset abandons a restart that was offered but not taken.
   ctx_.restart_candidates.clear();
   SCR_TRY(drop_rescaled(ctx_.job, ctx_.rescaled));

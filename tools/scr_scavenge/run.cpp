@@ -79,6 +79,22 @@ Result<std::optional<io::FileLock>> lock_index(io::Env& env, const Options& o, c
   return lock;
 }
 
+// The index the saves go into. A damaged one must not keep the cache's
+// only copies from the prefix: it is set aside, and as the new index lists
+// none of them, a dataset the cache marks flushed is saved again, so that
+// a restart finds it.
+Result<rt::PrefixIndex> index_to_save_into(io::Env& env, const std::string& prefix, CacheScan& scan,
+                                           Report& report) {
+  if (!scan.datasets.empty()) {
+    SCR_ASSIGN_OR_RETURN(std::string aside, set_aside_damaged_index(env, prefix));
+    if (!aside.empty()) {
+      report.notes.push_back(aside);
+      for (CachedDataset& ds : scan.datasets) ds.flushed = false;
+    }
+  }
+  return load_index(env, prefix);
+}
+
 }  // namespace
 
 Result<Report> run_scavenge(io::Env& env, const Options& o) {
@@ -94,17 +110,7 @@ Result<Report> run_scavenge(io::Env& env, const Options& o) {
   if (!scan.datasets.empty()) rt::sweep_deferred_lists(env, o.prefix);
   Report report;
   report.notes = scan.notes;
-  // A damaged index must not keep the cache's only copies from the prefix.
-  if (!scan.datasets.empty()) {
-    SCR_ASSIGN_OR_RETURN(std::string aside, set_aside_damaged_index(env, o.prefix));
-    if (!aside.empty()) {
-      report.notes.push_back(aside);
-      // The new index lists none of them: a dataset the cache marks flushed
-      // is saved again, so that a restart finds it.
-      for (CachedDataset& ds : scan.datasets) ds.flushed = false;
-    }
-  }
-  SCR_ASSIGN_OR_RETURN(rt::PrefixIndex before, load_index(env, o.prefix));
+  SCR_ASSIGN_OR_RETURN(rt::PrefixIndex before, index_to_save_into(env, o.prefix, scan, report));
   Plan plan = plan_scavenge(scan.datasets, before, o.all);
   report.no_host_answered = scan.no_host_answered;
   report.datasets = save_planned(env, o, *caches, plan, scan.datasets);
