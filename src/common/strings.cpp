@@ -138,4 +138,20 @@ std::string format_bytes(uint64_t bytes) {
   return buf;
 }
 
+std::string printable(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u != 0x7f) {
+      out += c;
+      continue;
+    }
+    char buf[5];
+    std::snprintf(buf, sizeof buf, "\\x%02x", u);
+    out += buf;
+  }
+  return out;
+}
+
 }  // namespace scr::str

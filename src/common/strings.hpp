@@ -28,6 +28,10 @@ Result<double> parse_double(std::string_view s);
 Result<bool> parse_bool(std::string_view s);
 
 std::string format_bytes(uint64_t bytes);  // "1.5 MiB"
+// `s` with each control character (below 0x20, and 0x7f) as \xNN, for a
+// name from a file printed on a terminal or in a one-line-per-entry
+// listing: it can fake no line and send no escape sequence.
+std::string printable(std::string_view s);
 // Numbers joined: {2, 5} -> "2, 5" (sep ", ").
 std::string join_ints(const std::vector<int>& values, std::string_view sep = ", ");
 

@@ -147,3 +147,11 @@ TEST(FormatBytes, RoundsUpToNextUnit) {
 }
 
 }  // namespace
+
+TEST(Strings, PrintableEscapesControlCharactersOnly) {
+  EXPECT_EQ(str::printable("step.10"), "step.10");
+  EXPECT_EQ(str::printable("a\nb"), "a\\x0ab");
+  EXPECT_EQ(str::printable(std::string("\x1b[2J\x7f", 5)), "\\x1b[2J\\x7f");
+  EXPECT_EQ(str::printable("caf\xc3\xa9"), "caf\xc3\xa9");  // UTF-8 stays
+  EXPECT_EQ(str::printable(std::string("\0", 1)), "\\x00");
+}

@@ -70,15 +70,15 @@ std::string index_text(const std::string& prefix, const rt::PrefixIndex& idx) {
     t.add({std::to_string(r->id), r->complete && !r->failed ? "YES" : "NO",
            r->flushed ? "YES" : "NO", flags_word(r->flags), yes_no(r->failed),
            str::format_bytes(r->size), created_text(r->created_usecs), r->current ? "*" : "",
-           r->name});
+           str::printable(r->name)});
   std::string out = t.render();
   std::string choice = restart_choice(idx);
   if (choice.empty())
     out += "A restart from this prefix finds no loadable checkpoint.\n";
   else if (choice == idx.current())
-    out += "A restart from this prefix loads " + choice + " (CURRENT).\n";
+    out += "A restart from this prefix loads " + str::printable(choice) + " (CURRENT).\n";
   else
-    out += "A restart from this prefix loads " + choice + " (the newest loadable checkpoint).\n";
+    out += "A restart from this prefix loads " + str::printable(choice) + " (the newest loadable checkpoint).\n";
   return out;
 }
 
@@ -93,7 +93,7 @@ std::string scr_listing_text(const std::vector<DatasetRow>& rows) {
     bool flushed = r->flushed && r->flushed_secs > 0;
     out += std::string(id) + " " + (r->complete && !r->failed ? "YES  " : "NO   ") + " " +
            (flushed ? rt::scr31::timestamp(r->flushed_secs) : std::string(19, ' ')) + " " +
-           (r->current ? "  *" : "   ") + " " + (r->name.empty() ? "UNKNOWN_NAME" : r->name) + "\n";
+           (r->current ? "  *" : "   ") + " " + (r->name.empty() ? "UNKNOWN_NAME" : str::printable(r->name)) + "\n";
   }
   return out;
 }
