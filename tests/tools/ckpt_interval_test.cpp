@@ -8,6 +8,9 @@
 
 namespace {
 
+// "Now" for the tests: the logs below are of the day before.
+constexpr double kNow = 1795564800;  // 2026-11-25T00:00:00Z
+
 namespace iv = scr::tools::interval;
 
 iv::Event ev(const char* line) {
@@ -48,13 +51,32 @@ TEST(CkptInterval, CountsFailedRunsOnce) {
       ev(R"({"time":"2026-11-24T12:30:00Z","job":"2","event":"END"})"),
       ev(R"({"time":"2026-11-24T13:00:00Z","job":"3","event":"START"})"),
   };
-  iv::Observed o = iv::observe(log);
+  iv::Observed o = iv::observe(log, kNow);
   EXPECT_EQ(4, o.runs);
   EXPECT_EQ(2, o.failures);  // run 1 (no END), run 2 (FAILURE, then END)
   EXPECT_EQ(1, o.failure_events);
   EXPECT_EQ(1, o.open_runs);  // run 4 may still be running
   EXPECT_EQ(3 * 3600.0, o.span);
   EXPECT_EQ(3.0, *iv::median(o.ckpt_seconds));
+}
+
+// Values SCR++ never logs are left out and counted, not used: an infinite,
+// negative or text cost; a time that does not parse, from 1900, or ahead.
+TEST(CkptInterval, LeavesOutValuesNoLogHolds) {
+  std::vector<iv::Event> log = {
+      ev(R"({"time":"2026-11-24T10:00:00Z","job":"1","event":"START"})"),
+      ev(R"({"time":"garbage","job":"1","event":"CHECKPOINT_COMPLETE","seconds":1e400})"),
+      ev(R"({"time":"1900-01-01T00:00:00Z","job":"1","event":"CHECKPOINT_COMPLETE","seconds":-3})"),
+      ev(R"({"time":"2126-01-01T00:00:00Z","job":"1","event":"CHECKPOINT_COMPLETE","seconds":"abc"})"),
+      ev(R"({"time":"2026-11-24T10:10:00Z","job":"1","event":"CHECKPOINT_COMPLETE","seconds":2})"),
+      ev(R"({"time":"2026-11-24T11:00:00Z","job":"1","event":"END"})"),
+  };
+  iv::Observed o = iv::observe(log, kNow);
+  EXPECT_EQ(3, o.bad_times);
+  EXPECT_EQ(3, o.bad_seconds);
+  ASSERT_EQ(1u, o.ckpt_seconds.size());
+  EXPECT_EQ(2.0, o.ckpt_seconds.front());
+  EXPECT_EQ(3600.0, o.span);
 }
 
 TEST(CkptInterval, YoungAndDaly) {

@@ -140,7 +140,8 @@ std::optional<double> parse_time(std::string_view text) {
   return static_cast<double>(::timegm(&tm) - offset) + frac;
 }
 
-Observed observe(const std::vector<Event>& events) {
+Observed observe(const std::vector<Event>& events, double now) {
+  constexpr double kYear2000 = 946684800, kDay = 86400, kCentury = 100 * 365.25 * kDay;
   Observed o;
   std::optional<double> first, last;
   bool open = false, open_failed = false;
@@ -151,11 +152,15 @@ Observed observe(const std::vector<Event>& events) {
   for (const auto& e : events) {
     ++o.events;
     auto at = e.find("time");
-    if (at != e.end())
-      if (auto t = parse_time(at->second)) {
+    if (at != e.end()) {
+      auto t = parse_time(at->second);
+      if (t && *t >= kYear2000 && *t <= now + kDay) {
         first = first ? std::min(*first, *t) : *t;
         last = last ? std::max(*last, *t) : *t;
+      } else {
+        ++o.bad_times;
       }
+    }
     auto ev = e.find("event");
     if (ev == e.end()) continue;
     const std::string& name = ev->second;
@@ -177,7 +182,10 @@ Observed observe(const std::vector<Event>& events) {
       char* end = nullptr;
       if (s != e.end()) {
         double v = std::strtod(s->second.c_str(), &end);
-        if (*end == '\0' && v >= 0) o.ckpt_seconds.push_back(v);
+        if (!s->second.empty() && *end == '\0' && std::isfinite(v) && v >= 0 && v <= kCentury)
+          o.ckpt_seconds.push_back(v);
+        else
+          ++o.bad_seconds;
       }
     }
   }

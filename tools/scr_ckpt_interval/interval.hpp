@@ -44,9 +44,14 @@ struct Observed {
   int failure_events = 0;            // FAILURE events among them
   int open_runs = 0;                 // the newest run, still without END
   double span = 0;                   // seconds from the first to the last event
+  // Values that cannot be what SCR++ logged, left out: a "time" that does
+  // not parse or lies before 2000 or over a day ahead of `now`, a
+  // checkpoint's "seconds" that is not a number from 0 to a century.
+  int bad_times = 0;
+  int bad_seconds = 0;
 };
 
-Observed observe(const std::vector<Event>& events);
+Observed observe(const std::vector<Event>& events, double now);
 
 std::optional<double> median(std::vector<double> values);
 

@@ -17,6 +17,7 @@
 #include "tools/common/args.hpp"
 #include "tools/common/cli.hpp"
 #include "tools/common/prefix_dir.hpp"
+#include "tools/common/times.hpp"
 #include "tools/scr_ckpt_interval/interval.hpp"
 
 namespace {
@@ -154,7 +155,14 @@ int main(int argc, char** argv) {
       return cli.fail(exit_code::bad_data, log + " holds no readable event" +
                                                (bad.empty() ? "" : " (" + bad.front() + ")"));
     for (const auto& b : bad) cli.note(log + ", " + b + "; skipped");
-    seen = iv::observe(events);
+    seen = iv::observe(events, static_cast<double>(now_seconds()));
+    if (seen.bad_times > 0)
+      cli.note(log + ": " + std::to_string(seen.bad_times) +
+               " events with a time that does not parse, or lies before 2000 or in the future; "
+               "left out of the span");
+    if (seen.bad_seconds > 0)
+      cli.note(log + ": " + std::to_string(seen.bad_seconds) +
+               " checkpoints whose seconds are not a number from 0 to a century; left out of the cost");
     have_log = true;
   }
 
