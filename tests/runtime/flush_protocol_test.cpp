@@ -529,3 +529,27 @@ TEST_F(FlushProtocol, SecondEditorIsRefusedWhileTheLockIsHeld) {
 }
 
 }  // namespace
+
+namespace {
+
+// An index entry whose id is no dataset id (not a number, or beyond
+// INT32_MAX) is ignored, never truncated onto another dataset's id.
+TEST(PrefixIndexIds, EntriesWithoutAUsableIdAreIgnored) {
+  scr::testing::TempDir dir;
+  io::Env& env = io::Env::posix();
+  kv::Tree t;
+  for (const char* id : {"1", "abc", "4294967297", "-5", "99999999999999999999"}) {
+    kv::Tree& e = t.child("DSET", id);
+    e.set("NAME", std::string("n.") + id);
+    e.set_int("FLAGS", rt::kFlagCheckpoint);
+  }
+  std::filesystem::create_directories(rt::prefix_scr_dir(dir.path()));
+  ASSERT_TRUE(io::write_tree(env, rt::prefix_index_path(dir.path()), t).ok());
+  auto idx = rt::PrefixIndex::load(env, dir.path());
+  ASSERT_TRUE(idx.ok()) << idx.status().to_string();
+  EXPECT_EQ(idx->ids(), std::vector<int>{1});
+  EXPECT_EQ(idx->find_name("n.1"), std::optional<int>(1));
+  EXPECT_FALSE(idx->find_name("n.4294967297").has_value());
+}
+
+}  // namespace

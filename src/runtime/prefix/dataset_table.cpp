@@ -1,5 +1,7 @@
 #include "runtime/prefix/dataset_table.hpp"
 
+#include <climits>
+
 #include <string>
 
 namespace scr::rt {
@@ -7,7 +9,8 @@ namespace scr::rt {
 std::vector<int> DatasetTable::ids() const {
   std::vector<int> out;
   if (const kv::Tree* d = tree_.get("DSET"))
-    for (int64_t id : d->int_keys()) out.push_back(static_cast<int>(id));
+    for (int64_t id : d->int_keys())
+      if (id >= 0 && id <= INT32_MAX) out.push_back(static_cast<int>(id));  // never truncated onto another
   return out;
 }
 

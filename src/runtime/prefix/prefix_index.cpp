@@ -1,10 +1,12 @@
 #include "runtime/prefix/prefix_index.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <ctime>
 
 #include "common/clock.hpp"
 #include "common/log.hpp"
+#include "common/strings.hpp"
 #include "io/files.hpp"
 #include "io/path.hpp"
 #include "runtime/prefix/dataset.hpp"
@@ -36,6 +38,25 @@ std::string prefix_dataset_dir(const std::string& prefix, int id) {
   return io::path::join(prefix_scr_dir(prefix), "scr.dataset." + std::to_string(id));
 }
 
+namespace {
+
+// An entry whose id is not a dataset id SCR++ can use (not a number, or
+// outside 0..INT32_MAX) is kept in the file but listed, restarted from and
+// named by nothing: said once, so that it does not vanish without a word.
+void warn_unusable_ids(const DatasetTable& idx, const kv::Tree& tree, const std::string& path) {
+  const kv::Tree* dsets = tree.get("DSET");
+  if (!dsets) return;
+  for (const auto& [key, entry] : dsets->children()) {
+    auto id = str::parse_int(key);
+    if (!id || *id < 0 || *id > INT32_MAX || !idx.find(static_cast<int>(*id)))
+      log::warn_once(path + ": the entry with id '" + key + "' (name '" +
+                     str::printable(entry->value_or("NAME", "")) +
+                     "') has no usable dataset id; SCR++ ignores it (it stays in the file)");
+  }
+}
+
+}  // namespace
+
 Result<PrefixIndex> PrefixIndex::load(io::Env& env, const std::string& prefix) {
   PrefixIndex idx;
   idx.path_ = prefix_index_path(prefix);
@@ -49,6 +70,7 @@ Result<PrefixIndex> PrefixIndex::load(io::Env& env, const std::string& prefix) {
     idx.tree_ = std::move(tree).value();
     idx.prefix_ = prefix;
     idx.adopt_summaries_ = true;
+    warn_unusable_ids(idx, idx.tree_, idx.path_);
     return idx;
   }
   auto view = scr31::index_from_shared(*tree);
@@ -56,6 +78,7 @@ Result<PrefixIndex> PrefixIndex::load(io::Env& env, const std::string& prefix) {
   idx.read_ = std::move(tree).value();
   idx.read_view_ = *view;
   idx.tree_ = std::move(view).value();
+  warn_unusable_ids(idx, idx.tree_, idx.path_);
   return idx;
 }
 
