@@ -71,6 +71,15 @@ TEST(ScavengePlan, AFlushedEntryInTheIndexCounts) {
   EXPECT_EQ((std::vector<std::string>{"2: already flushed"}), reasons(p));
 }
 
+// The prefix's newer checkpoint has lost a file: the older cached one is
+// saved, since once the caches go it may be the newest that loads.
+TEST(ScavengePlan, ANewerCheckpointWithAFileGoneDoesNotStopAnOlderOne) {
+  Plan p = plan_scavenge({cached(1, kCkpt), cached(3, kCkpt)}, index_with_loadable(2), false,
+                         [](int id) { return id != 2; });
+  EXPECT_EQ((std::vector<int>{3, 1}), p.checkpoints);
+  EXPECT_TRUE(p.skipped.empty());
+}
+
 TEST(ScavengePlan, AllTakesOlderCheckpointsToo) {
   Plan p = plan_scavenge({cached(1, kCkpt), cached(3, kCkpt)}, index_with_loadable(2), true);
   EXPECT_EQ((std::vector<int>{3, 1}), p.checkpoints);

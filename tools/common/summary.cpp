@@ -4,6 +4,7 @@
 
 #include "common/strings.hpp"
 #include "io/files.hpp"
+#include "io/path.hpp"
 #include "runtime/prefix/prefix_index.hpp"
 #include "runtime/prefix/scr31/dataset_files.hpp"
 #include "runtime/prefix/summary.hpp"
@@ -50,6 +51,17 @@ Status scr31_files_readable(io::Env& env, const std::string& prefix, int id) {
   if (!env.exists(rt::own_summary_path(prefix, id))) return Status::Ok();
   SCR_ASSIGN_OR_RETURN(kv::Tree theirs, io::read_any_tree(env, rt::summary_path(prefix, id)));
   return rt::scr31::read_dataset_files(env, prefix, id, theirs).status();
+}
+
+bool files_in_place(io::Env& env, const std::string& prefix, int id) {
+  auto summary = read_summary(env, prefix, id);
+  if (!summary) return false;
+  for (const RankFiles& r : summary->per_rank)
+    for (const SummaryFile& f : r.files) {
+      auto info = env.stat(io::path::join(prefix, f.name));
+      if (!info || info->size != f.size) return false;
+    }
+  return true;
 }
 
 std::vector<int> dataset_dirs(io::Env& env, const std::string& prefix) {

@@ -5,12 +5,15 @@
 namespace scr::tools::scavenge {
 namespace {
 
-// The newest checkpoint a restart from the prefix could load, or 0.
-int newest_loadable(const rt::PrefixIndex& index) {
-  int newest = 0;
-  for (int id : index.ids())
-    if (index.loadable(id)) newest = std::max(newest, id);
-  return newest;
+// The newest checkpoint a restart from the prefix could load, with its
+// files in place, or 0: one whose file is gone leaves the older cached
+// checkpoints worth saving.
+int newest_loadable(const rt::PrefixIndex& index, const InPlace& in_place) {
+  std::vector<int> ids = index.ids();
+  std::sort(ids.rbegin(), ids.rend());
+  for (int id : ids)
+    if (index.loadable(id) && (!in_place || in_place(id))) return id;
+  return 0;
 }
 
 // Why a dataset is not saved whatever else is in cache, or "".
@@ -25,9 +28,9 @@ std::string never_why(const CachedDataset& ds, const rt::PrefixIndex& index) {
 }  // namespace
 
 Plan plan_scavenge(const std::vector<CachedDataset>& cached, const rt::PrefixIndex& index,
-                   bool all) {
+                   bool all, const InPlace& in_place) {
   Plan plan;
-  int newest = newest_loadable(index);
+  int newest = newest_loadable(index, in_place);
   for (const CachedDataset& ds : cached) {
     if (std::string why = never_why(ds, index); !why.empty()) {
       plan.skipped.push_back({ds.id, ds.info.name, why});

@@ -5,6 +5,8 @@
 // checkpoint already in the prefix is worth saving, unless --all asks.
 #pragma once
 
+#include <functional>
+
 #include <string>
 #include <vector>
 
@@ -26,7 +28,11 @@ struct Plan {
   bool empty() const { return outputs.empty() && checkpoints.empty(); }
 };
 
+// Whether a loadable checkpoint of the prefix has its files in place (the
+// older cached ones are skipped for it only then); every one by default.
+using InPlace = std::function<bool(int id)>;
+
 Plan plan_scavenge(const std::vector<CachedDataset>& cached, const rt::PrefixIndex& index,
-                   bool all);
+                   bool all, const InPlace& in_place = {});
 
 }  // namespace scr::tools::scavenge

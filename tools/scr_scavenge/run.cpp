@@ -12,6 +12,7 @@
 #include "tools/common/cli.hpp"
 #include "tools/common/index_view.hpp"
 #include "tools/common/prefix_dir.hpp"
+#include "tools/common/summary.hpp"
 #include "tools/scr_scavenge/node_caches.hpp"
 #include "tools/scr_scavenge/plan.hpp"
 #include "tools/scr_scavenge/remote_caches.hpp"
@@ -111,7 +112,10 @@ Result<Report> run_scavenge(io::Env& env, const Options& o) {
   Report report;
   report.notes = scan.notes;
   SCR_ASSIGN_OR_RETURN(rt::PrefixIndex before, index_to_save_into(env, o.prefix, scan, report));
-  Plan plan = plan_scavenge(scan.datasets, before, o.all);
+  // An older cached checkpoint is skipped for a newer one in the prefix
+  // only while that one's files are there.
+  Plan plan = plan_scavenge(scan.datasets, before, o.all,
+                            [&](int id) { return files_in_place(env, o.prefix, id); });
   report.no_host_answered = scan.no_host_answered;
   report.datasets = save_planned(env, o, *caches, plan, scan.datasets);
   for (const Skipped& s : plan.skipped)
