@@ -34,7 +34,8 @@ Result<Settings> agreed_settings(const mpi::Comm& world, const Config& config) {
   Status same = first == mine ? Status::Ok()
                               : Error(Errc::invalid_argument,
                                       "the values SCR_Config set on this process differ from rank 0's: call "
-                                      "SCR_Config with the same strings on every process");
+                                      "SCR_Config with the same strings on every process (or a call that "
+                                      "failed on some processes only: see their errors above)");
   SCR_TRY(mpi::agree_own(world, same));
   kv::Tree tree;
   if (world.rank() == 0) tree = config.to_tree();

@@ -147,12 +147,17 @@ Result<Parsed> parse_options(io::Env& env, int argc, const char* const* argv) {
                  "unexpected argument '" + args->positional().front() + "'");
   // The prefix first: its .scrconf is one of the configuration layers.
   if (auto p = args->value("--prefix")) ::setenv("SCR_PREFIX", absolute_path(*p).c_str(), 1);
-  // Any configuration error exits 1, also a user config file that is not
-  // there: "not found" (2) would read as "nothing to scavenge".
+  // A configuration error exits 1, also a user config file that is not
+  // there: "not found" (2) would read as "nothing to scavenge". An I/O
+  // error reading one keeps its own code (5).
+  auto config_error = [](const Status& st) {
+    return Error(st.code() == Errc::io_error ? Errc::io_error : Errc::invalid_argument,
+                 "configuration: " + st.message());
+  };
   auto config = rt::Config::load(rt::ConfigSources::process());
-  if (!config) return Error(Errc::invalid_argument, "configuration: " + config.status().message());
+  if (!config) return config_error(config.status());
   auto settings = rt::settings_from_config(*config);
-  if (!settings) return Error(Errc::invalid_argument, "configuration: " + settings.status().message());
+  if (!settings) return config_error(settings.status());
 
   Options& o = parsed.options;
   o.prefix = absolute_path(settings->prefix.empty() ? default_prefix() : settings->prefix);

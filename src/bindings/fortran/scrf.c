@@ -58,8 +58,9 @@ void scr_finalize_(int* ierror) { *ierror = SCR_Finalize(); }
 SCRF_EXPORT(scr_finalize, SCR_FINALIZE)
 
 /* SCR_CONFIG(CONFIG, VAL, IERROR): VAL receives the answer to a query, or
- * blanks after a set, an unset, a query of an unset parameter, or an error
- * (never what an earlier call left there). */
+ * blanks after a plain 'KEY' query with no answer or that failed (never
+ * what an earlier call left there); see below for what leaves it as it
+ * was. */
 void scr_config_(const char* config, char* val, int* ierror, scrf_len config_len, scrf_len val_len) {
   char text[SCR_MAX_FILENAME];
   char* answer = NULL;

@@ -187,7 +187,7 @@ std::vector<int> PrefixIndex::fetch_order(const std::string& preferred) const {
 Result<std::string> set_aside_unreadable_index(io::Env& env, const std::string& prefix, std::string* why) {
   auto idx = PrefixIndex::load(env, prefix);
   Errc code = idx.status().code();
-  if (idx || (code != Errc::corrupt && code != Errc::unsupported && code != Errc::invalid_argument)) return std::string();
+  if (idx || (code != Errc::corrupt && code != Errc::unsupported)) return std::string();
   if (why) *why = idx.status().message();
   std::string path = prefix_index_path(prefix);
   std::string aside = path + ".unreadable." + std::to_string(static_cast<int64_t>(wall_seconds()));
