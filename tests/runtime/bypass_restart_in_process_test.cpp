@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "io/files.hpp"
+#include "mpi/in_process.hpp"
 #include "sim_job.hpp"
 
 namespace scr::rt::testing {
@@ -102,6 +103,21 @@ TEST(BypassRestartInProcess, AFullPrefixAtAnotherSizeRestartsFromTheNewerBypassC
   RefusingPrefix full[2] = {{job.prefix(), Errc::no_space}, {job.prefix(), Errc::no_space}};
   (void)restart_offered(job.settings, job.prefix(), 2, "ckpt.2", read_every_old_rank("ckpt.2", SimJob::kRanks),
                         [&](int rank) { return &full[rank]; });
+}
+
+// The same with SCR_FETCH=0: nothing will read the newer checkpoint, so the
+// cached one stays the only copy and SCR_Init fails, keeping the cache.
+TEST(BypassRestartInProcess, AFullPrefixAtAnotherSizeWithoutFetchKeepsTheCache) {
+  SimJob job;
+  alternate_bypass(job);
+  write_checkpoints(job, {"ckpt.1", "ckpt.2"});
+  job.set("SCR_SIM_NODES", "n0,n1");
+  job.set("SCR_FETCH", "0");
+  RefusingPrefix full[2] = {{job.prefix(), Errc::no_space}, {job.prefix(), Errc::no_space}};
+  mpi::InProcess(2, 1 << 20).run([&](mpi::Comm& world) {
+    auto rt = Runtime::init(config_from(job.settings, job.prefix()), world, &full[world.rank()]);
+    EXPECT_EQ(rt.status().code(), Errc::no_space) << rt.status().to_string();
+  });
 }
 
 // SCR_Current back to the cached checkpoint: the next job restarts from it,

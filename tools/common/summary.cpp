@@ -53,17 +53,6 @@ Status scr31_files_readable(io::Env& env, const std::string& prefix, int id) {
   return rt::scr31::read_dataset_files(env, prefix, id, theirs).status();
 }
 
-bool files_in_place(io::Env& env, const std::string& prefix, int id) {
-  auto summary = read_summary(env, prefix, id);
-  if (!summary) return false;
-  for (const RankFiles& r : summary->per_rank)
-    for (const SummaryFile& f : r.files) {
-      auto info = env.stat(io::path::join(prefix, f.name));
-      if (!info || info->size != f.size) return false;
-    }
-  return true;
-}
-
 std::vector<int> dataset_dirs(io::Env& env, const std::string& prefix) {
   std::vector<int> ids;
   auto names = env.list_dir(rt::prefix_scr_dir(prefix));

@@ -47,10 +47,6 @@ Result<Summary> read_summary(io::Env& env, const std::string& prefix, int id);
 // (SCR 3.1's own: its summary.scr is the one SCR++ reads and checks).
 Status scr31_files_readable(io::Env& env, const std::string& prefix, int id);
 
-// Whether every application file of dataset `id` is in the prefix with the
-// size its summary records (no checksum: a quick look, not a verification).
-bool files_in_place(io::Env& env, const std::string& prefix, int id);
-
 // Ids of the scr.dataset.<id> directories in <prefix>/.scr, ascending.
 std::vector<int> dataset_dirs(io::Env& env, const std::string& prefix);
 

@@ -115,7 +115,7 @@ Result<Report> run_scavenge(io::Env& env, const Options& o) {
   // An older cached checkpoint is skipped for a newer one in the prefix
   // only while that one's files are there.
   Plan plan = plan_scavenge(scan.datasets, before, o.all,
-                            [&](int id) { return files_in_place(env, o.prefix, id); });
+                            [&](int id) { return rt::summary_files_in_place(env, o.prefix, id); });
   report.no_host_answered = scan.no_host_answered;
   report.datasets = save_planned(env, o, *caches, plan, scan.datasets);
   for (const Skipped& s : plan.skipped)

@@ -165,4 +165,18 @@ const kv::Tree& Summary::rank(int r) const {
 
 void Summary::set_rank(int r, kv::Tree entry) { tree_.child("RANK").put(std::to_string(r), std::move(entry)); }
 
+bool summary_files_in_place(io::Env& env, const std::string& prefix, int id) {
+  auto summary = Summary::read(env, prefix, id);
+  if (!summary) return false;
+  for (int r = 0; r < summary->writers(); ++r) {
+    auto files = summary_files(summary->rank(r));
+    if (!files) return false;
+    for (const kv::FileRecord& f : *files) {
+      auto info = env.stat(io::path::join(prefix, f.name));
+      if (!info || info->size != f.size) return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace scr::rt

@@ -45,6 +45,11 @@ Result<std::vector<SummaryRedFile>> summary_redundancy(const kv::Tree& rank_entr
 void add_summary_redundancy(kv::Tree& rank_entry, const std::string& name, uint64_t size,
                             std::optional<uint32_t> crc = std::nullopt);
 
+// Whether dataset `id` has a summary that reads and every application file
+// it lists in the prefix with the recorded size (no checksum: a quick look
+// before counting on the dataset, not a verification).
+bool summary_files_in_place(io::Env& env, const std::string& prefix, int id);
+
 class Summary {
  public:
   Summary() = default;

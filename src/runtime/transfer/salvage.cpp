@@ -369,14 +369,16 @@ bool recorded_in_prefix(const Job& job, const kv::Tree& desc) {
 
 // Collective: the checkpoint the restart would fetch first (the one
 // SCR_CURRENT or the index's CURRENT names when loadable, else the newest
-// loadable): its id and name, or id 0 when the prefix holds none.
+// loadable): its id and name; id 0 when the prefix holds none, when no
+// fetch will read it (SCR_FETCH=0, SCR_PREFIX_PURGE=1), or when its files
+// are not all there (a fetch would fall back past the cached checkpoint).
 std::pair<int, std::string> first_to_fetch(const Job& job) {
   int first = 0;
   std::string name;
-  if (job.rank() == 0) {
+  if (job.rank() == 0 && job.settings.fetch && !job.settings.prefix_purge) {
     auto idx = PrefixIndex::load(job.fs(), job.settings.prefix);
     auto order = idx ? idx->fetch_order(job.settings.current) : std::vector<int>{};
-    if (!order.empty()) {
+    if (!order.empty() && summary_files_in_place(job.fs(), job.settings.prefix, order.front())) {
       first = order.front();
       name = idx->find(first)->value_or("NAME", std::to_string(first));
     }
@@ -435,6 +437,7 @@ Status salvage_resized_cache(const Job& job, const CacheCatalog& cache, EventLog
       if (auto [newer, newer_name] = first_to_fetch(job); newer > id) {
         // (An entry left begun, when even the index could not be saved,
         // is not loadable.)
+        if (job.rank() == 0 && !forgot.ok()) log::warn(forgot.message());
         if (job.rank() == 0)
           log::warn("cached checkpoint " + name + " is not saved (" + st.message() +
                     "): the restart reads the newer checkpoint " + newer_name +
