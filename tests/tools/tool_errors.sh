@@ -78,6 +78,10 @@ expect_digest "$before" "the whole scenario"
 # as SCR_Init and scr_scavenge do: adding to the prefix is what it must not
 # stop.
 truncate -s 20 "$index"
+damaged="$(scr_digest)"
+run_tool "$SCR_INDEX" --prefix "$PREFIX" --add no.such.name
+expect_rc 2   # refused: the damaged index stays where it is
+expect_digest "$damaged" "a refused --add on a damaged index"
 run_tool "$SCR_INDEX" --prefix "$PREFIX" --add step.40
 expect_rc 0
 expect_err "set aside as"

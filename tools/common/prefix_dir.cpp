@@ -52,11 +52,10 @@ Result<std::string> set_aside_damaged_index(io::Env& env, const std::string& pre
          "index can be added back with scr_index --build ID --prefix " + prefix;
 }
 
-Result<rt::PrefixIndex> open_index_to_add(io::Env& env, const std::string& prefix, const Cli& cli) {
-  SCR_ASSIGN_OR_RETURN(std::string aside, set_aside_damaged_index(env, prefix));
-  if (aside.empty()) return open_index(env, prefix);
-  cli.note(aside);
-  return rt::PrefixIndex::load(env, prefix);
+Result<rt::PrefixIndex> open_index_to_add(io::Env& env, const std::string& prefix) {
+  auto idx = open_index(env, prefix);
+  if (!idx && idx.status().code() == Errc::corrupt) return rt::PrefixIndex::empty(prefix);
+  return idx;
 }
 
 Result<std::optional<io::FileLock>> lock_prefix(io::Env& env, const std::string& prefix) {

@@ -10,7 +10,6 @@
 #include "io/env.hpp"
 #include "io/file_lock.hpp"
 #include "runtime/prefix/prefix_index.hpp"
-#include "tools/common/cli.hpp"
 
 namespace scr::tools {
 
@@ -39,9 +38,9 @@ Result<rt::PrefixIndex> open_index(io::Env& env, const std::string& prefix);
 // note to print when it was, else "".
 Result<std::string> set_aside_damaged_index(io::Env& env, const std::string& prefix);
 
-// open_index for a command that adds to the index: a damaged one is set
-// aside first (set_aside_damaged_index, its note on `cli`), and the new,
-// empty index is returned.
-Result<rt::PrefixIndex> open_index_to_add(io::Env& env, const std::string& prefix, const Cli& cli);
+// open_index for a command that adds to the index: a damaged one reads as
+// empty, and is set aside (set_aside_damaged_index) only when the change
+// is saved (tools/scr_index/index_edit.hpp): a refused request leaves it.
+Result<rt::PrefixIndex> open_index_to_add(io::Env& env, const std::string& prefix);
 
 }  // namespace scr::tools

@@ -45,7 +45,7 @@ std::string bullet_list(const std::vector<std::string>& items) {
 
 int add_dataset(const Request& req) {
   // Adding to the prefix is what a damaged index must not stop.
-  auto idx = open_index_to_add(req.env, req.prefix, req.cli);
+  auto idx = open_index_to_add(req.env, req.prefix);
   if (!idx) return req.cli.fail(idx.status());
   const std::string& name = req.value;
   if (auto id = idx->find_name(name)) return already_indexed(req, *idx, *id);

@@ -214,21 +214,21 @@ Status mend_scr31_files(const Request& req, int id) {
 
 int build_dataset(const Request& req) {
   // Adding to the prefix is what a damaged index must not stop.
-  auto idx = open_index_to_add(req.env, req.prefix, req.cli);
+  auto idx = open_index_to_add(req.env, req.prefix);
   if (!idx) return req.cli.fail(idx.status());
   auto id = resolve_dataset(req, *idx);
   if (!id) return req.cli.fail(id.status());
   auto summary = read_summary(req.env, req.prefix, *id);
   if (!summary) return req.cli.fail(summary.status().with_context("dataset " + req.value));
   const std::string& name = summary->info.name;
-  if (Status mended = mend_scr31_files(req, *id); !mended.ok())
-    return req.cli.fail(mended.with_context("dataset " + req.value + ": SCR 3.1's summary"));
 
   Damage damage = find_damage(req, *id, *summary);
   if (damage.problems.empty()) {
     std::printf("All %zu files of %s (dataset %d)%s verified; nothing to rebuild.\n",
                 summary->file_count(), name.c_str(), *id,
                 has_redundancy(*summary) ? " and its redundancy files" : "");
+    if (Status mended = mend_scr31_files(req, *id); !mended.ok())
+      return req.cli.fail(mended.with_context("dataset " + req.value + ": SCR 3.1's summary"));
     return index_if_missing(req, *idx, *id, *summary);
   }
   req.cli.note(name + ": " + std::to_string(damage.problems.size()) +
@@ -254,6 +254,8 @@ int build_dataset(const Request& req) {
   std::printf("%s (dataset %d): all %zu files and the redundancy files verified (sizes%s).\n",
               name.c_str(), *id, summary->file_count(),
               summary->file_count() == crc_count(*summary) ? " and CRC32C" : "");
+  if (Status mended = mend_scr31_files(req, *id); !mended.ok())
+    return req.cli.fail(mended.with_context("dataset " + req.value + ": SCR 3.1's summary"));
   return index_if_missing(req, *idx, *id, *summary);
 }
 

@@ -82,6 +82,12 @@ Result<PrefixIndex> PrefixIndex::load(io::Env& env, const std::string& prefix) {
   return idx;
 }
 
+PrefixIndex PrefixIndex::empty(const std::string& prefix) {
+  PrefixIndex idx;
+  idx.path_ = prefix_index_path(prefix);
+  return idx;
+}
+
 Status PrefixIndex::save(io::Env& env) const {
   SCR_TRY(io::make_dirs(env, io::path::dirname(path_), 0700));
   if (adopt_summaries_) {

@@ -54,6 +54,8 @@ class PrefixIndex : public DatasetTable {
  public:
   // A missing index is an empty one; a damaged one is an error.
   static Result<PrefixIndex> load(io::Env& env, const std::string& prefix);
+  // An empty index of `prefix`, whatever is there now: its save replaces it.
+  static PrefixIndex empty(const std::string& prefix);
   Status save(io::Env& env) const;
 
   // Create or refresh the entry for a dataset from its descriptor.
