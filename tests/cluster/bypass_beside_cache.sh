@@ -8,6 +8,8 @@
 # prefix, not from the older step.10 rebuilt in cache, and end with the
 # checksum of an uninterrupted run. Then the same at another size (6 ranks)
 # with step.20 damaged: step.10 is saved from the caches and resumed from.
+# Then a bypass checkpoint older than cached ones that were flushed and
+# lost with two hosts: the newest flushed one is resumed from.
 source "$(dirname "$0")/../e2e/lib.sh"
 source "$(dirname "$0")/cluster.sh"
 source "$(dirname "$0")/heat_job.sh"
@@ -53,4 +55,30 @@ expect_ok "the 6-rank restart on 3 hosts"
 expect_resumed_from step.10
 expect_index step.10 flushed 1
 expect_reference_result "6 ranks"
+
+# A bypass checkpoint the filemaps still list below newer cached ones: a
+# first job writes step.10 to the prefix (all bypass) and is killed; the
+# next resumes from it, caches and flushes step.20 and step.30 and is
+# killed at 35. Two hosts are lost, beyond what XOR rebuilds, and nothing
+# is left in cache: the job must resume from step.30, fetched, not from the
+# older step.10 the filemaps still name.
+E2E_NAME="cluster_bypass_beside_cache[older bypass entry]"
+use_dirs "$E2E_DIR/older"
+CACHE=/dev/shm/older CNTL=/dev/shm/older.cntl
+cluster_boot_lost
+nodes=("${N[@]:0:4}")
+HEAT_JOB_SETTINGS=(SCR_CACHE_BYPASS=1 SCR_FLUSH=0)
+heat_job "${nodes[@]}" -- "${ARGS[@]}" --crash-at 15
+expect_crashed "all-bypass job, killed at step 15"
+HEAT_JOB_SETTINGS=(SCR_CACHE_BYPASS=0 SCR_FLUSH=1)
+heat_job "${nodes[@]}" -- "${ARGS[@]}" --crash-at 35
+expect_crashed "cached job, killed at step 35"
+expect_resumed_from step.10
+expect_index step.30 loadable 1
+next=()
+cluster_lose_replace next "1 2" "${nodes[@]}" -- "${N[4]}" "${N[5]}"
+heat_job "${next[@]}" -- "${ARGS[@]}"
+expect_ok "job on ${next[*]} after two hosts were lost"
+expect_resumed_from step.30
+expect_reference_result "resumed from the newest checkpoint, in the prefix"
 e2e_pass
