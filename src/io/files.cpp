@@ -203,6 +203,20 @@ Status walk_dirs_within(Env& env, const std::string& base, const std::string& di
 
 }  // namespace
 
+std::string link_within(Env& env, const std::string& base, const std::string& dir) {
+  auto rel = path::relative_to(base, dir);
+  if (!rel) return "";
+  std::string cur = path::normalize(base);
+  for (const auto& part : str::split(*rel, '/')) {
+    if (part == ".") continue;
+    cur = path::join(cur, part);
+    auto info = env.stat(cur);
+    if (!info) return "";
+    if (info->is_symlink()) return cur;
+  }
+  return "";
+}
+
 Status make_dirs_within(Env& env, const std::string& base, const std::string& dir, uint32_t perms) {
   return walk_dirs_within(env, base, dir, perms, [](const std::string&, const FileInfo&) { return Status::Ok(); });
 }

@@ -52,6 +52,10 @@ Status make_dirs(Env& env, const std::string& path, uint32_t perms = 0700,
 // make_dirs if missing). Every component below base must be a real
 // directory: a symbolic link planted there (in a shared prefix or tmpfs)
 // would redirect SCR++'s files elsewhere, so it is an error, never followed.
+// The first symbolic link among the components of `dir` below `base`, or
+// "" when there is none (a missing component ends the look): for a reader
+// of what another process made there, which follows none either.
+std::string link_within(Env& env, const std::string& base, const std::string& dir);
 Status make_dirs_within(Env& env, const std::string& base, const std::string& dir,
                         uint32_t perms = 0700);
 // make_dirs_within for directories SCR++ keeps its own files in: `own_top`

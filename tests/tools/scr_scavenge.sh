@@ -9,7 +9,8 @@
 #  c) a restart with the caches wiped loads step.40 from the prefix and ends
 #     with the uninterrupted RESULT
 #  d) two nodes lost (two members of each set): refused (exit 3), nothing of
-#     step.30 written, the flushed step.20 stays CURRENT
+#     step.30 written, the flushed step.20 stays CURRENT; d2) the same when
+#     one of them is a control directory replaced by a symbolic link
 #  e) two checkpoints cached (and staged in another directory), the newest
 #     beyond repair (two members of one set lost only its files): it is
 #     reported not saved (exit 3) and the older one is saved and made CURRENT
@@ -114,6 +115,20 @@ expect_out "A restart from this prefix loads step.20."
 assert_eq "$(prefix_digest)" "$before" "the prefix after a refused scavenge"
 expect_index step.30 id absent
 assert_eq "$(index_current)" step.20 "CURRENT after the refused scavenge"
+
+# d2) node n2's control directory replaced by a symbolic link (planted in a
+# shared tmpfs): not followed, as SCR_Init follows none; with n1 lost too,
+# each set misses two members and nothing is saved.
+use_dirs "$E2E_DIR/linked"
+run_job SCR_FLUSH=2 -- "$E2E_NP" "$HEAT" -n 30 -c 10 --crash-at 30
+expect_crashed
+lose_node n1
+mv "$CNTL/n2" "$E2E_DIR/n2.cntl"
+ln -s "$E2E_DIR/n2.cntl" "$CNTL/n2"
+scavenge
+expect_rc 3
+expect_err "$CNTL/n2 is a symbolic link"
+expect_index step.30 id absent
 
 # e) the newest checkpoint cannot be rebuilt: the next older one is saved
 use_dirs "$E2E_DIR/fallback"

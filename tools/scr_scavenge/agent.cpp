@@ -155,7 +155,7 @@ int run_agent(int argc, const char* const* argv) {
   }
   io::Env& env = io::Env::posix();
   local.cntl = rt::job_dir(o.cntl_base, local.who());
-  local.filemaps = read_filemaps(env, local.cntl, &local.notes);
+  local.filemaps = read_filemaps(env, o.cntl_base, local.cntl, &local.notes);
   kv::Tree answer;
   if (mode == "scan")
     answer = scan(env, local);

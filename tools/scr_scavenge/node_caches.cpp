@@ -35,9 +35,15 @@ rt::Identity node_identity(const Options& o, const std::string& node) {
 
 }  // namespace
 
-std::vector<std::shared_ptr<const rt::Filemap>> read_filemaps(io::Env& env, const std::string& dir,
+std::vector<std::shared_ptr<const rt::Filemap>> read_filemaps(io::Env& env, const std::string& base,
+                                                              const std::string& dir,
                                                               std::vector<std::string>* notes) {
   std::vector<std::shared_ptr<const rt::Filemap>> out;
+  if (std::string link = io::link_within(env, base, dir); !link.empty()) {
+    notes->push_back("ignoring " + dir + ": " + link + " is a symbolic link; SCR++ does not follow links inside " +
+                     base);
+    return out;
+  }
   auto names = env.list_dir(dir);
   if (!names) return out;
   for (const auto& name : *names) {
@@ -99,7 +105,7 @@ CacheScan scan_caches(io::Env& env, const Options& o) {
                            " has no control directory " + cntl + " (lost, or never used)");
       continue;
     }
-    for (auto& fm : read_filemaps(env, cntl, &scan.notes))
+    for (auto& fm : read_filemaps(env, o.cntl_base, cntl, &scan.notes))
       for (int id : fm->ids())
         add_holding(by_id, {node, static_cast<int>(fm->tree().int_or("RANK", 0)),
                             holding_dir(o, who, *fm, id), fm, id, std::nullopt});

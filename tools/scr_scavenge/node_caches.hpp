@@ -71,8 +71,11 @@ struct CacheScan {
 // the options name (simulated nodes, else this node), gathered by dataset.
 CacheScan scan_caches(io::Env& env, const Options& options);
 
-// The filemaps of one control directory; what cannot be read is noted.
-std::vector<std::shared_ptr<const rt::Filemap>> read_filemaps(io::Env& env, const std::string& dir,
+// The filemaps of one control directory `dir` below `base`; what cannot be
+// read is noted, and so is a directory reached through a symbolic link
+// below `base` (SCR_Init refuses the same), which is not read.
+std::vector<std::shared_ptr<const rt::Filemap>> read_filemaps(io::Env& env, const std::string& base,
+                                                              const std::string& dir,
                                                               std::vector<std::string>* notes);
 
 // Where a filemap's dataset `id` is cached on the node of `who`.
