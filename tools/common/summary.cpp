@@ -43,8 +43,13 @@ Summary view_summary(const rt::Summary& summary) {
 }
 
 Result<Summary> read_summary(io::Env& env, const std::string& prefix, int id) {
-  SCR_ASSIGN_OR_RETURN(rt::Summary summary, rt::Summary::read(env, prefix, id));
-  return view_summary(summary);
+  auto summary = rt::Summary::read(env, prefix, id);
+  // What a summary or map in the prefix names (a file outside it, say) is
+  // damaged data (3), never the caller's usage error (1).
+  if (!summary && summary.status().code() == Errc::invalid_argument)
+    return Error(Errc::corrupt, summary.status().message());
+  if (!summary) return summary.status();
+  return view_summary(*summary);
 }
 
 Status scr31_files_readable(io::Env& env, const std::string& prefix, int id) {
