@@ -54,7 +54,7 @@ Result<std::string> set_aside_damaged_index(io::Env& env, const std::string& pre
 
 Result<rt::PrefixIndex> open_index_to_add(io::Env& env, const std::string& prefix) {
   auto idx = open_index(env, prefix);
-  if (!idx && idx.status().code() == Errc::corrupt) return rt::PrefixIndex::empty(prefix);
+  if (!idx && idx.status().code() == Errc::corrupt) return rt::PrefixIndex::replacing_unreadable(prefix);
   return idx;
 }
 

@@ -36,9 +36,11 @@ Found find_summary(const Request& req, const std::string& name) {
 int save_and_say(const Request& req, const rt::PrefixIndex& idx, const std::string& done) {
   // A damaged index (read as empty by --add and --build) is kept aside,
   // never written over.
-  auto aside = set_aside_damaged_index(req.env, req.prefix);
-  if (!aside) return req.cli.fail(exit_code::failed, "could not save the index: " + aside.status().message());
-  if (!aside->empty()) req.cli.note(*aside);
+  if (idx.replaces_unreadable()) {
+    auto aside = set_aside_damaged_index(req.env, req.prefix);
+    if (!aside) return req.cli.fail(exit_code::failed, "could not save the index: " + aside.status().message());
+    if (!aside->empty()) req.cli.note(*aside);
+  }
   if (Status st = idx.save(req.env); !st.ok())
     return req.cli.fail(exit_code::failed, "could not save the index: " + st.message());
   std::string choice = restart_choice(idx);

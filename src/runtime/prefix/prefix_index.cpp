@@ -82,9 +82,10 @@ Result<PrefixIndex> PrefixIndex::load(io::Env& env, const std::string& prefix) {
   return idx;
 }
 
-PrefixIndex PrefixIndex::empty(const std::string& prefix) {
+PrefixIndex PrefixIndex::replacing_unreadable(const std::string& prefix) {
   PrefixIndex idx;
   idx.path_ = prefix_index_path(prefix);
+  idx.replaces_unreadable_ = true;
   return idx;
 }
 

@@ -54,8 +54,10 @@ class PrefixIndex : public DatasetTable {
  public:
   // A missing index is an empty one; a damaged one is an error.
   static Result<PrefixIndex> load(io::Env& env, const std::string& prefix);
-  // An empty index of `prefix`, whatever is there now: its save replaces it.
-  static PrefixIndex empty(const std::string& prefix);
+  // An empty index standing for `prefix`'s unreadable one (a tool that
+  // adds to the prefix): the caller sets that one aside before the save.
+  static PrefixIndex replacing_unreadable(const std::string& prefix);
+  bool replaces_unreadable() const { return replaces_unreadable_; }
   Status save(io::Env& env) const;
 
   // Create or refresh the entry for a dataset from its descriptor.
@@ -102,6 +104,7 @@ class PrefixIndex : public DatasetTable {
   // given SCR 3.1's files at the first save (scr31::adopt_earlier_summary).
   std::string prefix_;
   mutable bool adopt_summaries_ = false;
+  bool replaces_unreadable_ = false;
 };
 
 }  // namespace scr::rt
