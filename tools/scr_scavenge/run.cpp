@@ -86,12 +86,12 @@ Result<std::optional<io::FileLock>> lock_index(io::Env& env, const Options& o, c
 // a restart finds it.
 Result<rt::PrefixIndex> index_to_save_into(io::Env& env, const std::string& prefix, CacheScan& scan,
                                            Report& report) {
-  if (!scan.datasets.empty()) {
-    SCR_ASSIGN_OR_RETURN(std::string aside, set_aside_damaged_index(env, prefix));
-    if (!aside.empty()) {
-      report.notes.push_back(aside);
-      for (CachedDataset& ds : scan.datasets) ds.flushed = false;
-    }
+  auto idx = load_index(env, prefix);
+  if (idx || idx.status().code() != Errc::corrupt || scan.datasets.empty()) return idx;
+  SCR_ASSIGN_OR_RETURN(std::string aside, set_aside_damaged_index(env, prefix));
+  if (!aside.empty()) {
+    report.notes.push_back(aside);
+    for (CachedDataset& ds : scan.datasets) ds.flushed = false;
   }
   return load_index(env, prefix);
 }
