@@ -16,6 +16,8 @@
 #   file names (heat --same-names): saved, step.30's copies take step.20's
 #   names before the lost host's files are rebuilt from them; not saved,
 #   step.20's files are untouched and the restart resumes from it.
+#   The prefix's newest checkpoint (written there with BYPASS=1) missing a
+#   file: the older cached one is saved, and the restart resumes from it.
 source "$(dirname "$0")/../e2e/lib.sh"
 source "$(dirname "$0")/cluster.sh"
 source "$(dirname "$0")/heat_job.sh"
@@ -100,5 +102,31 @@ scenario PARTNER "0 2" saved mpirun
 scenario XOR "1 2" lost
 scenario XOR "1" saved "" --same-names
 scenario XOR "1 2" lost "" --same-names
+
+# The prefix's newest checkpoint (step.40, written there with BYPASS=1) has
+# lost a file: the older step.30, only in the caches, is saved rather than
+# skipped for it, and a fresh allocation resumes from step.30 (step.40
+# fails its check).
+E2E_COPY_TYPE=XOR
+E2E_NAME="cluster_postrun[the prefix's newer checkpoint lost a file]"
+cluster_boot_lost
+use_dirs "$E2E_DIR/newer_gone"
+CACHE=/dev/shm/newer_gone CNTL=/dev/shm/newer_gone.cntl
+CONF="$E2E_DIR/alternate.conf"
+printf 'CKPT=0 TYPE=XOR\nCKPT=1 INTERVAL=2 BYPASS=1\n' >"$CONF"
+heat_job "${N[@]}" -- SCR_CONF_FILE="$CONF" SCR_FLUSH=0 "${ARGS[@]}" --crash-at 45
+expect_crashed "the alternating job, killed at step 45"
+expect_index step.40 loadable 1
+expect_index step.30 flushed absent
+rm "$PREFIX/step.40/rank_3.dat"
+postrun
+[[ $POSTRUN_RC -eq 0 ]] || fail "scr_postrun exited $POSTRUN_RC"
+expect_index step.30 flushed 1
+cluster_boot_lost
+CACHE=/dev/shm/newer_gone.fresh CNTL=/dev/shm/newer_gone.fresh.cntl
+heat_job "${N[@]}" -- SCR_FLUSH=0 "${ARGS[@]}"
+expect_ok "the job of the next allocation"
+expect_resumed_from step.30
+expect_reference_result "resumed from the saved step.30"
 E2E_NAME=cluster_postrun
 e2e_pass
